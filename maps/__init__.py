@@ -1,0 +1,296 @@
+"""Map data: provinces, coasts, terrain, adjacency, supply centres, home centres, start position.
+
+Maps are TOML files in this folder (format: ``maps/FORMAT.md``).  :func:`load_map` reads one,
+validates it (symmetric adjacency, no unknown ids, no dangling coasts, terrain-consistent
+adjacency) and returns a :class:`GameMap` holding networkx graphs for armies and fleets.
+
+A *location* is where a unit stands: a province id (``"par"``) or, on a province with several
+coasts, a coast id (``"spa/nc"``).  Armies always stand on province ids; fleets stand on sea
+provinces, single-coast provinces or coast ids.
+
+This package knows nothing of orders, rules or the solver.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import networkx as nx
+
+MAP_DIR = Path(__file__).resolve().parent
+
+TERRAINS = ("land", "coast", "sea", "impassable")
+
+
+class MapError(ValueError):
+    """A map file is broken; the message names the file and the offending entry."""
+
+
+@dataclass(frozen=True)
+class Coast:
+    id: str  # "spa/nc"
+    province: str  # "spa"
+    name: str  # "north coast"
+
+
+@dataclass(frozen=True)
+class Province:
+    id: str
+    name: str
+    terrain: str
+    aliases: tuple[str, ...] = ()
+    supply_centre: bool = False
+    coasts: tuple[str, ...] = ()  # coast location ids, empty for single-coast provinces
+
+    @property
+    def is_sea(self) -> bool:
+        return self.terrain == "sea"
+
+    @property
+    def passable(self) -> bool:
+        return self.terrain != "impassable"
+
+
+@dataclass(frozen=True)
+class Power:
+    name: str
+    adjective: str
+    home: tuple[str, ...]
+    start: tuple[tuple[str, str], ...]  # (kind letter, location)
+
+
+@dataclass
+class GameMap:
+    """A validated map.  Read-only after :func:`load_map`."""
+
+    name: str
+    title: str
+    start_year: int
+    provinces: dict[str, Province]
+    coasts: dict[str, Coast]
+    powers: dict[str, Power]
+    army_graph: nx.Graph
+    fleet_graph: nx.Graph
+    source: str = ""
+    _army_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    _fleet_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    _names: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._army_adj = {n: frozenset(self.army_graph.adj[n]) for n in self.army_graph.nodes}
+        self._fleet_adj = {n: frozenset(self.fleet_graph.adj[n]) for n in self.fleet_graph.nodes}
+        names: dict[str, str] = {}
+        for p in self.provinces.values():
+            for key in (p.id, p.name, *p.aliases):
+                names.setdefault(normalise_name(key), p.id)
+        self._names = names
+
+    # -- locations -----------------------------------------------------------------------
+    @staticmethod
+    def province_of(location: str) -> str:
+        return location.split("/", 1)[0]
+
+    def is_fleet_location(self, location: str) -> bool:
+        return location in self._fleet_adj
+
+    def is_army_location(self, location: str) -> bool:
+        return location in self._army_adj and self.provinces[location].terrain in ("land", "coast")
+
+    def army_neighbours(self, location: str) -> frozenset[str]:
+        return self._army_adj.get(location, frozenset())
+
+    def fleet_neighbours(self, location: str) -> frozenset[str]:
+        return self._fleet_adj.get(location, frozenset())
+
+    def neighbours(self, kind: str, location: str) -> frozenset[str]:
+        return self.army_neighbours(location) if kind == "A" else self.fleet_neighbours(location)
+
+    def passable(self, province: str) -> bool:
+        return self.provinces[province].passable
+
+    def fleet_locations_in(self, province: str) -> tuple[str, ...]:
+        """The locations a fleet may stand on in a province: its coasts, or itself."""
+        p = self.provinces[province]
+        if p.coasts:
+            return p.coasts
+        return (province,) if province in self._fleet_adj else ()
+
+    def can_reach_province(self, kind: str, location: str, province: str) -> bool:
+        """Can a unit of ``kind`` at ``location`` move (without convoy) into ``province``?"""
+        if not self.passable(province):
+            return False
+        if kind == "A":
+            return province in self.army_neighbours(location)
+        return any(self.province_of(n) == province for n in self.fleet_neighbours(location))
+
+    def fleet_coasts_reachable(self, location: str, province: str) -> tuple[str, ...]:
+        return tuple(sorted(n for n in self.fleet_neighbours(location) if self.province_of(n) == province))
+
+    def lookup_province(self, text: str) -> str | None:
+        return self._names.get(normalise_name(text))
+
+    def name_table(self) -> dict[str, str]:
+        """Normalised name or alias -> province id (for parsers)."""
+        return dict(self._names)
+
+    def supply_centres(self) -> list[str]:
+        return sorted(p.id for p in self.provinces.values() if p.supply_centre)
+
+    def display(self, location: str) -> str:
+        """``spa/nc`` -> ``Spa/nc``: the short form used in output."""
+        prov, _, coast = location.partition("/")
+        return prov.capitalize() + (f"/{coast}" if coast else "")
+
+
+def normalise_name(text: str) -> str:
+    return " ".join(text.lower().replace("_", " ").replace("+", " ").replace(".", ". ").split())
+
+
+# --------------------------------------------------------------------------------------------
+# loading and validation
+
+
+def _err(path: str, where: str, what: str) -> MapError:
+    return MapError(f"{path}: {where}: {what}")
+
+
+def load_map(name_or_path: str | Path, changes: Iterable[dict[str, Any]] = ()) -> GameMap:
+    """Load a map by name (a file ``maps/<name>.toml``) or by path, and validate it.
+
+    ``changes`` are dictionaries merged over the raw data before validation (variants use this
+    to describe their board as a change to another map rather than a copy).
+    """
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = MAP_DIR / f"{name_or_path}.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MapError(f"{path}: no such map file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise MapError(f"{path}: not valid TOML: {exc}") from None
+    for change in changes:
+        raw = _merge(raw, change)
+    return build_map(raw, str(path))
+
+
+def _merge(base: Any, change: Any) -> Any:
+    if isinstance(base, dict) and isinstance(change, dict):
+        out = dict(base)
+        for k, v in change.items():
+            out[k] = _merge(base[k], v) if k in base else v
+        return out
+    return change
+
+
+def build_map(raw: dict[str, Any], path: str = "<map>") -> GameMap:
+    provinces: dict[str, Province] = {}
+    coasts: dict[str, Coast] = {}
+    army_edges: dict[str, list[str]] = {}
+    fleet_edges: dict[str, list[str]] = {}
+    for key in ("name", "provinces", "powers"):
+        if key not in raw:
+            raise _err(path, "top level", f"missing required key {key!r}")
+    for pid, pdata in raw["provinces"].items():
+        where = f"[provinces.{pid}]"
+        if not isinstance(pdata, dict):
+            raise _err(path, where, "must be a table")
+        if pid != pid.lower() or "/" in pid or not pid:
+            raise _err(path, where, "province ids are lower case and contain no '/'")
+        unknown = set(pdata) - {"name", "aliases", "terrain", "supply_centre", "army", "fleet", "coasts"}
+        if unknown:
+            raise _err(path, where, f"unknown key(s) {sorted(unknown)}")
+        terrain = pdata.get("terrain")
+        if terrain not in TERRAINS:
+            raise _err(path, where, f"terrain {terrain!r} is not one of {TERRAINS}")
+        coast_ids = []
+        for cid, cdata in (pdata.get("coasts") or {}).items():
+            loc = f"{pid}/{cid}"
+            if terrain != "coast":
+                raise _err(path, where, f"coast {cid!r} on a province whose terrain is {terrain}")
+            coasts[loc] = Coast(loc, pid, str(cdata.get("name", cid)))
+            coast_ids.append(loc)
+            fleet_edges[loc] = list(cdata.get("fleet", []))
+        if coast_ids and "fleet" in pdata:
+            raise _err(path, where, "a province with coasts lists fleet adjacency per coast only")
+        provinces[pid] = Province(
+            id=pid,
+            name=str(pdata.get("name", pid)),
+            terrain=terrain,
+            aliases=tuple(pdata.get("aliases", [])),
+            supply_centre=bool(pdata.get("supply_centre", False)),
+            coasts=tuple(sorted(coast_ids)),
+        )
+        army_edges[pid] = list(pdata.get("army", []))
+        if "fleet" in pdata:
+            fleet_edges[pid] = list(pdata["fleet"])
+        elif terrain in ("sea",) or (terrain == "coast" and not coast_ids):
+            fleet_edges.setdefault(pid, [])
+
+    army_graph = nx.Graph()
+    fleet_graph = nx.Graph()
+    for pid, p in provinces.items():
+        if p.terrain in ("land", "coast", "impassable"):
+            army_graph.add_node(pid)
+    for loc in fleet_edges:
+        fleet_graph.add_node(loc)
+
+    for pid, nbs in army_edges.items():
+        where = f"[provinces.{pid}] army"
+        if nbs and provinces[pid].terrain == "sea":
+            raise _err(path, where, "a sea province has no army adjacency")
+        for n in nbs:
+            if n not in provinces:
+                raise _err(path, where, f"unknown province {n!r}")
+            if provinces[n].terrain == "sea":
+                raise _err(path, where, f"{n!r} is a sea: armies cannot border it")
+            if pid not in army_edges.get(n, []):
+                raise _err(path, where, f"{pid}->{n} is not symmetric: [provinces.{n}] army lacks {pid!r}")
+            army_graph.add_edge(pid, n)
+    for loc, nbs in fleet_edges.items():
+        where = f"fleet adjacency of {loc!r}"
+        for n in nbs:
+            if n not in fleet_edges:
+                prov = n.split("/")[0]
+                if prov in provinces and provinces[prov].coasts:
+                    raise _err(path, where, f"{n!r} has several coasts: name one of {list(provinces[prov].coasts)}")
+                if "/" in n:
+                    raise _err(path, where, f"dangling coast {n!r}")
+                raise _err(path, where, f"{n!r} is not a fleet location (unknown, land-locked or impassable)")
+            if loc not in fleet_edges[n]:
+                raise _err(path, where, f"{loc}->{n} is not symmetric: {n!r} lacks {loc!r}")
+            fleet_graph.add_edge(loc, n)
+
+    powers: dict[str, Power] = {}
+    for name, pdata in raw["powers"].items():
+        where = f"[powers.{name}]"
+        home = tuple(pdata.get("home", []))
+        for h in home:
+            if h not in provinces:
+                raise _err(path, where, f"home centre {h!r} is not a province")
+        start = []
+        for u in pdata.get("start", []):
+            parts = str(u).split()
+            if len(parts) != 2 or parts[0] not in ("A", "F"):
+                raise _err(path, where, f"start unit {u!r} must be 'A loc' or 'F loc'")
+            kind, loc = parts
+            ok = loc in fleet_edges if kind == "F" else (loc in provinces and provinces[loc].terrain in ("land", "coast"))
+            if not ok:
+                raise _err(path, where, f"start unit {u!r}: a {'fleet' if kind == 'F' else 'army'} cannot stand on {loc!r}")
+            start.append((kind, loc))
+        powers[name] = Power(name, str(pdata.get("adjective", name)), home, tuple(start))
+
+    return GameMap(
+        name=str(raw["name"]),
+        title=str(raw.get("title", raw["name"])),
+        start_year=int(raw.get("start_year", 1901)),
+        provinces=provinces,
+        coasts=coasts,
+        powers=powers,
+        army_graph=army_graph,
+        fleet_graph=fleet_graph,
+        source=path,
+    )

@@ -1,0 +1,148 @@
+"""The public entry points: a turn request in, a result out.
+
+A *turn request* (file, batch line or Python dict) is::
+
+    {"variant": "standard", "rules": "datc", "options": {"convoy_paradox_rule": "1982"},
+     "year": 1901, "season": "spring",
+     "units":  {"England": ["F London", "F Edinburgh", "A Liverpool"], ...},
+     "orders": {"England": ["F London - North Sea", ...], ...}}
+
+``units`` holds every unit on the board in order notation ("F Spain(nc)", "A Par"); ``orders``
+the orders as written.  Units without an order hold.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .errors import DipsatError, InputFileError, OrderError, PositionError
+from .models import MovementResult, Position
+from .movement import adjudicate_movement
+from .orders import parse_unit_spec
+from .rules import RuleOptions
+
+
+class TurnRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str = "standard"
+    rules: Optional[str] = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    year: Optional[int] = None
+    season: Optional[str] = None
+    phase: str = "movement"
+    units: dict[str, list[str]] = Field(default_factory=dict)
+    orders: dict[str, list[str]] = Field(default_factory=dict)
+
+    @field_validator("phase")
+    @classmethod
+    def _phase(cls, v: str) -> str:
+        if v not in ("movement",):
+            raise ValueError(f"phase {v!r} is not supported yet (only 'movement')")
+        return v
+
+
+def _power_name(variant, name: str, where: str) -> str:
+    for p in variant.map.powers:
+        if p.lower() == name.strip().lower() or variant.map.powers[p].adjective.lower() == name.strip().lower():
+            return p
+    raise PositionError(f"{where}: unknown power {name!r}; powers of the {variant.name} map: {', '.join(variant.map.powers)}")
+
+
+def build_position(variant, req: TurnRequest) -> Position:
+    units = []
+    for power, specs in sorted(req.units.items()):
+        pname = _power_name(variant, power, "units")
+        for spec in specs:
+            try:
+                units.append(parse_unit_spec(variant.notation, pname, spec))
+            except OrderError as exc:
+                raise PositionError(f"units.{power}: bad unit {spec!r}: {exc.reason}") from None
+    pos = Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units)).canonical()
+    variant.check_position(pos)
+    return pos
+
+
+def resolve_rules(variant, req: TurnRequest, rules: str | RuleOptions | None = None) -> RuleOptions:
+    if isinstance(rules, RuleOptions):
+        return rules
+    return variant.rules(rules or req.rules, **req.options)
+
+
+def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
+               time_limit: float | None = None) -> MovementResult:
+    """Adjudicate one movement turn."""
+    from variants import find_variant
+
+    if isinstance(req, dict):
+        try:
+            req = TurnRequest.model_validate(req)
+        except ValidationError as exc:
+            raise InputFileError(describe_validation(exc)) from None
+    variant = find_variant(req.variant)
+    opts = resolve_rules(variant, req, rules)
+    pos = build_position(variant, req)
+    orders: dict[str, list[str]] = {}
+    for power, texts in req.orders.items():
+        pname = _power_name(variant, power, "orders")
+        orders.setdefault(pname, []).extend(texts)
+    bound = variant.binder(opts).bind(pos, orders)
+    return adjudicate_movement(variant.movement_rules(opts), bound, time_limit=time_limit)
+
+
+def describe_validation(exc: ValidationError) -> str:
+    parts = []
+    for e in exc.errors():
+        loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
+        parts.append(f"field {loc}: {e['msg']}")
+    return "; ".join(parts)
+
+
+def load_request(path: str | Path) -> TurnRequest:
+    """Read a position-plus-orders file (TOML or JSON)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputFileError(f"{p}: cannot read: {exc.strerror}") from None
+    try:
+        data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InputFileError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
+    try:
+        return TurnRequest.model_validate(data)
+    except ValidationError as exc:
+        raise InputFileError(f"{p}: {describe_validation(exc)}") from None
+
+
+def result_to_json(res: MovementResult) -> dict[str, Any]:
+    pos = res.position
+    def unit_label(i: int) -> str:
+        return pos.units[i].label()
+    return {
+        "outcomes": [
+            {"power": o.power, "order": o.text, "unit": unit_label(o.unit) if o.unit is not None else None,
+             "kind": o.order_kind, "result": o.result, "succeeded": o.succeeded, "reason": o.reason,
+             "by": list(o.by), "dislodged_by": o.dislodged_by,
+             "strengths": [{"name": s.name, "owner": s.owner, "value": s.value,
+                            "terms": [{"label": t.label, "weight": t.weight} for t in s.terms if t.active]}
+                           for s in o.strengths]}
+            for o in res.outcomes],
+        "dislodged": [{"unit": unit_label(u), "by": unit_label(res.dislodged_by[u]) if u in res.dislodged_by else None}
+                      for u in res.dislodged],
+        "contested": list(res.contested),
+        "backups": [b.model_dump() for b in res.backups],
+        "units_after": _units_by_power(res.after),
+    }
+
+
+def _units_by_power(pos: Position) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for u in pos.units:
+        out.setdefault(u.power, []).append(u.short())
+    return out

@@ -1,0 +1,184 @@
+"""The ``dipsat`` command line.
+
+    dipsat adjudicate FILE [--json] [--rules PRESET] [--option NAME=VALUE ...]
+    dipsat batch IN.jsonl [-o OUT.jsonl]
+    dipsat corpus PATH... [--rules PRESET ...]
+    dipsat rules [PRESET]
+    dipsat schema corpus|turn
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Optional
+
+from .errors import DipsatError
+
+
+def _print_result(res, req, opts) -> None:
+    from variants import find_variant
+
+    variant = find_variant(req.variant)
+    date = " ".join(str(x) for x in (req.season, req.year) if x)
+    print(f"{variant.map.title} — {date + ' — ' if date else ''}rules: {opts.name}")
+    width = max((len(o.text) for o in res.outcomes), default=10)
+    by_power: dict[str, list] = {}
+    for o in res.outcomes:
+        by_power.setdefault(o.power, []).append(o)
+    for power in sorted(by_power):
+        print(f"\n{power}:")
+        for o in by_power[power]:
+            mark = "ok  " if o.succeeded else "FAIL"
+            print(f"  {mark} {o.text:<{width}}  {o.reason}")
+    if res.dislodged:
+        print("\nDislodged:")
+        for u in res.dislodged:
+            by = res.dislodged_by.get(u)
+            print(f"  {res.position.units[u].label()}" + (f"  (by {res.position.units[by].label()})" if by is not None else ""))
+    if res.contested:
+        print("\nLeft empty by a standoff: " + ", ".join(variant.map.provinces[p].name for p in res.contested))
+    for b in res.backups:
+        kind = b.kind.replace("_", " ")
+        n = "no consistent resolution" if b.resolutions == 0 else f"{b.resolutions}+ consistent resolutions" if b.resolutions >= 2 else "1 resolution"
+        print(f"\nBackup rule — {kind} ({n}): {b.rule}")
+        for t in b.orders:
+            print(f"  {t}")
+    print("\nPosition after:")
+    per: dict[str, list[str]] = {}
+    for u in res.after.units:
+        per.setdefault(u.power, []).append(u.short())
+    for power in sorted(per):
+        print(f"  {power}: {', '.join(per[power])}")
+
+
+def cmd_adjudicate(args) -> int:
+    from .api import adjudicate, load_request, resolve_rules, result_to_json
+    from .rules import parse_overrides
+    from variants import find_variant
+
+    req = load_request(args.file)
+    if args.rules:
+        req.rules = args.rules
+    if args.option:
+        req.options = {**req.options, **parse_overrides(args.option)}
+    opts = resolve_rules(find_variant(req.variant), req)
+    res = adjudicate(req, rules=opts)
+    if args.json:
+        out = result_to_json(res)
+        out["rules"] = opts.name
+        print(json.dumps(out, indent=2, sort_keys=False))
+    else:
+        _print_result(res, req, opts)
+    return 0
+
+
+def cmd_batch(args) -> int:
+    from .batch import run_batch
+
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    try:
+        with open(args.input, encoding="utf-8") as f:
+            n_ok, n_err = run_batch(f, out)
+    except OSError as exc:
+        raise DipsatError(f"{args.input}: cannot read: {exc.strerror}") from None
+    finally:
+        if args.output:
+            out.close()
+    print(f"batch: {n_ok} adjudicated, {n_err} errors", file=sys.stderr)
+    return 0 if n_err == 0 else 1
+
+
+def cmd_corpus(args) -> int:
+    from .corpus import run_corpus
+
+    runs = run_corpus(args.paths, only_rules=args.rules or None)
+    passed = sum(r.passed for r in runs)
+    skipped = sum(1 for r in runs if r.skipped)
+    failed = len(runs) - passed - skipped
+    w = max((len(r.case_id) for r in runs), default=4)
+    for r in runs:
+        status = "pass" if r.passed else "skip" if r.skipped else "FAIL"
+        if args.quiet and r.passed:
+            continue
+        print(f"{status}  {r.case_id:<{w}}  {r.rules:<6}  {r.path}")
+        if r.skipped:
+            print(f"      {r.skipped}")
+        for p in r.problems:
+            print(f"      {p}")
+    print(f"\n{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
+    return 0 if failed == 0 else 1
+
+
+def cmd_rules(args) -> int:
+    from .rules import PRESET_HELP, PRESETS, RuleOptions, preset
+
+    if args.preset:
+        opts = preset(args.preset)
+        for k, v in opts.model_dump().items():
+            print(f"{k} = {v}")
+        return 0
+    for name, text in PRESET_HELP.items():
+        print(f"{name:<6} {text}")
+    print("\nOptions (override with --option NAME=VALUE):")
+    for name, f in RuleOptions.model_fields.items():
+        if name != "name":
+            print(f"  {name} = {f.default!r}  ({f.annotation})".replace("typing.", ""))
+    return 0
+
+
+def cmd_schema(args) -> int:
+    from .api import TurnRequest
+    from .corpus import corpus_schema
+
+    schema = corpus_schema() if args.what == "corpus" else TurnRequest.model_json_schema()
+    print(json.dumps(schema, indent=2))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dipsat", description="CP-SAT adjudicator for Diplomacy and its variants.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    a = sub.add_parser("adjudicate", help="adjudicate one movement turn from a position-plus-orders file (TOML or JSON)")
+    a.add_argument("file")
+    a.add_argument("--json", action="store_true", help="machine-readable output")
+    a.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg); default: the file's, else the variant's")
+    a.add_argument("--option", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
+    a.set_defaults(func=cmd_adjudicate)
+
+    b = sub.add_parser("batch", help="adjudicate one JSON turn request per line; one JSON result per line, same order")
+    b.add_argument("input")
+    b.add_argument("-o", "--output", help="write results here instead of standard output")
+    b.set_defaults(func=cmd_batch)
+
+    c = sub.add_parser("corpus", help="run corpus case files or folders; print a pass/fail table")
+    c.add_argument("paths", nargs="+")
+    c.add_argument("--rules", action="append", help="only run the expectations of this preset (repeatable)")
+    c.add_argument("-q", "--quiet", action="store_true", help="list only failures")
+    c.set_defaults(func=cmd_corpus)
+
+    r = sub.add_parser("rules", help="list rule presets and options, or show one preset")
+    r.add_argument("preset", nargs="?")
+    r.set_defaults(func=cmd_rules)
+
+    s = sub.add_parser("schema", help="print the JSON Schema of a corpus case or a turn request")
+    s.add_argument("what", choices=["corpus", "turn"])
+    s.set_defaults(func=cmd_schema)
+    return p
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except DipsatError as exc:
+        print(f"dipsat: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""Corpora: test cases as data files, and the one runner used by pytest and ``dipsat corpus``.
+
+The format is documented in ``tests/corpora/FORMAT.md``; its JSON Schema is generated from
+:class:`CorpusCase` (``dipsat schema corpus``).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .api import TurnRequest, adjudicate, build_position, describe_validation
+from .errors import DipsatError, InputFileError
+from .models import MovementResult, Unit
+from .orders import parse_unit_spec
+
+Expected = Literal["succeeds", "fails", "illegal"]
+
+
+class Expectation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rules: list[str] = Field(default_factory=lambda: ["datc"], description="rule presets this expectation holds under")
+    options: dict[str, object] = Field(default_factory=dict, description="rule option overrides on top of each preset")
+    orders: dict[str, Expected] = Field(default_factory=dict, description="order text -> expected outcome")
+    dislodged: list[str] = Field(default_factory=list, description="'Power: unit' dislodged this turn")
+    units_after: Optional[dict[str, list[str]]] = Field(default=None, description="the whole position after the turn")
+    backup: Optional[Literal["circular_movement", "convoy_paradox", "other_cycle", "none"]] = None
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _one_or_many(cls, v):
+        return [v] if isinstance(v, str) else v
+
+
+class CorpusCase(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    title: str = ""
+    source: str = ""
+    url: str = ""
+    variant: str = "standard"
+    phase: Literal["movement", "retreat", "adjustment"] = "movement"
+    notes: str = ""
+    units: dict[str, list[str]] = Field(default_factory=dict)
+    orders: dict[str, list[str]] = Field(default_factory=dict)
+    expect: list[Expectation] = Field(min_length=1)
+
+
+@dataclass
+class CaseRun:
+    case_id: str
+    rules: str
+    path: str
+    passed: bool
+    problems: list[str] = field(default_factory=list)
+    skipped: str = ""  # reason when the case cannot be run yet (phase not supported)
+
+
+def load_case(path: str | Path) -> CorpusCase:
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputFileError(f"{p}: cannot read: {exc.strerror}") from None
+    try:
+        data = json.loads(raw) if p.suffix == ".json" else tomllib.loads(raw.decode("utf-8"))
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputFileError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'TOML'}: {exc}") from None
+    try:
+        return CorpusCase.model_validate(data)
+    except ValidationError as exc:
+        raise InputFileError(f"{p}: {describe_validation(exc)}") from None
+
+
+def case_files(paths: list[str | Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(x for x in p.rglob("*") if x.suffix in (".toml", ".json") and x.is_file()))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise InputFileError(f"{p}: no such file or folder")
+    return out
+
+
+def runs_of(case: CorpusCase) -> list[tuple[str, Expectation]]:
+    return [(r, e) for e in case.expect for r in e.rules]
+
+
+def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = "") -> CaseRun:
+    run = CaseRun(case.id, rules, path, passed=False)
+    if case.phase != "movement":
+        run.skipped = f"{case.phase} phase adjudication is not implemented yet"
+        return run
+    req = TurnRequest(variant=case.variant, rules=rules, options=dict(exp.options), units=case.units, orders=case.orders)
+    try:
+        res = adjudicate(req)
+    except DipsatError as exc:
+        run.problems.append(f"error: {exc}")
+        return run
+    run.problems = compare(case, exp, res, req)
+    run.passed = not run.problems
+    return run
+
+
+def _find_outcome(case: CorpusCase, res: MovementResult, key: str):
+    power = None
+    text = key
+    if ":" in key:
+        head, _, rest = key.partition(":")
+        if head.strip() in case.orders:
+            power, text = head.strip(), rest.strip()
+    hits = [o for o in res.outcomes if o.text == text.strip() and (power is None or o.power.lower() == power.lower())]
+    return hits
+
+
+def compare(case: CorpusCase, exp: Expectation, res: MovementResult, req: TurnRequest) -> list[str]:
+    from variants import find_variant
+
+    problems: list[str] = []
+    for key, want in exp.orders.items():
+        hits = _find_outcome(case, res, key)
+        if not hits:
+            problems.append(f"order {key!r}: not among the orders of the case")
+            continue
+        if len(hits) > 1:
+            problems.append(f"order {key!r}: written by several powers; prefix it with 'Power: '")
+            continue
+        o = hits[0]
+        if want == "illegal":
+            ok = o.order_kind == "rejected" and o.result in ("illegal", "ambiguous", "invalid")
+        elif want == "succeeds":
+            ok = o.succeeded
+        else:
+            ok = not o.succeeded
+        if not ok:
+            problems.append(f"order {key!r}: expected {want}, got {o.result} ({o.reason})")
+    variant = find_variant(case.variant)
+    pos = res.position
+
+    def units_of(specs: dict[str, list[str]] | list[str]) -> list[tuple]:
+        out = []
+        items = specs.items() if isinstance(specs, dict) else [(s.split(":", 1)[0], [s.split(":", 1)[1]]) for s in specs]
+        for power, lst in items:
+            pname = next((p for p in variant.map.powers if p.lower() == power.strip().lower()), power.strip())
+            for s in lst:
+                u = parse_unit_spec(variant.notation, pname, s)
+                out.append((u.power, u.kind.value, u.location, u.count))
+        return sorted(out)
+
+    try:
+        want_dis = units_of(exp.dislodged)
+    except DipsatError as exc:
+        return problems + [f"dislodged: bad unit: {exc}"]
+    got_dis = sorted((pos.units[i].power, pos.units[i].kind.value, pos.units[i].location, pos.units[i].count) for i in res.dislodged)
+    if want_dis != got_dis:
+        problems.append(f"dislodged: expected {_fmt(want_dis)}, got {_fmt(got_dis)}")
+    if exp.units_after is not None:
+        try:
+            want_after = units_of(exp.units_after)
+        except DipsatError as exc:
+            return problems + [f"units_after: bad unit: {exc}"]
+        got_after = sorted((u.power, u.kind.value, u.location, u.count) for u in res.after.units)
+        if want_after != got_after:
+            missing = [x for x in want_after if x not in got_after]
+            extra = [x for x in got_after if x not in want_after]
+            problems.append(f"units_after: missing {_fmt(missing)}, unexpected {_fmt(extra)}")
+    if exp.backup is not None:
+        kinds = sorted({b.kind for b in res.backups})
+        want = [] if exp.backup == "none" else [exp.backup]
+        if kinds != want:
+            problems.append(f"backup: expected {exp.backup}, got {', '.join(kinds) or 'none'}")
+    return problems
+
+
+def _fmt(units: list[tuple]) -> str:
+    if not units:
+        return "none"
+    return ", ".join(f"{p}: {k} {loc}" for p, k, loc, _ in units)
+
+
+def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None) -> list[CaseRun]:
+    runs: list[CaseRun] = []
+    for f in case_files(paths):
+        try:
+            case = load_case(f)
+        except DipsatError as exc:
+            runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
+            continue
+        for rules, exp in runs_of(case):
+            if only_rules and rules not in only_rules:
+                continue
+            runs.append(run_expectation(case, rules, exp, str(f)))
+    return runs
+
+
+def corpus_schema() -> dict:
+    return CorpusCase.model_json_schema()

@@ -1,0 +1,49 @@
+"""The project's documented errors.  All are ``ValueError`` subclasses whose message quotes the
+offending input and says what was expected, and where (file, line, field) when known."""
+
+from __future__ import annotations
+
+
+class DipsatError(ValueError):
+    """Base class of every error dipsat raises on bad input."""
+
+
+class OrderError(DipsatError):
+    severity = "invalid"
+
+    def __init__(self, text: str, reason: str, column: int | None = None):
+        self.text = text
+        self.reason = reason
+        self.column = column
+        where = f" (at column {column + 1})" if column is not None else ""
+        super().__init__(f"{self.severity} order {text!r}{where}: {reason}")
+
+
+class InvalidOrder(OrderError):
+    """The text is not understood as an order."""
+
+    severity = "invalid"
+
+
+class IllegalOrder(OrderError):
+    """The order is understood but not allowed here (no such unit, unreachable, ...)."""
+
+    severity = "illegal"
+
+
+class AmbiguousOrder(OrderError):
+    """The order has several readings (e.g. a missing coast with two choices)."""
+
+    severity = "ambiguous"
+
+
+class PositionError(DipsatError):
+    """A position is impossible or malformed (unknown province, unit where it cannot stand...)."""
+
+
+class InputFileError(DipsatError):
+    """A file (position, corpus case, batch line) is broken."""
+
+
+class SolverError(DipsatError):
+    """The solver could not adjudicate (time limit, inconsistent verification)."""

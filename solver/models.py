@@ -1,0 +1,188 @@
+"""Typed models at the public edge: units, positions, orders, outcomes.
+
+Everything here is a frozen pydantic model, so values can be hashed, compared and serialised to
+JSON and back.  Units are identified by their index in :attr:`Position.units`, which is kept in
+canonical order (power, location, kind) so that results never depend on the order of
+submission.  Nothing here assumes one unit per province or a strength of one per unit: the
+``count`` of a unit is its number of pieces (variants with stacks use it).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class UnitKind(str, Enum):
+    ARMY = "A"
+    FLEET = "F"
+
+
+class Unit(Frozen):
+    power: str
+    kind: UnitKind
+    location: str  # province id, or coast id "spa/nc" for fleets
+    count: int = 1
+
+    @property
+    def province(self) -> str:
+        return self.location.split("/", 1)[0]
+
+    def short(self) -> str:
+        prov, _, coast = self.location.partition("/")
+        loc = prov.capitalize() + (f"/{coast}" if coast else "")
+        pre = f"{self.count} " if self.count != 1 else ""
+        return f"{pre}{self.kind.value} {loc}"
+
+    def label(self) -> str:
+        return f"{self.power}: {self.short()}"
+
+    def sort_key(self) -> tuple:
+        return (self.power, self.location, self.kind.value, self.count)
+
+
+class Position(Frozen):
+    """The board before a phase: units, and optionally centre ownership and the date."""
+
+    variant: str = "standard"
+    year: Optional[int] = None
+    season: Optional[str] = None
+    units: tuple[Unit, ...] = ()
+    owners: dict[str, str] = Field(default_factory=dict)  # supply centre -> power
+
+    def canonical(self) -> "Position":
+        return self.model_copy(update={"units": tuple(sorted(self.units, key=Unit.sort_key))})
+
+    def units_at(self, province: str) -> list[int]:
+        return [i for i, u in enumerate(self.units) if u.province == province]
+
+
+# -- orders ----------------------------------------------------------------------------------
+
+
+class Hold(Frozen):
+    kind: Literal["hold"] = "hold"
+    unit: int
+
+
+class Move(Frozen):
+    kind: Literal["move"] = "move"
+    unit: int
+    dest: str  # location (coast id for fleets into split provinces)
+    via_convoy: bool = False
+    path: tuple[str, ...] = ()  # provinces of an explicitly written convoy path
+
+
+class Support(Frozen):
+    kind: Literal["support"] = "support"
+    unit: int
+    target: int  # supported unit
+    dest: Optional[str] = None  # province; None = support to hold
+    dest_coast: Optional[str] = None  # coast location named in the support, when it names one
+
+
+class Convoy(Frozen):
+    kind: Literal["convoy"] = "convoy"
+    unit: int
+    target: int  # convoyed army
+    dest: str  # province
+
+
+OrderBody = Union[Hold, Move, Support, Convoy]
+
+
+class Order(Frozen):
+    """An order after parsing and legality checks, bound to a unit of the position."""
+
+    power: str
+    text: str
+    body: OrderBody = Field(discriminator="kind")
+
+    @property
+    def unit(self) -> int:
+        return self.body.unit
+
+
+class Rejected(Frozen):
+    """An order that could not be used, and why.  ``severity``: invalid (not understood),
+    illegal (understood, not allowed here), ambiguous (several readings)."""
+
+    power: str
+    text: str
+    severity: Literal["invalid", "illegal", "ambiguous"]
+    reason: str
+    unit: Optional[int] = None  # the unit it was meant for, when known
+
+
+# -- outcomes --------------------------------------------------------------------------------
+
+
+class Term(Frozen):
+    """One labelled part of a strength: ``weight`` counted when ``active``."""
+
+    label: str
+    weight: int
+    active: bool
+
+
+class Strength(Frozen):
+    name: str  # "attack", "hold", "defend", "prevent"
+    owner: str  # label of the unit or province it belongs to
+    terms: tuple[Term, ...] = ()
+
+    @property
+    def value(self) -> int:
+        return sum(t.weight for t in self.terms if t.active)
+
+    def describe(self) -> str:
+        parts = [t.label for t in self.terms if t.active and t.weight]
+        inner = " + ".join(parts) if parts else "nothing"
+        return f"{self.name} {self.value} ({inner})"
+
+
+class Outcome(Frozen):
+    """What happened to one order.  ``result`` names the kind of success or failure; the
+    culprit fields say who caused it.  ``succeeded`` is derived from ``result``."""
+
+    power: str
+    text: str  # the order as written (or the implied hold)
+    unit: Optional[int] = None
+    order_kind: str  # hold, move, support, convoy, or "rejected"
+    result: Literal[
+        "moved", "bounced", "no_path", "held", "dislodged", "given", "cut", "void",
+        "convoyed", "disrupted", "illegal", "invalid", "ambiguous", "duplicate",
+    ]
+    by: tuple[str, ...] = ()  # culprit orders / units
+    reason: str = ""
+    strengths: tuple[Strength, ...] = ()
+    dislodged_by: Optional[str] = None
+
+    @property
+    def succeeded(self) -> bool:
+        return self.result in ("moved", "held", "given", "convoyed")
+
+
+class Backup(Frozen):
+    """A component of the turn whose equations did not have exactly one solution."""
+
+    kind: Literal["circular_movement", "convoy_paradox", "other_cycle"]
+    resolutions: int  # consistent resolutions before the backup rule (0, 1 = n/a, 2+)
+    rule: str  # the backup rule applied
+    orders: tuple[str, ...]  # the orders of the component
+
+
+class MovementResult(Frozen):
+    position: Position
+    outcomes: tuple[Outcome, ...]
+    dislodged: tuple[int, ...]  # unit indices of the position before
+    dislodged_by: dict[int, int] = Field(default_factory=dict)  # dislodged unit -> attacker unit
+    after: Position
+    backups: tuple[Backup, ...] = ()
+    rejected: tuple[Rejected, ...] = ()
+    contested: tuple[str, ...] = ()  # provinces left empty by a standoff

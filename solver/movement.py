@@ -1,0 +1,523 @@
+"""Movement adjudication: the equations of DATC 3.0 chapter 5, as CP-SAT constraints.
+
+Decisions (one boolean each, defined by an exact equivalence; see :mod:`solver.equations`):
+
+* ``M<u>`` the move of unit ``u`` succeeds;
+* ``S<u>`` the support given by ``u`` is not cut (only for supports that match an order);
+* ``C<u>`` the convoy of fleet ``u`` is carried out (only for convoys that match a move);
+* ``P<u>`` the convoyed move of ``u`` has a path (a chain of successful convoys).
+
+Strengths (DATC 5.B.5-5.B.8) are lists of labelled terms ``(label, weight, formula)``; the same
+list builds the comparison in the model and the explanation of the outcome ("attack 2 (A Bur +
+support A Mar)").  Comparisons are split on the events that change a strength (the unit at the
+destination leaving, a head-to-head opponent succeeding), so each equation stays linear.
+
+Nothing here assumes a strength of one per unit: a unit's own weight is :meth:`unit_weight`.
+Rule differences come in through the methods of :class:`MovementRules`, which variants subclass.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Optional
+
+import networkx as nx
+
+from maps import GameMap
+
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate, solve_system
+from .models import (Backup, Convoy, Hold, Move, MovementResult, Order, Outcome, Position, Strength,
+                     Support, Term, Unit, UnitKind)
+from .orders import BoundOrders, describe_unit
+from .rules import RuleOptions
+
+Terms = list[tuple[str, int, Formula]]
+
+
+def _name(prefix: str, u: int) -> str:
+    return f"{prefix}{u:04d}"
+
+
+def _unit_of(name: str) -> int:
+    return int(name[1:])
+
+
+@dataclass
+class Encoding:
+    """The equations of one turn and what is needed to explain their solution."""
+
+    bound: BoundOrders
+    system: System
+    moves: dict[int, Move]
+    dest: dict[int, str]  # mover -> destination province
+    route: dict[int, str]
+    into: dict[str, list[int]]  # province -> movers into it
+    occupants: dict[str, list[int]]
+    h2h: dict[int, int]
+    move_supports: dict[int, list[int]]  # mover -> supporters (matched)
+    hold_supports: dict[int, list[int]]  # unit -> supporters (matched)
+    convoyers: dict[int, list[int]]  # convoyed army -> fleets with matched convoys
+    routes: dict[int, list[tuple[int, ...]]]  # convoyed army -> fleet chains
+    matched: dict[int, bool]  # supporter/convoyer -> does its order match
+    cutters: dict[int, list[int]]  # supporter -> moves that cut it when they have a path
+    exempt: dict[int, list[tuple[int, str]]] = field(default_factory=dict)  # supporter -> (mover, why not cut)
+
+
+class MovementRules:
+    """DATC 3.0 chapter 5 movement rules.  Variants override the hooks they change."""
+
+    def __init__(self, game_map: GameMap, rules: RuleOptions):
+        self.map = game_map
+        self.rules = rules
+
+    # -- hooks ----------------------------------------------------------------------------
+    def unit_weight(self, pos: Position, u: int) -> int:
+        return 1
+
+    def label(self, pos: Position, u: int) -> str:
+        return describe_unit(pos.units[u], self.map)
+
+    # -- encoding -------------------------------------------------------------------------
+    def encode(self, b: BoundOrders) -> Encoding:
+        pos = b.position
+        orders = b.orders
+        moves = {u: o.body for u, o in sorted(orders.items()) if isinstance(o.body, Move)}
+        dest = {u: mv.dest.split("/")[0] for u, mv in moves.items()}
+        into: dict[str, list[int]] = defaultdict(list)
+        for u in sorted(moves):
+            into[dest[u]].append(u)
+        occupants: dict[str, list[int]] = defaultdict(list)
+        for i, unit in enumerate(pos.units):
+            occupants[unit.province].append(i)
+        route = {u: b.route.get(u, "land") for u in moves}
+        h2h: dict[int, int] = {}
+        for u in moves:
+            if route[u] != "land":
+                continue
+            for v in occupants.get(dest[u], []):
+                if v in moves and route[v] == "land" and dest[v] == pos.units[u].province:
+                    h2h[u] = v
+        matched: dict[int, bool] = {}
+        move_supports: dict[int, list[int]] = defaultdict(list)
+        hold_supports: dict[int, list[int]] = defaultdict(list)
+        convoyers: dict[int, list[int]] = defaultdict(list)
+        for s, o in sorted(orders.items()):
+            body = o.body
+            if isinstance(body, Support):
+                t = body.target
+                if body.dest is None:
+                    ok = t not in moves and not (self.rules.illegal_orders == "move_fails" and t in b.illegal_moves)
+                    if ok:
+                        hold_supports[t].append(s)
+                else:
+                    ok = t in moves and dest[t] == body.dest and (
+                        body.dest_coast is None or moves[t].dest == body.dest_coast or "/" not in moves[t].dest)
+                    if ok:
+                        move_supports[t].append(s)
+                matched[s] = ok
+            elif isinstance(body, Convoy):
+                t = body.target
+                ok = t in moves and route[t] == "convoy" and dest[t] == body.dest
+                matched[s] = ok
+                if ok:
+                    convoyers[t].append(s)
+
+        enc = Encoding(b, System(), moves, dest, route, dict(into), dict(occupants), h2h, dict(move_supports),
+                       dict(hold_supports), dict(convoyers), {}, matched, {})
+        sysm = enc.system
+        # paths
+        for u in sorted(moves):
+            if route[u] == "convoy":
+                enc.routes[u] = self.convoy_routes(enc, u)
+                sysm.define(_name("P", u), "path", self.path_formula(enc, u))
+        # moves
+        for u in sorted(moves):
+            sysm.define(_name("M", u), "move", self.move_formula(enc, u))
+        # supports
+        for s, o in sorted(orders.items()):
+            if isinstance(o.body, Support) and matched.get(s):
+                sysm.define(_name("S", s), "support", self.support_formula(enc, s))
+        # convoys
+        for f, o in sorted(orders.items()):
+            if isinstance(o.body, Convoy) and matched.get(f):
+                sysm.define(_name("C", f), "convoy", self.convoy_formula(enc, f))
+        return enc
+
+    # formulas of decisions ----------------------------------------------------------------
+    def P(self, enc: Encoding, u: int) -> Formula:
+        return TRUE if enc.route[u] == "land" else VAR(_name("P", u))
+
+    def M(self, u: int) -> Formula:
+        return VAR(_name("M", u))
+
+    def S(self, enc: Encoding, s: int) -> Formula:
+        return VAR(_name("S", s)) if enc.matched.get(s) else FALSE
+
+    def C(self, enc: Encoding, f: int) -> Formula:
+        return VAR(_name("C", f)) if enc.matched.get(f) else FALSE
+
+    def convoy_routes(self, enc: Encoding, u: int) -> list[tuple[int, ...]]:
+        """Chains of convoying fleets from the army's province to its destination."""
+        pos = enc.bound.position
+        geo_seas = _seas_next_to
+        fleets = enc.convoyers.get(u, [])
+        mv = enc.moves[u]
+        if mv.path and self.rules.convoy_path != "ignored":
+            fleets = [f for f in fleets if pos.units[f].province in mv.path]
+        if not fleets:
+            return []
+        origin = pos.units[u].province
+        g = nx.Graph()
+        g.add_node("src")
+        g.add_node("dst")
+        start = geo_seas(self.map, origin)
+        goal = geo_seas(self.map, enc.dest[u])
+        for f in fleets:
+            g.add_node(f)
+            fp = pos.units[f].province
+            if fp in start:
+                g.add_edge("src", f)
+            if fp in goal:
+                g.add_edge(f, "dst")
+        for a in fleets:
+            for c in fleets:
+                if a < c and self.map.province_of(pos.units[c].location) in {
+                        self.map.province_of(n) for n in self.map.fleet_neighbours(pos.units[a].location)}:
+                    g.add_edge(a, c)
+        paths = nx.all_simple_paths(g, "src", "dst")
+        return sorted({tuple(sorted(p[1:-1])) for p in paths})
+
+    def path_formula(self, enc: Encoding, u: int) -> Formula:
+        routes = enc.routes[u]
+        if not routes:
+            return FALSE
+        if self.rules.multi_route_disruption == "any_route":
+            fleets = sorted(set(chain.from_iterable(routes)))
+            return AND(*(self.C(enc, f) for f in fleets))
+        return OR(*(AND(*(self.C(enc, f) for f in r)) for r in routes))
+
+    # strengths ----------------------------------------------------------------------------
+    def own_terms(self, enc: Encoding, u: int) -> Terms:
+        pos = enc.bound.position
+        return [(self.label(pos, u), self.unit_weight(pos, u), TRUE)]
+
+    def support_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
+        pos = enc.bound.position
+        return [(f"support {self.label(pos, s)}", self.unit_weight(pos, s), self.S(enc, s))
+                for s in supporters if exclude_power is None or pos.units[s].power != exclude_power]
+
+    def attack_terms(self, enc: Encoding, u: int, restricted_by: Optional[str]) -> Terms:
+        """Attack strength given the path; ``restricted_by`` = power of a unit that stays at the
+        destination (its supports are not counted; attacking one's own unit has strength 0)."""
+        pos = enc.bound.position
+        if restricted_by is not None and pos.units[u].power == restricted_by:
+            return []
+        return self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []), restricted_by)
+
+    def hold_terms(self, enc: Encoding, v: int) -> Terms:
+        return self.own_terms(enc, v) + self.support_terms(enc, enc.hold_supports.get(v, []))
+
+    def defend_terms(self, enc: Encoding, v: int) -> Terms:
+        return self.own_terms(enc, v) + self.support_terms(enc, enc.move_supports.get(v, []))
+
+    def prevent_terms(self, enc: Encoding, u: int) -> Terms:
+        return self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []))
+
+    def prevent_zero(self, enc: Encoding, u: int) -> Formula:
+        """Prevent strength is 0: no path, or beaten by the unit it swaps with (DATC 4.A.7)."""
+        pos = enc.bound.position
+        conds = [NOT(self.P(enc, u))]
+        if self.rules.dislodged_no_effect_on_origin == "head_to_head":
+            if u in enc.h2h:
+                conds.append(self.M(enc.h2h[u]))
+        else:
+            here = pos.units[u].province
+            for n in enc.into.get(here, []):
+                if pos.units[n].province == enc.dest[u]:
+                    conds.append(self.M(n))
+        return OR(*conds)
+
+    @staticmethod
+    def _ge(plus: Terms, minus: Terms, k: int) -> Formula:
+        return GE([(w, f) for _, w, f in plus] + [(-w, f) for _, w, f in minus], k)
+
+    def beats_prevent(self, enc: Encoding, attack: Terms, other: int) -> Formula:
+        return OR(self.prevent_zero(enc, other), self._ge(attack, self.prevent_terms(enc, other), 1))
+
+    def move_formula(self, enc: Encoding, u: int) -> Formula:
+        pos = enc.bound.position
+        d = enc.dest[u]
+        rivals = [m for m in enc.into.get(d, []) if m != u]
+        occ = [v for v in enc.occupants.get(d, []) if v != u]
+        if not occ:
+            a = self.attack_terms(enc, u, None)
+            return AND(self.P(enc, u), *(self.beats_prevent(enc, a, r) for r in rivals))
+        v = occ[0]  # the standard board has one unit per province; stacks override this hook
+        vpow = pos.units[v].power
+        restricted = self.attack_terms(enc, u, vpow)
+        if u in enc.h2h:
+            n = enc.h2h[u]
+            return AND(self.P(enc, u), self._ge(restricted, self.defend_terms(enc, n), 1),
+                       *(self.beats_prevent(enc, restricted, r) for r in rivals))
+        if v in enc.moves:
+            full = self.attack_terms(enc, u, None)
+            leaves = self.M(v)
+            stays_beaten = AND(NOT(leaves), self._ge(restricted, [("failed move of " + self.label(pos, v), self.unit_weight(pos, v), TRUE)], 1),
+                               *(self.beats_prevent(enc, restricted, r) for r in rivals))
+            left = AND(leaves, *(self.beats_prevent(enc, full, r) for r in rivals))
+            return AND(self.P(enc, u), OR(left, stays_beaten))
+        return AND(self.P(enc, u), self._ge(restricted, self.hold_terms(enc, v), 1),
+                   *(self.beats_prevent(enc, restricted, r) for r in rivals))
+
+    # supports and convoys -------------------------------------------------------------------
+    def support_formula(self, enc: Encoding, s: int) -> Formula:
+        pos = enc.bound.position
+        body: Support = enc.bound.orders[s].body  # type: ignore[assignment]
+        here = pos.units[s].province
+        cut: list[Formula] = []
+        cutters: list[int] = []
+        exempt: list[tuple[int, str]] = []
+        for m in enc.into.get(here, []):
+            why = self.cut_exemption(enc, s, body, m)
+            if why:
+                exempt.append((m, why))
+                continue
+            cutters.append(m)
+            cut.append(self.P(enc, m))
+        enc.cutters[s] = cutters
+        enc.exempt[s] = exempt
+        dislodge = [self.M(m) for m in enc.into.get(here, [])]
+        return AND(NOT(OR(*cut)), NOT(OR(*dislodge)))
+
+    def cut_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> str:
+        """Why the move ``m`` into the supporter's province does not cut its support ('' = it does)."""
+        pos = enc.bound.position
+        if pos.units[m].power == pos.units[s].power:
+            return "own unit"
+        if body.dest is not None and pos.units[m].province == body.dest:
+            if enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts:
+                return "attack from the province the support is aimed at"
+        if enc.route[m] == "convoy":
+            return self.paradox_exemption(enc, s, body, m)
+        return ""
+
+    def paradox_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> str:
+        rule = self.rules.convoy_paradox_rule
+        pos = enc.bound.position
+        fleets = {pos.units[f].province for f in enc.convoyers.get(m, [])}
+        if rule == "2000":
+            if body.dest is not None and body.dest in fleets:
+                return "2000 rule: a convoyed army does not cut support against its convoying fleets"
+        elif rule == "1971":
+            if (pos.units[s].kind == UnitKind.FLEET and body.dest is not None
+                    and pos.units[body.target].kind == UnitKind.FLEET and body.dest in fleets):
+                return "1971 rule: a convoyed army does not cut a fleet's support of a fleet attacking its convoy"
+        elif rule == "1982":
+            aim = body.dest if body.dest is not None else pos.units[body.target].province
+            convoying = {pos.units[f].province for fl in enc.convoyers.values() for f in fl}
+            if pos.units[s].kind == UnitKind.FLEET and self.map.provinces[aim].is_sea and aim in convoying:
+                return "1982 rule: a convoyed army does not cut support of an action in a body of water with a convoying fleet"
+        return ""
+
+    def convoy_formula(self, enc: Encoding, f: int) -> Formula:
+        here = enc.bound.position.units[f].province
+        return NOT(OR(*(self.M(m) for m in enc.into.get(here, []))))
+
+    # backup rules -------------------------------------------------------------------------
+    def backup(self, members: tuple[str, ...], defs: dict[str, Formula], count: int):
+        kinds = {n[0] for n in members}
+        if "C" in kinds or "P" in kinds:
+            rule = self.rules.convoy_paradox_rule
+            if rule in ("1971", "1982", "2000"):
+                rule = self.rules.paradox_fallback
+            if rule == "all_hold":
+                over = {n: FALSE for n in members if n[0] == "M"}
+                over.update({_name("M", _unit_of(n)): FALSE for n in members if n[0] == "P"})
+                return ("convoy_paradox", "all hold: the moves of the paradox fail", over)
+            return ("convoy_paradox", "Szykman rule: the convoys of the paradox fail (the fleets hold)",
+                    {n: FALSE for n in members if n[0] == "C"})
+        if kinds == {"M"}:
+            return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members})
+        return ("other_cycle", "all orders of the cycle fail", {n: FALSE for n in members})
+
+
+def _seas_next_to(m: GameMap, province: str) -> set[str]:
+    out = set()
+    for loc in m.fleet_locations_in(province):
+        for n in m.fleet_neighbours(loc):
+            q = m.province_of(n)
+            if m.provinces[q].is_sea:
+                out.add(q)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# running a turn and explaining it
+
+
+def adjudicate_movement(rules_impl: MovementRules, bound: BoundOrders, limit: int = 2,
+                        time_limit: float | None = None) -> MovementResult:
+    enc = rules_impl.encode(bound)
+    sol = solve_system(enc.system, rules_impl.backup, limit=limit, time_limit=time_limit)
+    return explain(rules_impl, enc, sol.values, sol.components)
+
+
+def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], components) -> MovementResult:
+    b = enc.bound
+    pos = b.position
+    m = impl.map
+
+    def val(f: Formula) -> bool:
+        return evaluate(f, values)
+
+    def strength(name: str, owner: str, terms: Terms, zero: bool = False) -> Strength:
+        return Strength(name=name, owner=owner,
+                        terms=tuple(Term(label=l, weight=w, active=(not zero) and val(f)) for l, w, f in terms))
+
+    moved = {u for u in enc.moves if values[_name("M", u)]}
+    dislodged_by: dict[int, int] = {}
+    for u in range(len(pos.units)):
+        if u in moved:
+            continue
+        for a in enc.into.get(pos.units[u].province, []):
+            if a in moved:
+                dislodged_by[u] = a
+    overridden = {}
+    for c in components:
+        for n in c.overrides:
+            overridden[n] = c
+    outcomes: list[Outcome] = []
+    for u in range(len(pos.units)):
+        o = b.orders[u]
+        body = o.body
+        lbl = impl.label(pos, u)
+        dis = dislodged_by.get(u)
+        dis_txt = b.orders[dis].text if dis is not None else None
+        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)
+        if isinstance(body, Move):
+            outcomes.append(_move_outcome(impl, enc, values, u, o, common, strength, moved, overridden))
+        elif isinstance(body, Support):
+            if not enc.matched.get(u):
+                t = b.orders[body.target]
+                want = "hold" if body.dest is None else f"move to {m.provinces[body.dest].name}"
+                has = t.text if body.target not in b.implicit else f"{impl.label(pos, body.target)} (no order, holds)"
+                outcomes.append(Outcome(order_kind="support", result="void", by=(t.text,),
+                                        reason=f"void: the supported unit was not ordered to {want} ({has})", **common))
+            elif values[_name("S", u)]:
+                outcomes.append(Outcome(order_kind="support", result="given", reason="support given", **common))
+            elif dis is not None:
+                outcomes.append(Outcome(order_kind="support", result="cut", by=(dis_txt,), reason=f"cut: dislodged by {dis_txt}", **common))
+            else:
+                cut_by = [b.orders[c].text for c in enc.cutters.get(u, []) if val(impl.P(enc, c))]
+                outcomes.append(Outcome(order_kind="support", result="cut", by=tuple(cut_by),
+                                        reason="cut by " + ", ".join(cut_by), **common))
+        elif isinstance(body, Convoy):
+            name = _name("C", u)
+            if not enc.matched.get(u):
+                t = b.orders[body.target]
+                outcomes.append(Outcome(order_kind="convoy", result="void", by=(t.text,),
+                                        reason=f"void: no matching convoyed move ({t.text})", **common))
+            elif name in overridden:
+                c = overridden[name]
+                outcomes.append(Outcome(order_kind="convoy", result="disrupted", reason=f"fails: {c.backup[1]}", **common))
+            elif values[name]:
+                outcomes.append(Outcome(order_kind="convoy", result="convoyed", reason="convoys", **common))
+            else:
+                outcomes.append(Outcome(order_kind="convoy", result="disrupted", by=(dis_txt,) if dis_txt else (),
+                                        reason=f"disrupted: dislodged by {dis_txt}", **common))
+        else:
+            if dis is not None:
+                outcomes.append(Outcome(order_kind="hold", result="dislodged", by=(dis_txt,), reason=f"dislodged by {dis_txt}", **common))
+            else:
+                outcomes.append(Outcome(order_kind="hold", result="held", reason="holds", **common))
+    for r in b.rejected:
+        outcomes.append(Outcome(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
+                                result=r.severity if "several different orders" not in r.reason else "duplicate",
+                                reason=f"{r.severity}: {r.reason}"))
+    # the position after
+    new_units: list[Unit] = []
+    for u, unit in enumerate(pos.units):
+        if u in dislodged_by:
+            continue
+        if u in moved:
+            new_units.append(unit.model_copy(update={"location": enc.moves[u].dest}))
+        else:
+            new_units.append(unit)
+    after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
+                     owners=pos.owners).canonical()
+    occupied_after = {x.province for x in new_units}
+    contested = sorted(p for p, movers in enc.into.items()
+                       if p not in occupied_after and not any(x in moved for x in movers)
+                       and sum(1 for x in movers if val(impl.P(enc, x))) >= 2)
+    backups = tuple(
+        Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
+               orders=tuple(sorted({b.orders[_unit_of(n)].text for n in c.decisions})))
+        for c in components if c.backup)
+    return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
+                          dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
+                          contested=tuple(contested))
+
+
+def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:
+    pos = enc.bound.position
+    b = enc.bound
+    body: Move = o.body  # type: ignore[assignment]
+    lbl = impl.label(pos, u)
+    d = enc.dest[u]
+
+    def val(f: Formula) -> bool:
+        return evaluate(f, values)
+
+    backup_note = ""
+    if _name("M", u) in overridden:
+        backup_note = f" ({overridden[_name('M', u)].backup[1]})"
+    occ = [v for v in enc.occupants.get(d, []) if v != u]
+    v = occ[0] if occ else None
+    restricted_by = pos.units[v].power if v is not None and (v not in moved or enc.h2h.get(u) == v) else None
+    attack = strength("attack", lbl, impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
+    via = " via convoy" if enc.route[u] == "convoy" else ""
+    if u in moved:
+        return Outcome(order_kind="move", result="moved", reason=f"moves{via}{backup_note} — {attack.describe()}",
+                       strengths=(attack,), **common)
+    if enc.route[u] == "convoy" and not val(impl.P(enc, u)):
+        fleets = enc.convoyers.get(u, [])
+        if not fleets:
+            why = "no convoy path: no fleet convoys it"
+        else:
+            broken = [b.orders[f].text for f in fleets if not val(impl.C(enc, f))]
+            why = "no convoy path: " + ("; ".join(f"{t} fails" for t in broken) if broken else "the fleets do not form a chain")
+        return Outcome(order_kind="move", result="no_path", by=tuple(b.orders[f].text for f in fleets), reason=why, **common)
+    culprits: list[str] = []
+    parts: list[str] = []
+    strengths = [attack]
+    if v is not None and restricted_by is not None and pos.units[v].power == pos.units[u].power and enc.h2h.get(u) != v:
+        culprits.append(b.orders[v].text)
+        parts.append(f"cannot dislodge its own unit {impl.label(pos, v)}")
+    elif u in enc.h2h:
+        n = enc.h2h[u]
+        ds = strength("defend", impl.label(pos, n), impl.defend_terms(enc, n))
+        strengths.append(ds)
+        if pos.units[n].power == pos.units[u].power or ds.value >= attack.value:
+            culprits.append(b.orders[n].text)
+            parts.append(f"head-to-head against {ds.describe()}")
+    elif v is not None and v not in moved:
+        hs_terms = impl.hold_terms(enc, v) if v not in enc.moves else [(f"failed move of {impl.label(pos, v)}", impl.unit_weight(pos, v), TRUE)]
+        hs = strength("hold", impl.label(pos, v), hs_terms)
+        strengths.append(hs)
+        if hs.value >= attack.value:
+            culprits.append(b.orders[v].text)
+            parts.append(f"against {hs.describe()}")
+    for r in enc.into.get(d, []):
+        if r == u:
+            continue
+        zero = val(impl.prevent_zero(enc, r))
+        ps = strength("prevent", impl.label(pos, r), impl.prevent_terms(enc, r), zero=zero)
+        if not zero and ps.value >= attack.value:
+            strengths.append(ps)
+            culprits.append(b.orders[r].text)
+            parts.append(f"bounced by {b.orders[r].text}: {ps.describe()}")
+    reason = f"fails{backup_note} — {attack.describe()} " + ("; ".join(parts) if parts else "")
+    return Outcome(order_kind="move", result="bounced", by=tuple(culprits), reason=reason.strip(),
+                   strengths=tuple(strengths), **common)

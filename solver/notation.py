@@ -1,0 +1,279 @@
+"""Order notation: text -> syntax (:class:`ParsedOrder`), and back.
+
+Both common families are understood, case-insensitively:
+
+* DATC style: ``A Par - Bur``, ``F Lon S A Wal - Bel``, ``F London Supports F Wales - English
+  Channel``, ``F Eng C A Lon - Bre``, ``A Lon - Bre via convoy``, ``F Spa/nc``, ``F Spa(nc)``,
+  ``F Spain (north coast)``, ``A Mun H``, ``A Munich Hold``;
+* MILA / DPjudge style: ``A PAR - BUR``, ``F SPA/NC``, ``A BRE - LON VIA``, ``A PAR H``.
+
+An en dash, em dash, ``->`` and ``=>`` are accepted for the move dash; ``A Yor - Nth - Bel`` gives
+a convoy path.  Province names are matched longest first against the map's names and aliases,
+so ``Mid-Atlantic Ocean`` and ``Nth-Nwy`` both read right.
+
+This module only reads text.  Whether an order is allowed is decided against a position in
+:mod:`solver.orders`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from maps import GameMap
+
+from .errors import InvalidOrder
+
+COAST_WORDS = {
+    "nc": "nc", "n": "nc", "north": "nc", "north coast": "nc", "northcoast": "nc",
+    "sc": "sc", "s": "sc", "south": "sc", "south coast": "sc", "southcoast": "sc",
+    "ec": "ec", "e": "ec", "east": "ec", "east coast": "ec", "eastcoast": "ec",
+    "wc": "wc", "w": "wc", "west": "wc", "west coast": "wc", "westcoast": "wc",
+}
+
+KEYWORDS = {
+    "hold": "HOLD", "holds": "HOLD", "h": "HOLD", "stand": "HOLD", "stands": "HOLD",
+    "support": "SUPPORT", "supports": "SUPPORT", "s": "SUPPORT", "sup": "SUPPORT", "supp": "SUPPORT",
+    "convoy": "CONVOY", "convoys": "CONVOY", "c": "CONVOY",
+    "via": "VIA", "by": "BY",
+    "army": "KIND_A", "a": "KIND_A", "fleet": "KIND_F", "f": "KIND_F",
+    "move": "MOVE", "moves": "MOVE", "to": "MOVE",
+}
+
+DASH_RE = re.compile(r"(->|=>|–|—|-)")
+
+
+@dataclass(frozen=True)
+class LocRef:
+    province: str
+    coast: Optional[str] = None  # "nc", "sc", ... as written (maybe not a real coast)
+    column: int = 0
+
+    def location(self) -> str:
+        return f"{self.province}/{self.coast}" if self.coast else self.province
+
+
+@dataclass(frozen=True)
+class UnitRef:
+    kind: Optional[str]  # "A", "F" or None when omitted
+    loc: LocRef
+
+
+@dataclass
+class ParsedOrder:
+    text: str
+    unit: UnitRef
+    action: str  # hold, move, support, convoy
+    dest: Optional[LocRef] = None  # move destination / supported or convoyed move destination
+    target: Optional[UnitRef] = None  # supported / convoyed unit
+    via_convoy: bool = False
+    path: tuple[str, ...] = ()  # intermediate provinces of a written convoy path
+    power: Optional[str] = None  # "England: ..." prefix, when written
+    extras: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Tok:
+    kind: str  # PROV, DASH, HOLD, SUPPORT, CONVOY, VIA, BY, KIND_A, KIND_F, MOVE
+    value: object
+    column: int
+
+
+class Notation:
+    """Tokeniser and parser of order text for one map."""
+
+    def __init__(self, game_map: GameMap):
+        self.map = game_map
+        table = game_map.name_table()
+        # names with spaces/hyphens are matched on the raw text; keep longest first
+        self._names = sorted(table.items(), key=lambda kv: -len(kv[0]))
+        self._first_char: dict[str, list[tuple[str, str]]] = {}
+        for name, pid in self._names:
+            self._first_char.setdefault(name[0], []).append((name, pid))
+
+    # -- tokens ---------------------------------------------------------------------------
+    def tokenize(self, text: str) -> list[_Tok]:
+        s = text.lower()
+        toks: list[_Tok] = []
+        i, n = 0, len(s)
+        while i < n:
+            ch = s[i]
+            if ch.isspace() or ch in ",.;":
+                i += 1
+                continue
+            m = DASH_RE.match(s, i)
+            if m and not (ch == "-" and toks and toks[-1].kind == "PROV" and False):
+                toks.append(_Tok("DASH", None, i))
+                i = m.end()
+                continue
+            if ch in "(/":
+                # coast: "(nc)", "/nc", "(north coast)"
+                close = ")" if ch == "(" else None
+                j = s.find(")", i) if close else i + 1
+                if close and j < 0:
+                    raise InvalidOrder(text, "unclosed '('", i)
+                if close:
+                    word = s[i + 1 : j].strip()
+                    end = j + 1
+                else:
+                    mm = re.match(r"/\s*([a-z]+(?:\s+coast)?)", s[i:])
+                    if not mm:
+                        raise InvalidOrder(text, "expected a coast after '/'", i)
+                    word = mm.group(1)
+                    end = i + mm.end()
+                if not toks or toks[-1].kind != "PROV":
+                    raise InvalidOrder(text, f"coast {word!r} does not follow a province", i)
+                prev = toks[-1]
+                loc: LocRef = prev.value  # type: ignore[assignment]
+                coast = COAST_WORDS.get(" ".join(word.split()), word.replace(" ", ""))
+                toks[-1] = _Tok("PROV", LocRef(loc.province, coast, loc.column), prev.column)
+                i = end
+                continue
+            if ch == ":":
+                toks.append(_Tok("COLON", None, i))
+                i += 1
+                continue
+            if ch.isdigit():
+                m2 = re.match(r"\d+", s[i:])
+                assert m2
+                toks.append(_Tok("NUM", int(m2.group(0)), i))
+                i += m2.end()
+                continue
+            # a province name (longest first) followed by a boundary
+            hit = None
+            for name, pid in self._first_char.get(ch, ()):
+                if s.startswith(name, i):
+                    end = i + len(name)
+                    if end == n or not (s[end].isalnum()):
+                        hit = (name, pid)
+                        break
+            word_m = re.match(r"[a-z][a-z']*", s[i:])
+            word = word_m.group(0) if word_m else s[i]
+            if word in KEYWORDS and (hit is None or len(hit[0]) <= len(word)):
+                # "via convoy" / "by convoy": one token
+                kw = KEYWORDS[word]
+                if kw in ("VIA", "BY"):
+                    rest = re.match(r"\s+convoy\b", s[i + len(word) :])
+                    if kw == "BY" and not rest:
+                        raise InvalidOrder(text, "expected 'by convoy'", i)
+                    toks.append(_Tok("VIA", None, i))
+                    i += len(word) + (rest.end() if rest else 0)
+                    continue
+                toks.append(_Tok(kw, word, i))
+                i += len(word)
+                continue
+            if hit:
+                toks.append(_Tok("PROV", LocRef(hit[1], None, i), i))
+                i += len(hit[0])
+                continue
+            if word in COAST_WORDS and toks and toks[-1].kind == "PROV" and len(word) > 1:
+                prev = toks[-1]
+                loc = prev.value  # type: ignore[assignment]
+                toks[-1] = _Tok("PROV", LocRef(loc.province, COAST_WORDS[word], loc.column), prev.column)
+                i += len(word)
+                mm = re.match(r"\s+coast\b", s[i:])
+                if mm:
+                    i += mm.end()
+                continue
+            raise InvalidOrder(text, f"unknown word {text[i:i + len(word)]!r}: not a province of the {self.map.name} map nor an order keyword", i)
+        return toks
+
+    # -- grammar --------------------------------------------------------------------------
+    def parse(self, text: str, power: Optional[str] = None) -> ParsedOrder:
+        """Parse one order.  Raises :class:`InvalidOrder` quoting the text."""
+        if not text or not text.strip():
+            raise InvalidOrder(text, "empty order")
+        stripped = text.strip()
+        written_power = None
+        m = re.match(r"^([A-Za-z][A-Za-z ]*?)\s*:\s*(.*)$", stripped)
+        if m and m.group(1).lower() not in {n for n, _ in self._names}:
+            written_power = m.group(1).strip()
+            stripped = m.group(2)
+        toks = self.tokenize(stripped)
+        p = _Cursor(stripped, toks)
+        unit = self._unit(p, "the ordered unit")
+        order = ParsedOrder(text=text.strip(), unit=unit, action="hold", power=written_power or power)
+        t = p.peek()
+        if t is None or t.kind == "HOLD":
+            if t is not None:
+                p.next()
+            order.action = "hold"
+        elif t.kind in ("DASH", "MOVE"):
+            p.next()
+            locs = [p.expect_prov("a destination after '-'")]
+            while p.peek() and p.peek().kind in ("DASH", "MOVE"):
+                p.next()
+                locs.append(p.expect_prov("a province after '-'"))
+            order.action = "move"
+            order.dest = locs[-1]
+            order.path = tuple(l.province for l in locs[:-1])
+            if p.peek() and p.peek().kind == "VIA":
+                p.next()
+                order.via_convoy = True
+        elif t.kind == "SUPPORT":
+            p.next()
+            order.action = "support"
+            order.target = self._unit(p, "the supported unit")
+            nt = p.peek()
+            if nt is not None and nt.kind in ("DASH", "MOVE"):
+                p.next()
+                order.dest = p.expect_prov("the destination of the supported move")
+                if p.peek() and p.peek().kind == "VIA":
+                    p.next()
+            elif nt is not None and nt.kind == "HOLD":
+                p.next()
+        elif t.kind == "CONVOY":
+            p.next()
+            order.action = "convoy"
+            order.target = self._unit(p, "the convoyed army")
+            if not (p.peek() and p.peek().kind in ("DASH", "MOVE")):
+                raise InvalidOrder(text, "a convoy order needs the convoyed move, e.g. 'F Nth C A Lon - Nwy'", p.col())
+            p.next()
+            order.dest = p.expect_prov("the destination of the convoyed army")
+        elif t.kind == "PROV":
+            # MILA "A PAR BUR"? not accepted: say what was expected
+            raise InvalidOrder(text, "expected '-', 'H', 'S' or 'C' after the unit", t.column)
+        else:
+            raise InvalidOrder(text, f"unexpected {stripped[t.column:].split()[0]!r} after the unit; expected '-', 'H', 'S' or 'C'", t.column)
+        rest = p.peek()
+        if rest is not None:
+            raise InvalidOrder(text, f"unexpected text {stripped[rest.column:]!r} at the end of the order", rest.column)
+        return order
+
+    def _unit(self, p: "_Cursor", what: str) -> UnitRef:
+        kind = None
+        t = p.peek()
+        if t is not None and t.kind == "PROV" and t.value.province in ("a", "f"):  # pragma: no cover
+            pass
+        if t is not None and t.kind in ("KIND_A", "KIND_F"):
+            p.next()
+            kind = "A" if t.kind == "KIND_A" else "F"
+        loc = p.expect_prov(f"{what}'s province")
+        return UnitRef(kind, loc)
+
+
+class _Cursor:
+    def __init__(self, text: str, toks: list[_Tok]):
+        self.text, self.toks, self.i = text, toks, 0
+
+    def peek(self) -> Optional[_Tok]:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def next(self) -> _Tok:
+        t = self.toks[self.i]
+        self.i += 1
+        return t
+
+    def col(self) -> int:
+        t = self.peek()
+        return t.column if t else len(self.text)
+
+    def expect_prov(self, what: str) -> LocRef:
+        t = self.peek()
+        if t is None:
+            raise InvalidOrder(self.text, f"expected {what}, found the end of the order", len(self.text))
+        if t.kind != "PROV":
+            raise InvalidOrder(self.text, f"expected {what}, found {self.text[t.column:].split()[0]!r}", t.column)
+        self.i += 1
+        return t.value  # type: ignore[return-value]

@@ -1,0 +1,425 @@
+"""From parsed order text to legal orders bound to units of a position.
+
+Each order is checked on its own (DATC 4.E.1: an order is *legal* when, not knowing the other
+orders, it could be valid); an illegal order is rejected with its reason and the unit holds.
+Whether a legal support or convoy *matches* the other orders is decided by the rules, not here,
+except for the choice of route of an army that could go by land or by sea (DATC 4.A.3), which
+looks at the convoy orders of the set.
+
+Geography is asked of the map through a :class:`Geography` record, so variants can change where
+fleets may convoy or which units may be convoyed without touching this module.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from maps import GameMap
+
+from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
+from .models import Convoy, Hold, Move, Order, Position, Rejected, Support, Unit, UnitKind
+from .notation import LocRef, Notation, ParsedOrder, UnitRef
+from .rules import RuleOptions
+
+
+@dataclass
+class Geography:
+    """The questions the order checks ask of the board."""
+
+    map: GameMap
+
+    def convoy_area(self, province: str) -> bool:
+        """May a fleet here convoy?  Standard: sea provinces only."""
+        return self.map.provinces[province].is_sea
+
+    def convoyable(self, unit: Unit) -> bool:
+        return unit.kind == UnitKind.ARMY
+
+    def army_can_stand(self, province: str) -> bool:
+        p = self.map.provinces[province]
+        return p.terrain in ("land", "coast")
+
+    def seas_next_to(self, province: str) -> set[str]:
+        """Convoy areas bordering a coastal province (any of its coasts)."""
+        out = set()
+        locs = self.map.fleet_locations_in(province)
+        for loc in locs:
+            for n in self.map.fleet_neighbours(loc):
+                q = self.map.province_of(n)
+                if self.convoy_area(q):
+                    out.add(q)
+        return out
+
+    def sea_neighbours(self, province: str) -> set[str]:
+        out = set()
+        for loc in self.map.fleet_locations_in(province):
+            for n in self.map.fleet_neighbours(loc):
+                q = self.map.province_of(n)
+                if self.convoy_area(q):
+                    out.add(q)
+        return out
+
+    def convoy_chain_possible(self, origin: str, dest: str, through: Optional[str] = None) -> bool:
+        """Is there a chain of convoy areas from ``origin`` to ``dest`` (via ``through``)?"""
+        start = self.seas_next_to(origin)
+        goal = self.seas_next_to(dest)
+        if not start or not goal or origin == dest:
+            return False
+        if not (self.army_can_stand(origin) and self.army_can_stand(dest)):
+            return False
+        reach_from_start = self._reach(start)
+        if through is None:
+            return bool(reach_from_start & goal)
+        if through not in reach_from_start:
+            return False
+        return bool(self._reach({through}) & goal)
+
+    def _reach(self, seeds: set[str]) -> set[str]:
+        seen = set(seeds)
+        q = deque(sorted(seeds))
+        while q:
+            x = q.popleft()
+            for y in sorted(self.sea_neighbours(x)):
+                if y not in seen:
+                    seen.add(y)
+                    q.append(y)
+        return seen
+
+
+@dataclass
+class BoundOrders:
+    """The orders of a turn after the legality checks."""
+
+    position: Position
+    orders: dict[int, Order]  # unit index -> order (every unit has one; implicit holds included)
+    rejected: list[Rejected]
+    route: dict[int, str] = field(default_factory=dict)  # moving unit -> "land" | "convoy"
+    implicit: set[int] = field(default_factory=set)  # units that got no order
+    illegal_moves: set[int] = field(default_factory=set)  # units whose (illegal) move was replaced
+
+
+def describe_unit(u: Unit, m: GameMap) -> str:
+    return f"{u.kind.value} {m.display(u.location)}"
+
+
+class OrderBinder:
+    """Checks parsed orders against a position and turns them into :class:`Order` values."""
+
+    def __init__(self, game_map: GameMap, rules: RuleOptions, geography: Optional[Geography] = None,
+                 notation: Optional[Notation] = None):
+        self.map = game_map
+        self.rules = rules
+        self.geo = geography or Geography(game_map)
+        self.notation = notation or Notation(game_map)
+
+    # -- entry point ----------------------------------------------------------------------
+    def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
+        pos = position
+        rejected: list[Rejected] = []
+        per_unit: dict[int, list[Order]] = {}
+        illegal_moves: set[int] = set()
+        for power in sorted(orders):
+            for text in orders[power]:
+                parsed = None
+                try:
+                    parsed = self.notation.parse(text, power)
+                    order = self.bind_one(pos, power, parsed)
+                except OrderError as exc:
+                    if parsed is not None and parsed.action == "move" and getattr(exc, "unit", None) is not None:
+                        illegal_moves.add(exc.unit)  # type: ignore[attr-defined]
+                    rejected.append(Rejected(power=power, text=text.strip(), severity=exc.severity,  # type: ignore[arg-type]
+                                             reason=exc.reason, unit=getattr(exc, "unit", None)))
+                    continue
+                per_unit.setdefault(order.unit, []).append(order)
+        final: dict[int, Order] = {}
+        for u in sorted(per_unit):
+            cands = per_unit[u]
+            distinct = {o.body for o in cands}
+            if len(distinct) == 1:
+                final[u] = cands[-1]
+                continue
+            policy = self.rules.duplicate_orders
+            if policy == "first":
+                final[u] = cands[0]
+                for o in cands[1:]:
+                    rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
+                                             reason="another order to the same unit came first (rule option duplicate_orders=first)"))
+            elif policy == "last":
+                final[u] = cands[-1]
+                for o in cands[:-1]:
+                    rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
+                                             reason="a later order to the same unit replaces it (rule option duplicate_orders=last)"))
+            else:
+                for o in cands:
+                    rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
+                                             reason="the unit has several different orders, so it holds (DATC 4.D.3)"))
+        bound = BoundOrders(pos, {}, rejected)
+        for i, unit in enumerate(pos.units):
+            if i in final:
+                bound.orders[i] = final[i]
+            else:
+                bound.orders[i] = Order(power=unit.power, text=f"{describe_unit(unit, self.map)} Hold",
+                                        body=Hold(unit=i))
+                bound.implicit.add(i)
+        bound.illegal_moves = {u for u in illegal_moves if u in bound.implicit}
+        self.choose_routes(bound)
+        return bound
+
+    # -- one order --------------------------------------------------------------------------
+    def find_unit(self, pos: Position, power: str, ref: UnitRef, text: str) -> int:
+        prov = ref.loc.province
+        here = pos.units_at(prov)
+        if not here:
+            raise _illegal(text, f"there is no unit in {self.map.provinces[prov].name}")
+        own = [i for i in here if pos.units[i].power == power]
+        if not own:
+            other = pos.units[here[0]]
+            raise _illegal(text, f"the unit in {self.map.provinces[prov].name} belongs to {other.power}, not {power}")
+        if ref.kind:
+            same_kind = [i for i in own if pos.units[i].kind.value == ref.kind]
+            if same_kind:
+                own = same_kind
+            elif self.rules.wrong_unit_kind == "fail":
+                raise _illegal(text, f"the unit in {self.map.provinces[prov].name} is {describe_unit(pos.units[own[0]], self.map)}, not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", own[0])
+        i = own[0]
+        u = pos.units[i]
+        if ref.loc.coast and u.location != ref.loc.location():
+            real = ref.loc.location() in self.map.coasts
+            if real and self.rules.wrong_unit_coast == "fail":
+                raise _illegal(text, f"the unit is on {self.map.display(u.location)}, not {self.map.display(ref.loc.location())} (rule option wrong_unit_coast=fail)", i)
+            if not real and self.rules.irrelevant_coast == "fail":
+                raise _illegal(text, f"{self.map.display(ref.loc.location())} is not a coast (rule option irrelevant_coast=fail)", i)
+        return i
+
+    def target_unit(self, pos: Position, ref: UnitRef, text: str, what: str, unit: int) -> int:
+        prov = ref.loc.province
+        here = pos.units_at(prov)
+        if not here:
+            raise _illegal(text, f"there is no unit in {self.map.provinces[prov].name} to {what}", unit)
+        if ref.kind:
+            same = [i for i in here if pos.units[i].kind.value == ref.kind]
+            if same:
+                here = same
+            elif self.rules.wrong_unit_kind == "fail":
+                raise _illegal(text, f"the unit in {self.map.provinces[prov].name} is not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", unit)
+        return here[0]
+
+    def bind_one(self, pos: Position, power: str, p: ParsedOrder) -> Order:
+        text = p.text
+        i = self.find_unit(pos, power, p.unit, text)
+        u = pos.units[i]
+        if p.action == "hold":
+            return Order(power=power, text=text, body=Hold(unit=i))
+        if p.action == "move":
+            return Order(power=power, text=text, body=self.check_move(pos, i, p))
+        if p.action == "support":
+            return Order(power=power, text=text, body=self.check_support(pos, i, p))
+        if p.action == "convoy":
+            return Order(power=power, text=text, body=self.check_convoy(pos, i, p))
+        raise InvalidOrder(text, f"unknown action {p.action!r}")  # pragma: no cover
+
+    def resolve_dest(self, u: Unit, dest: LocRef, text: str, unit: int, for_support: bool = False) -> str:
+        """The location a unit moves to (coast resolved for fleets).  Raises when impossible."""
+        m = self.map
+        prov = dest.province
+        pdata = m.provinces[prov]
+        if not pdata.passable:
+            raise _illegal(text, f"{pdata.name} is impassable", unit)
+        if u.kind == UnitKind.ARMY:
+            if not self.geo.army_can_stand(prov):
+                raise _illegal(text, f"an army cannot go to {pdata.name}: it is a sea", unit)
+            if dest.coast and self.rules.irrelevant_coast == "fail":
+                raise _illegal(text, f"an army move names a coast (rule option irrelevant_coast=fail)", unit)
+            return prov
+        # fleet
+        if not m.fleet_locations_in(prov):
+            raise _illegal(text, f"a fleet cannot go to {pdata.name}: it is inland", unit)
+        reachable = m.fleet_coasts_reachable(u.location, prov)
+        coast = dest.coast
+        if coast and (not pdata.coasts or f"{prov}/{coast}" not in pdata.coasts):
+            if self.rules.irrelevant_coast == "fail":
+                raise _illegal(text, f"{pdata.name} has no {coast} coast (rule option irrelevant_coast=fail)", unit)
+            coast = None
+        if not pdata.coasts:
+            if not reachable:
+                raise _illegal(text, f"{m.display(u.location)} does not border {pdata.name} for a fleet", unit)
+            return prov
+        if coast:
+            loc = f"{prov}/{coast}"
+            if loc in reachable:
+                return loc
+            if self.rules.impossible_coast == "ignore" and len(reachable) == 1:
+                return reachable[0]
+            raise _illegal(text, f"a fleet in {m.display(u.location)} cannot reach {pdata.name} ({m.coasts[loc].name}) (DATC 4.B.3)", unit)
+        if not reachable:
+            raise _illegal(text, f"{m.display(u.location)} does not border {pdata.name} for a fleet", unit)
+        if len(reachable) == 1:
+            if self.rules.missing_coast_single == "attempt" or for_support:
+                return reachable[0]
+            raise _illegal(text, f"the coast of {pdata.name} must be named (rule option missing_coast_single=fail)", unit)
+        if for_support:
+            return prov
+        e = AmbiguousOrder(text, f"which coast of {pdata.name}? {' or '.join(m.display(c) for c in reachable)} (DATC 4.B.1)")
+        e.unit = unit  # type: ignore[attr-defined]
+        raise e
+
+    def check_move(self, pos: Position, i: int, p: ParsedOrder) -> Move:
+        u = pos.units[i]
+        text = p.text
+        assert p.dest is not None
+        prov = p.dest.province
+        if prov == u.province:
+            raise _illegal(text, "move to its own province: a unit cannot move to where it is", i)
+        dest = self.resolve_dest(u, p.dest, text, i)
+        adjacent = self.map.can_reach_province(u.kind.value, u.location, prov)
+        if u.kind == UnitKind.FLEET:
+            if not adjacent:
+                raise _illegal(text, f"{self.map.display(u.location)} does not border {self.map.provinces[prov].name} and only armies can be convoyed", i)
+            return Move(unit=i, dest=dest)
+        path: tuple[str, ...] = ()
+        if p.path and self.rules.convoy_path != "ignored":
+            path = p.path
+        if not adjacent or p.via_convoy or p.path:
+            if not self.geo.convoyable(u) or not self.geo.convoy_chain_possible(u.province, prov):
+                if adjacent and not p.path:
+                    return Move(unit=i, dest=dest)
+                raise _illegal(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no convoy route could reach it", i)
+        if not adjacent and self.rules.convoy_path == "required" and not p.path:
+            raise _illegal(text, "a convoyed move must name its path (rule option convoy_path=required)", i)
+        return Move(unit=i, dest=dest, via_convoy=p.via_convoy, path=path)
+
+    def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
+        u = pos.units[i]
+        text = p.text
+        assert p.target is not None
+        t = self.target_unit(pos, p.target, text, "support", i)
+        if t == i:
+            raise _illegal(text, "a unit cannot support itself", i)
+        tu = pos.units[t]
+        m = self.map
+        if p.dest is None:
+            if not m.can_reach_province(u.kind.value, u.location, tu.province):
+                raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[tu.province].name}, so it cannot support there", i)
+            return Support(unit=i, target=t)
+        prov = p.dest.province
+        if prov == tu.province:
+            raise _illegal(text, "the supported move goes nowhere", i)
+        if prov == u.province:
+            raise _illegal(text, "a unit cannot support a move into its own province", i)
+        if not m.can_reach_province(u.kind.value, u.location, prov):
+            raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[prov].name}, so it cannot support a move there", i)
+        # can the supported unit make that move at all?
+        if tu.kind == UnitKind.FLEET:
+            reach = m.fleet_coasts_reachable(tu.location, prov)
+            if not reach:
+                raise _illegal(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", i)
+            if p.dest.coast and self.rules.support_coast != "ignored":
+                loc = f"{prov}/{p.dest.coast}"
+                if loc in m.coasts and loc not in reach:
+                    raise _illegal(text, f"{describe_unit(tu, m)} cannot reach {m.display(loc)} (DATC 4.B.4)", i)
+            if (not p.dest.coast and self.rules.support_coast == "required"
+                    and m.provinces[prov].coasts):
+                raise _illegal(text, f"the coast of {m.provinces[prov].name} must be named (rule option support_coast=required)", i)
+        else:
+            if not (m.can_reach_province("A", tu.location, prov)
+                    or (self.geo.convoyable(tu) and self.geo.convoy_chain_possible(tu.province, prov))):
+                raise _illegal(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", i)
+        coast = None
+        if p.dest.coast and self.rules.support_coast != "ignored" and f"{prov}/{p.dest.coast}" in m.coasts:
+            coast = f"{prov}/{p.dest.coast}"
+        return Support(unit=i, target=t, dest=prov, dest_coast=coast)
+
+    def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
+        u = pos.units[i]
+        text = p.text
+        m = self.map
+        assert p.target is not None and p.dest is not None
+        if u.kind != UnitKind.FLEET or not self.geo.convoy_area(u.province):
+            raise _illegal(text, f"{describe_unit(u, m)} cannot convoy: only fleets at sea convoy", i)
+        t = self.target_unit(pos, p.target, text, "convoy", i)
+        tu = pos.units[t]
+        if not self.geo.convoyable(tu):
+            raise _illegal(text, f"{describe_unit(tu, m)} cannot be convoyed: only armies are", i)
+        prov = p.dest.province
+        if prov == tu.province:
+            raise _illegal(text, "the convoyed move goes nowhere", i)
+        if not self.geo.convoy_chain_possible(tu.province, prov, through=u.province):
+            raise _illegal(text, f"{describe_unit(u, m)} is on no convoy route from {m.provinces[tu.province].name} to {m.provinces[prov].name} (DATC 6.G.19)", i)
+        return Convoy(unit=i, target=t, dest=prov)
+
+    # -- route choice (DATC 4.A.3) ----------------------------------------------------------
+    def choose_routes(self, b: BoundOrders) -> None:
+        pos = b.position
+        convoyers: dict[int, list[int]] = {}
+        for o in b.orders.values():
+            if isinstance(o.body, Convoy):
+                mv = b.orders.get(o.body.target)
+                if mv is not None and isinstance(mv.body, Move) and mv.body.dest.split("/")[0] == o.body.dest:
+                    convoyers.setdefault(o.body.target, []).append(o.body.unit)
+        policy = self.rules.adjacent_convoy
+        for u, o in b.orders.items():
+            if not isinstance(o.body, Move):
+                continue
+            unit = pos.units[u]
+            mv = o.body
+            dest_prov = mv.dest.split("/")[0]
+            adjacent = self.map.can_reach_province(unit.kind.value, unit.location, dest_prov)
+            if unit.kind != UnitKind.ARMY or (adjacent and not self.geo.convoy_chain_possible(unit.province, dest_prov)):
+                b.route[u] = "land"
+                continue
+            if not adjacent:
+                b.route[u] = "convoy"
+                continue
+            fleets = convoyers.get(u, [])
+            own_fleet = any(pos.units[f].power == unit.power for f in fleets)
+            if policy == "dptg":
+                use = mv.via_convoy
+            elif policy == "1971":
+                opposite = any(isinstance(x.body, Move) and pos.units[x.body.unit].province == dest_prov
+                               and x.body.dest.split("/")[0] == unit.province for x in b.orders.values())
+                use = bool(fleets) and opposite
+            elif policy == "2000_fallback":
+                use = (mv.via_convoy or own_fleet) and bool(fleets)
+            else:  # 1982, 2000
+                use = mv.via_convoy or own_fleet
+            b.route[u] = "convoy" if use else "land"
+
+
+def _illegal(text: str, reason: str, unit: int | None = None) -> IllegalOrder:
+    e = IllegalOrder(text, reason)
+    e.unit = unit  # type: ignore[attr-defined]
+    return e
+
+
+def parse_unit_spec(notation: Notation, power: str, text: str) -> Unit:
+    """``"F Spain(nc)"`` / ``"A Par"`` / ``"2 F Nth"`` -> Unit (for positions)."""
+    raw = text.strip()
+    count = 1
+    parts = raw.split(None, 1)
+    if parts and parts[0].isdigit():
+        count = int(parts[0])
+        raw = parts[1] if len(parts) > 1 else ""
+    p = notation.parse(raw)
+    if p.action != "hold" or p.unit.kind is None:
+        raise InvalidOrder(text, "a unit is written as a kind and a place, e.g. 'F Spain(nc)' or 'A Par'")
+    m = notation.map
+    prov = p.unit.loc.province
+    pdata = m.provinces[prov]
+    if p.unit.kind == "A":
+        if pdata.terrain not in ("land", "coast"):
+            raise InvalidOrder(text, f"an army cannot stand on {pdata.name} ({pdata.terrain})")
+        loc = prov
+    else:
+        if pdata.coasts:
+            if not p.unit.loc.coast:
+                raise AmbiguousOrder(text, f"a fleet in {pdata.name} must name its coast: {' or '.join(m.display(c) for c in pdata.coasts)}")
+            loc = p.unit.loc.location()
+            if loc not in pdata.coasts:
+                raise InvalidOrder(text, f"{pdata.name} has no coast {p.unit.loc.coast!r}")
+        else:
+            loc = prov
+            if not m.is_fleet_location(loc):
+                raise InvalidOrder(text, f"a fleet cannot stand on {pdata.name} ({pdata.terrain})")
+    return Unit(power=power, kind=UnitKind(p.unit.kind), location=loc, count=count)

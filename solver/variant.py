@@ -1,0 +1,82 @@
+"""The variant record: what a variant may change, as named hooks with standard defaults."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, ClassVar, Optional
+
+from maps import GameMap, load_map
+
+from .errors import PositionError
+from .models import Position, Unit, UnitKind
+from .movement import MovementRules
+from .notation import Notation
+from .orders import Geography, OrderBinder
+from .rules import RuleOptions, preset
+
+
+class Variant:
+    name: ClassVar[str] = "base"
+    aliases: ClassVar[tuple[str, ...]] = ()
+    map_name: ClassVar[str] = "standard"
+    map_changes: ClassVar[tuple[dict[str, Any], ...]] = ()
+    default_rules: ClassVar[str] = "datc"
+    description: ClassVar[str] = ""
+    max_units_per_province: ClassVar[Optional[int]] = 1
+    movement_rules_class: ClassVar[type[MovementRules]] = MovementRules
+    geography_class: ClassVar[type[Geography]] = Geography
+    notation_class: ClassVar[type[Notation]] = Notation
+
+    _instances: ClassVar[dict[type, "Variant"]] = {}
+
+    @classmethod
+    def instance(cls) -> "Variant":
+        inst = Variant._instances.get(cls)
+        if inst is None:
+            inst = Variant._instances[cls] = cls()
+        return inst
+
+    @cached_property
+    def map(self) -> GameMap:
+        return load_map(self.map_name, self.map_changes)
+
+    @cached_property
+    def notation(self) -> Notation:
+        return self.notation_class(self.map)
+
+    def rules(self, name: str | RuleOptions | None = None, **overrides: Any) -> RuleOptions:
+        return preset(name if name is not None else self.default_rules, **overrides)
+
+    def binder(self, rules: RuleOptions) -> OrderBinder:
+        return OrderBinder(self.map, rules, self.geography_class(self.map), self.notation)
+
+    def movement_rules(self, rules: RuleOptions) -> MovementRules:
+        return self.movement_rules_class(self.map, rules)
+
+    def check_position(self, pos: Position) -> None:
+        """Raise :class:`PositionError` for an impossible position."""
+        m = self.map
+        seen: dict[str, Unit] = {}
+        for u in pos.units:
+            if u.province not in m.provinces:
+                raise PositionError(f"{u.label()}: unknown province {u.province!r}")
+            p = m.provinces[u.province]
+            if not p.passable:
+                raise PositionError(f"{u.label()}: {p.name} is impassable")
+            if u.kind == UnitKind.ARMY and p.terrain not in ("land", "coast"):
+                raise PositionError(f"{u.label()}: an army cannot stand on {p.name} ({p.terrain})")
+            if u.kind == UnitKind.FLEET and not m.is_fleet_location(u.location):
+                raise PositionError(f"{u.label()}: a fleet cannot stand on {u.location!r}" + (
+                    f" (name a coast: {', '.join(p.coasts)})" if p.coasts else ""))
+            if u.power not in m.powers:
+                raise PositionError(f"{u.label()}: unknown power {u.power!r}; powers: {', '.join(m.powers)}")
+            if self.max_units_per_province is not None:
+                other = seen.get(u.province)
+                if other is not None:
+                    raise PositionError(f"two units in {p.name}: {other.label()} and {u.label()}")
+                seen[u.province] = u
+
+    def start_position(self) -> Position:
+        units = [Unit(power=p.name, kind=UnitKind(k), location=loc)
+                 for p in self.map.powers.values() for k, loc in p.start]
+        return Position(variant=self.name, year=self.map.start_year, season="spring", units=tuple(units)).canonical()

@@ -1,0 +1,55 @@
+import json
+
+from solver.cli import main
+
+from conftest import ROOT
+
+
+def test_adjudicate_example_prints_outcomes(capsys):
+    assert main(["adjudicate", str(ROOT / "examples" / "spring1901.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "A Mun - Bur" in out and "bounced by A Par - Bur: prevent 2 (A Par + support A Mar)" in out
+    assert "Position after:" in out and "France: A Bur, F Mao, A Mar" in out
+
+
+def test_adjudicate_json(capsys):
+    assert main(["adjudicate", "--json", str(ROOT / "examples" / "spring1901.toml")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    res = {o["order"]: o for o in data["outcomes"]}
+    assert res["F Sev - Bla"]["result"] == "bounced"
+    assert data["contested"] == ["bla"]
+
+
+def test_batch_keeps_going_after_bad_lines(tmp_path, capsys):
+    good = {"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}
+    lines = [json.dumps(good), "{not json", json.dumps({"units": {"France": ["A Atlantis"]}}),
+             json.dumps({**good, "id": "last"})]
+    inp = tmp_path / "in.jsonl"
+    inp.write_text("\n".join(lines) + "\n")
+    outp = tmp_path / "out.jsonl"
+    assert main(["batch", str(inp), "-o", str(outp)]) == 1
+    res = [json.loads(x) for x in outp.read_text().splitlines()]
+    assert [r["ok"] for r in res] == [True, False, False, True]
+    assert [r["line"] for r in res] == [1, 2, 3, 4]
+    assert res[3]["id"] == "last" and res[3]["units_after"] == {"France": ["A Bur"]}
+    assert "Atlantis" in res[2]["error"]["message"]
+
+
+def test_corpus_exit_code_on_failure(tmp_path, capsys):
+    case = tmp_path / "wrong.toml"
+    case.write_text('id = "x"\n[units]\nFrance = ["A Par"]\n[orders]\nFrance = ["A Par - Bur"]\n'
+                    '[[expect]]\nrules = ["datc"]\norders = { "A Par - Bur" = "fails" }\ndislodged = []\n')
+    assert main(["corpus", str(case)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "expected fails, got moved" in out and "0 passed, 1 failed" in out
+
+
+def test_broken_case_file_is_reported(tmp_path, capsys):
+    (tmp_path / "broken.toml").write_text("id = \n")
+    assert main(["corpus", str(tmp_path)]) == 1
+    assert "not valid TOML" in capsys.readouterr().out
+
+
+def test_missing_file_error(capsys):
+    assert main(["adjudicate", "/nonexistent/x.toml"]) == 2
+    assert "cannot read" in capsys.readouterr().err

@@ -1,0 +1,30 @@
+"""Every corpus case under tests/corpora, under every preset it names, through the one runner."""
+
+import pytest
+
+from solver.corpus import case_files, load_case, run_expectation, runs_of
+
+from conftest import CORPORA
+
+PARAMS = []
+for f in case_files([CORPORA]):
+    case = load_case(f)
+    for rules, exp in runs_of(case):
+        PARAMS.append(pytest.param(case, rules, exp, str(f), id=f"{case.id}[{rules}]"))
+
+
+@pytest.mark.parametrize("case,rules,exp,path", PARAMS)
+def test_corpus_case(case, rules, exp, path):
+    run = run_expectation(case, rules, exp, path)
+    if run.skipped:
+        pytest.skip(run.skipped)
+    assert run.passed, f"{case.id} under {rules}: " + "; ".join(run.problems)
+
+
+def test_datc_cases_name_their_id():
+    files = case_files([CORPORA / "datc"])
+    for f in files:
+        case = load_case(f)
+        assert case.id.startswith("6."), f
+        assert case.url.endswith("#" + case.id), f
+        assert f.stem.replace(".0", ".") == case.id or f.stem == case.id or f.stem.split(".")[:2] == case.id.split(".")[:2], f

@@ -1,0 +1,47 @@
+import pytest
+
+from maps import MapError, build_map, load_map
+
+
+def test_standard_map_facts():
+    m = load_map("standard")
+    assert len(m.supply_centres()) == 34
+    assert len([p for p in m.provinces.values() if p.is_sea]) == 19
+    assert sorted(m.fleet_neighbours("spa/nc")) == ["gas", "mao", "por"]
+    assert "smy" in m.army_neighbours("ank") and not m.can_reach_province("F", "ank", "smy")
+    assert m.lookup_province("Mid-Atlantic Ocean") == "mao"
+    assert m.lookup_province("St. Petersburg") == "stp"
+    assert m.powers["Russia"].start[-1] == ("F", "stp/sc")
+    assert not m.passable("swi")
+
+
+def _tiny(**over):
+    raw = {"name": "tiny", "powers": {"A": {"home": ["x"], "start": ["A x"]}},
+           "provinces": {"x": {"name": "X", "terrain": "land", "army": ["y"]},
+                         "y": {"name": "Y", "terrain": "land", "army": ["x"]}}}
+    raw["provinces"].update(over)
+    return raw
+
+
+def test_asymmetric_adjacency_is_named():
+    raw = _tiny(y={"name": "Y", "terrain": "land", "army": []})
+    with pytest.raises(MapError, match=r"x->y is not symmetric"):
+        build_map(raw, "tiny.toml")
+
+
+def test_unknown_province_is_named():
+    raw = _tiny(y={"name": "Y", "terrain": "land", "army": ["x", "zz"]})
+    with pytest.raises(MapError, match=r"unknown province 'zz'"):
+        build_map(raw, "tiny.toml")
+
+
+def test_dangling_coast_is_named():
+    raw = _tiny(s={"name": "S", "terrain": "sea", "fleet": ["q/nc"]})
+    with pytest.raises(MapError, match=r"dangling coast 'q/nc'"):
+        build_map(raw, "tiny.toml")
+
+
+def test_bad_terrain():
+    raw = _tiny(y={"name": "Y", "terrain": "swamp"})
+    with pytest.raises(MapError, match=r"terrain 'swamp'"):
+        build_map(raw, "tiny.toml")

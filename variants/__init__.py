@@ -1,0 +1,33 @@
+"""Variants: one small module each, registered here and found by name or alias.
+
+A variant is a :class:`solver.variant.Variant` subclass: which map it uses, its rule preset, and
+the hooks it changes (notation, geography, movement rules, position checks).  The core never asks
+which variant it is running.
+"""
+
+from __future__ import annotations
+
+from solver.errors import DipsatError
+from solver.variant import Variant
+
+from .standard import Standard
+
+VARIANTS: list[type[Variant]] = [Standard]
+
+
+class UnknownVariant(DipsatError):
+    pass
+
+
+def find_variant(name: str | None = None) -> Variant:
+    """The variant called ``name`` (case-insensitive; aliases accepted).  Default: standard."""
+    key = (name or "standard").strip().lower()
+    for cls in VARIANTS:
+        if key == cls.name or key in cls.aliases:
+            return cls.instance()
+    known = ", ".join(sorted(c.name for c in VARIANTS))
+    raise UnknownVariant(f"unknown variant {name!r}; known variants: {known}")
+
+
+def variant_names() -> list[str]:
+    return [c.name for c in VARIANTS]

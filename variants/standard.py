@@ -1,0 +1,13 @@
+"""Standard Diplomacy (the 1901 map, seven powers) under the DATC 3.0 rule options."""
+
+from __future__ import annotations
+
+from solver.variant import Variant
+
+
+class Standard(Variant):
+    name = "standard"
+    aliases = ("classic", "classical", "diplomacy")
+    map_name = "standard"
+    default_rules = "datc"
+    description = "Standard Diplomacy, DATC 3.0 preferences by default; editions 1971, 1982, 2000, dptg as presets"
