@@ -217,6 +217,14 @@ class Solution:
 Backup = Callable[[tuple[str, ...], dict[str, Formula], int], Optional[tuple[str, str, dict[str, Formula]]]]
 
 
+class _Model(cp_model.CpModel):
+    """CP-SAT model without the per-instance aliases of the deprecated camel-case API (building
+    them costs more than solving a typical turn)."""
+
+    def _add_pre_pep8_methods(self) -> None:
+        pass
+
+
 class _Compiler:
     def __init__(self, model: cp_model.CpModel):
         self.m = model
@@ -286,7 +294,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 def _solve_group(defs: dict[str, Formula], names: list[str], known: dict[str, bool], limit: int,
                  presolve: bool = True, time_limit: float | None = None) -> list[dict[str, bool]]:
     """All solutions (up to ``limit``) of the definitions of ``names`` with ``known`` fixed."""
-    model = cp_model.CpModel()
+    model = _Model()
     comp = _Compiler(model)
     for n in names:
         comp.define(n, substitute(defs[n], known))

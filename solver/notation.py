@@ -91,9 +91,19 @@ class Notation:
         self._first_char: dict[str, list[tuple[str, str]]] = {}
         for name, pid in self._names:
             self._first_char.setdefault(name[0], []).append((name, pid))
+        self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
 
     # -- tokens ---------------------------------------------------------------------------
     def tokenize(self, text: str) -> list[_Tok]:
+        hit = self._token_memo.get(text)
+        if hit is None:
+            hit = self._tokenize(text)
+            if len(self._token_memo) > 50_000:
+                self._token_memo.clear()
+            self._token_memo[text] = hit
+        return list(hit)
+
+    def _tokenize(self, text: str) -> tuple[_Tok, ...]:
         s = text.lower()
         toks: list[_Tok] = []
         i, n = 0, len(s)

@@ -29,6 +29,7 @@ class Geography:
     """The questions the order checks ask of the board."""
 
     map: GameMap
+    _chains: dict = field(default_factory=dict, repr=False)  # memo of convoy_chain_possible (the map is read-only)
 
     def convoy_area(self, province: str) -> bool:
         """May a fleet here convoy?  Standard: sea provinces only."""
@@ -63,6 +64,13 @@ class Geography:
 
     def convoy_chain_possible(self, origin: str, dest: str, through: Optional[str] = None) -> bool:
         """Is there a chain of convoy areas from ``origin`` to ``dest`` (via ``through``)?"""
+        key = (origin, dest, through)
+        hit = self._chains.get(key)
+        if hit is None:
+            hit = self._chains[key] = self._chain(origin, dest, through)
+        return hit
+
+    def _chain(self, origin: str, dest: str, through: Optional[str]) -> bool:
         start = self.seas_next_to(origin)
         goal = self.seas_next_to(dest)
         if not start or not goal or origin == dest:
@@ -117,6 +125,9 @@ class OrderBinder:
     # -- entry point ----------------------------------------------------------------------
     def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
         pos = position
+        self._at: dict[str, list[int]] = {}
+        for i, unit in enumerate(pos.units):
+            self._at.setdefault(unit.province, []).append(i)
         rejected: list[Rejected] = []
         per_unit: dict[int, list[Order]] = {}
         illegal_moves: set[int] = set()
@@ -170,7 +181,7 @@ class OrderBinder:
     # -- one order --------------------------------------------------------------------------
     def find_unit(self, pos: Position, power: str, ref: UnitRef, text: str) -> int:
         prov = ref.loc.province
-        here = pos.units_at(prov)
+        here = self._at.get(prov, [])
         if not here:
             raise _illegal(text, f"there is no unit in {self.map.provinces[prov].name}")
         own = [i for i in here if pos.units[i].power == power]
@@ -195,7 +206,7 @@ class OrderBinder:
 
     def target_unit(self, pos: Position, ref: UnitRef, text: str, what: str, unit: int) -> int:
         prov = ref.loc.province
-        here = pos.units_at(prov)
+        here = self._at.get(prov, [])
         if not here:
             raise _illegal(text, f"there is no unit in {self.map.provinces[prov].name} to {what}", unit)
         if ref.kind:

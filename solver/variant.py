@@ -47,8 +47,12 @@ class Variant:
     def rules(self, name: str | RuleOptions | None = None, **overrides: Any) -> RuleOptions:
         return preset(name if name is not None else self.default_rules, **overrides)
 
+    @cached_property
+    def geography(self) -> Geography:
+        return self.geography_class(self.map)
+
     def binder(self, rules: RuleOptions) -> OrderBinder:
-        return OrderBinder(self.map, rules, self.geography_class(self.map), self.notation)
+        return OrderBinder(self.map, rules, self.geography, self.notation)
 
     def movement_rules(self, rules: RuleOptions) -> MovementRules:
         return self.movement_rules_class(self.map, rules)
