@@ -343,19 +343,10 @@ def solve_system(system: System, backup: Backup, limit: int = 2,
         return sols
 
     def solve_names(names: set[str]) -> None:
-        g = nx.DiGraph()
-        g.add_nodes_from(sorted(names))
-        for x in sorted(names):
-            for y in sorted(variables(defs[x])):
-                if y in names:
-                    g.add_edge(x, y)
-        cond = nx.condensation(g)
-        # dependencies first: reverse topological order of "depends on" edges
-        order = list(reversed(list(nx.lexicographical_topological_sort(cond, key=lambda c: min(cond.nodes[c]["members"])))))
+        deps = {x: sorted(y for y in variables(defs[x]) if y in names) for x in sorted(names)}
         pending: list[str] = []
-        for c in order:
-            members = sorted(cond.nodes[c]["members"])
-            cyclic = len(members) > 1 or g.has_edge(members[0], members[0])
+        for members in strongly_connected(deps):
+            cyclic = len(members) > 1 or members[0] in deps[members[0]]
             if not cyclic:
                 pending.extend(members)
                 continue
@@ -391,6 +382,55 @@ def solve_system(system: System, backup: Backup, limit: int = 2,
     if bad:
         raise SolverError(f"verification failed: CP-SAT's resolution violates the equations of {', '.join(sorted(bad)[:5])}")
     return Solution(values, components, defs, calls[0])
+
+
+def strongly_connected(deps: dict[str, list[str]]) -> list[list[str]]:
+    """Tarjan's algorithm (iterative).  ``deps[x]`` lists what ``x`` depends on.  Components come
+    out dependencies first, each sorted; the order is fixed by the (sorted) input."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    out: list[list[str]] = []
+    counter = 0
+    for root in deps:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on_stack.add(v)
+            recurse = False
+            children = deps[v]
+            while i < len(children):
+                w = children[i]
+                i += 1
+                if w not in index:
+                    work.append((v, i))
+                    work.append((w, 0))
+                    recurse = True
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            if recurse:
+                continue
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                out.append(sorted(comp))
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+    return out
 
 
 def enumerate_all(system: System, limit: int = 64) -> list[dict[str, bool]]:

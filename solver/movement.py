@@ -55,14 +55,14 @@ class Encoding:
     route: dict[int, str]
     into: dict[str, list[int]]  # province -> movers into it
     occupants: dict[str, list[int]]
-    h2h: dict[int, int]
+    h2h: dict[int, tuple[int, Formula]]  # mover -> (unit moving the opposite way, condition of a battle)
     move_supports: dict[int, list[int]]  # mover -> supporters (matched)
     hold_supports: dict[int, list[int]]  # unit -> supporters (matched)
     convoyers: dict[int, list[int]]  # convoyed army -> fleets with matched convoys
     routes: dict[int, list[tuple[int, ...]]]  # convoyed army -> fleet chains
     matched: dict[int, bool]  # supporter/convoyer -> does its order match
     cutters: dict[int, list[int]]  # supporter -> moves that cut it when they have a path
-    exempt: dict[int, list[tuple[int, str]]] = field(default_factory=dict)  # supporter -> (mover, why not cut)
+    exempt: dict[int, list[tuple[int, Formula, str]]] = field(default_factory=dict)  # supporter -> (mover, when not cut, why)
 
 
 class MovementRules:
@@ -92,13 +92,13 @@ class MovementRules:
         for i, unit in enumerate(pos.units):
             occupants[unit.province].append(i)
         route = {u: b.route.get(u, "land") for u in moves}
-        h2h: dict[int, int] = {}
+        h2h: dict[int, tuple[int, Formula]] = {}
         for u in moves:
-            if route[u] != "land":
+            if route[u] == "convoy":
                 continue
             for v in occupants.get(dest[u], []):
-                if v in moves and route[v] == "land" and dest[v] == pos.units[u].province:
-                    h2h[u] = v
+                if v in moves and route[v] != "convoy" and dest[v] == pos.units[u].province:
+                    h2h[u] = (v, AND(NOT(self.via(route, u)), NOT(self.via(route, v))))
         matched: dict[int, bool] = {}
         move_supports: dict[int, list[int]] = defaultdict(list)
         hold_supports: dict[int, list[int]] = defaultdict(list)
@@ -119,7 +119,7 @@ class MovementRules:
                 matched[s] = ok
             elif isinstance(body, Convoy):
                 t = body.target
-                ok = t in moves and route[t] == "convoy" and dest[t] == body.dest
+                ok = t in moves and route[t] != "land" and dest[t] == body.dest
                 matched[s] = ok
                 if ok:
                     convoyers[t].append(s)
@@ -129,7 +129,7 @@ class MovementRules:
         sysm = enc.system
         # paths
         for u in sorted(moves):
-            if route[u] == "convoy":
+            if route[u] != "land":
                 enc.routes[u] = self.convoy_routes(enc, u)
                 sysm.define(_name("P", u), "path", self.path_formula(enc, u))
         # moves
@@ -147,7 +147,15 @@ class MovementRules:
 
     # formulas of decisions ----------------------------------------------------------------
     def P(self, enc: Encoding, u: int) -> Formula:
-        return TRUE if enc.route[u] == "land" else VAR(_name("P", u))
+        """The move can be made at all: by land, or along a successful convoy."""
+        return VAR(_name("P", u)) if enc.route[u] == "convoy" else TRUE
+
+    @staticmethod
+    def via(route: dict[int, str], u: int) -> Formula:
+        """The move goes by convoy this turn ("either": by convoy when the convoy succeeds,
+        else by land, as DATC 4.A.3 reads the 1971 rulebook)."""
+        r = route[u]
+        return FALSE if r == "land" else TRUE if r == "convoy" else VAR(_name("P", u))
 
     def M(self, u: int) -> Formula:
         return VAR(_name("M", u))
@@ -231,7 +239,8 @@ class MovementRules:
         conds = [NOT(self.P(enc, u))]
         if self.rules.dislodged_no_effect_on_origin == "head_to_head":
             if u in enc.h2h:
-                conds.append(self.M(enc.h2h[u]))
+                v, battle = enc.h2h[u]
+                conds.append(AND(battle, self.M(v)))
         else:
             here = pos.units[u].province
             for n in enc.into.get(here, []):
@@ -257,19 +266,23 @@ class MovementRules:
         v = occ[0]  # the standard board has one unit per province; stacks override this hook
         vpow = pos.units[v].power
         restricted = self.attack_terms(enc, u, vpow)
+        beat_rivals = [self.beats_prevent(enc, restricted, r) for r in rivals]
+        if v not in enc.moves:
+            return AND(self.P(enc, u), self._ge(restricted, self.hold_terms(enc, v), 1), *beat_rivals)
+        # the unit at the destination moves: it leaves, or it fails and holds with strength 1
+        full = self.attack_terms(enc, u, None)
+        stays = AND(NOT(self.M(v)), self._ge(restricted, self.failed_terms(enc, v), 1), *beat_rivals)
+        left = AND(self.M(v), *(self.beats_prevent(enc, full, r) for r in rivals))
+        not_battle = OR(left, stays)
         if u in enc.h2h:
-            n = enc.h2h[u]
-            return AND(self.P(enc, u), self._ge(restricted, self.defend_terms(enc, n), 1),
-                       *(self.beats_prevent(enc, restricted, r) for r in rivals))
-        if v in enc.moves:
-            full = self.attack_terms(enc, u, None)
-            leaves = self.M(v)
-            stays_beaten = AND(NOT(leaves), self._ge(restricted, [("failed move of " + self.label(pos, v), self.unit_weight(pos, v), TRUE)], 1),
-                               *(self.beats_prevent(enc, restricted, r) for r in rivals))
-            left = AND(leaves, *(self.beats_prevent(enc, full, r) for r in rivals))
-            return AND(self.P(enc, u), OR(left, stays_beaten))
-        return AND(self.P(enc, u), self._ge(restricted, self.hold_terms(enc, v), 1),
-                   *(self.beats_prevent(enc, restricted, r) for r in rivals))
+            n, battle = enc.h2h[u]
+            fight = AND(self._ge(restricted, self.defend_terms(enc, n), 1), *beat_rivals)
+            return AND(self.P(enc, u), OR(AND(battle, fight), AND(NOT(battle), not_battle)))
+        return AND(self.P(enc, u), not_battle)
+
+    def failed_terms(self, enc: Encoding, v: int) -> Terms:
+        pos = enc.bound.position
+        return [(f"{self.label(pos, v)}, whose move failed", self.unit_weight(pos, v), TRUE)]
 
     # supports and convoys -------------------------------------------------------------------
     def support_formula(self, enc: Encoding, s: int) -> Formula:
@@ -278,32 +291,37 @@ class MovementRules:
         here = pos.units[s].province
         cut: list[Formula] = []
         cutters: list[int] = []
-        exempt: list[tuple[int, str]] = []
+        exempt: list[tuple[int, Formula, str]] = []
         for m in enc.into.get(here, []):
-            why = self.cut_exemption(enc, s, body, m)
-            if why:
-                exempt.append((m, why))
-                continue
-            cutters.append(m)
-            cut.append(self.P(enc, m))
+            when, why = self.cut_exemption(enc, s, body, m)
+            if when is not FALSE:
+                exempt.append((m, when, why))
+            if when is not TRUE:
+                cutters.append(m)
+                cut.append(AND(self.P(enc, m), NOT(when)))
         enc.cutters[s] = cutters
         enc.exempt[s] = exempt
         dislodge = [self.M(m) for m in enc.into.get(here, [])]
         return AND(NOT(OR(*cut)), NOT(OR(*dislodge)))
 
-    def cut_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> str:
-        """Why the move ``m`` into the supporter's province does not cut its support ('' = it does)."""
+    def cut_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> tuple[Formula, str]:
+        """When the move ``m`` into the supporter's province does not cut its support, and why."""
         pos = enc.bound.position
         if pos.units[m].power == pos.units[s].power:
-            return "own unit"
+            return TRUE, "a unit does not cut the support of its own power"
+        via = self.via(enc.route, m)
         if body.dest is not None and pos.units[m].province == body.dest:
-            if enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts:
-                return "attack from the province the support is aimed at"
-        if enc.route[m] == "convoy":
-            return self.paradox_exemption(enc, s, body, m)
-        return ""
+            if not self.rules.convoyed_attack_from_target_cuts:
+                return TRUE, "the attack comes from the province the support is aimed at"
+            return NOT(via), "the attack comes over land from the province the support is aimed at"
+        if via is not FALSE:
+            why = self.paradox_exemption(enc, s, body, m)
+            if why:
+                return via, why
+        return FALSE, ""
 
     def paradox_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> str:
+        """The edition's convoy-paradox rule (DATC 4.A.2 a-c): when a convoyed army does not cut."""
         rule = self.rules.convoy_paradox_rule
         pos = enc.bound.position
         fleets = {pos.units[f].province for f in enc.convoyers.get(m, [])}
@@ -373,8 +391,8 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
         return evaluate(f, values)
 
     def strength(name: str, owner: str, terms: Terms, zero: bool = False) -> Strength:
-        return Strength(name=name, owner=owner,
-                        terms=tuple(Term(label=l, weight=w, active=(not zero) and val(f)) for l, w, f in terms))
+        return Strength.model_construct(name=name, owner=owner,
+                        terms=tuple(Term.model_construct(label=l, weight=w, active=(not zero) and val(f)) for l, w, f in terms))
 
     moved = {u for u in enc.moves if values[_name("M", u)]}
     dislodged_by: dict[int, int] = {}
@@ -403,37 +421,39 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
                 t = b.orders[body.target]
                 want = "hold" if body.dest is None else f"move to {m.provinces[body.dest].name}"
                 has = t.text if body.target not in b.implicit else f"{impl.label(pos, body.target)} (no order, holds)"
-                outcomes.append(Outcome(order_kind="support", result="void", by=(t.text,),
+                outcomes.append(Outcome.model_construct(order_kind="support", result="void", by=(t.text,),
                                         reason=f"void: the supported unit was not ordered to {want} ({has})", **common))
             elif values[_name("S", u)]:
-                outcomes.append(Outcome(order_kind="support", result="given", reason="support given", **common))
+                outcomes.append(Outcome.model_construct(order_kind="support", result="given", reason="support given", **common))
             elif dis is not None:
-                outcomes.append(Outcome(order_kind="support", result="cut", by=(dis_txt,), reason=f"cut: dislodged by {dis_txt}", **common))
+                outcomes.append(Outcome.model_construct(order_kind="support", result="cut", by=(dis_txt,), reason=f"cut: dislodged by {dis_txt}", **common))
             else:
-                cut_by = [b.orders[c].text for c in enc.cutters.get(u, []) if val(impl.P(enc, c))]
-                outcomes.append(Outcome(order_kind="support", result="cut", by=tuple(cut_by),
+                when = {m: w for m, w, _ in enc.exempt.get(u, [])}
+                cut_by = [b.orders[c].text for c in enc.cutters.get(u, [])
+                          if val(impl.P(enc, c)) and not val(when.get(c, FALSE))]
+                outcomes.append(Outcome.model_construct(order_kind="support", result="cut", by=tuple(cut_by),
                                         reason="cut by " + ", ".join(cut_by), **common))
         elif isinstance(body, Convoy):
             name = _name("C", u)
             if not enc.matched.get(u):
                 t = b.orders[body.target]
-                outcomes.append(Outcome(order_kind="convoy", result="void", by=(t.text,),
+                outcomes.append(Outcome.model_construct(order_kind="convoy", result="void", by=(t.text,),
                                         reason=f"void: no matching convoyed move ({t.text})", **common))
             elif name in overridden:
                 c = overridden[name]
-                outcomes.append(Outcome(order_kind="convoy", result="disrupted", reason=f"fails: {c.backup[1]}", **common))
+                outcomes.append(Outcome.model_construct(order_kind="convoy", result="disrupted", reason=f"fails: {c.backup[1]}", **common))
             elif values[name]:
-                outcomes.append(Outcome(order_kind="convoy", result="convoyed", reason="convoys", **common))
+                outcomes.append(Outcome.model_construct(order_kind="convoy", result="convoyed", reason="convoys", **common))
             else:
-                outcomes.append(Outcome(order_kind="convoy", result="disrupted", by=(dis_txt,) if dis_txt else (),
+                outcomes.append(Outcome.model_construct(order_kind="convoy", result="disrupted", by=(dis_txt,) if dis_txt else (),
                                         reason=f"disrupted: dislodged by {dis_txt}", **common))
         else:
             if dis is not None:
-                outcomes.append(Outcome(order_kind="hold", result="dislodged", by=(dis_txt,), reason=f"dislodged by {dis_txt}", **common))
+                outcomes.append(Outcome.model_construct(order_kind="hold", result="dislodged", by=(dis_txt,), reason=f"dislodged by {dis_txt}", **common))
             else:
-                outcomes.append(Outcome(order_kind="hold", result="held", reason="holds", **common))
+                outcomes.append(Outcome.model_construct(order_kind="hold", result="held", reason="holds", **common))
     for r in b.rejected:
-        outcomes.append(Outcome(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
+        outcomes.append(Outcome.model_construct(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
                                 result=r.severity if "several different orders" not in r.reason else "duplicate",
                                 reason=f"{r.severity}: {r.reason}"))
     # the position after
@@ -463,7 +483,6 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
 def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:
     pos = enc.bound.position
     b = enc.bound
-    body: Move = o.body  # type: ignore[assignment]
     lbl = impl.label(pos, u)
     d = enc.dest[u]
 
@@ -475,36 +494,39 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
         backup_note = f" ({overridden[_name('M', u)].backup[1]})"
     occ = [v for v in enc.occupants.get(d, []) if v != u]
     v = occ[0] if occ else None
-    restricted_by = pos.units[v].power if v is not None and (v not in moved or enc.h2h.get(u) == v) else None
+    battle = u in enc.h2h and val(enc.h2h[u][1])
+    v_stays = v is not None and (v not in moved or battle)
+    restricted_by = pos.units[v].power if v_stays else None
     attack = strength("attack", lbl, impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
-    via = " via convoy" if enc.route[u] == "convoy" else ""
+    by_convoy = val(impl.via(enc.route, u))
+    via = " via convoy" if by_convoy else ""
     if u in moved:
-        return Outcome(order_kind="move", result="moved", reason=f"moves{via}{backup_note} — {attack.describe()}",
-                       strengths=(attack,), **common)
-    if enc.route[u] == "convoy" and not val(impl.P(enc, u)):
+        return Outcome.model_construct(order_kind="move", result="moved", reason=f"moves{via}{backup_note} — {attack.describe()}",
+                                       strengths=(attack,), **common)
+    if not val(impl.P(enc, u)):
         fleets = enc.convoyers.get(u, [])
         if not fleets:
             why = "no convoy path: no fleet convoys it"
         else:
             broken = [b.orders[f].text for f in fleets if not val(impl.C(enc, f))]
             why = "no convoy path: " + ("; ".join(f"{t} fails" for t in broken) if broken else "the fleets do not form a chain")
-        return Outcome(order_kind="move", result="no_path", by=tuple(b.orders[f].text for f in fleets), reason=why, **common)
+        return Outcome.model_construct(order_kind="move", result="no_path", by=tuple(b.orders[f].text for f in fleets),
+                                       reason=why, **common)
     culprits: list[str] = []
     parts: list[str] = []
     strengths = [attack]
-    if v is not None and restricted_by is not None and pos.units[v].power == pos.units[u].power and enc.h2h.get(u) != v:
+    if v_stays and pos.units[v].power == pos.units[u].power:
         culprits.append(b.orders[v].text)
         parts.append(f"cannot dislodge its own unit {impl.label(pos, v)}")
-    elif u in enc.h2h:
-        n = enc.h2h[u]
+    elif battle:
+        n = enc.h2h[u][0]
         ds = strength("defend", impl.label(pos, n), impl.defend_terms(enc, n))
         strengths.append(ds)
-        if pos.units[n].power == pos.units[u].power or ds.value >= attack.value:
+        if ds.value >= attack.value:
             culprits.append(b.orders[n].text)
             parts.append(f"head-to-head against {ds.describe()}")
-    elif v is not None and v not in moved:
-        hs_terms = impl.hold_terms(enc, v) if v not in enc.moves else [(f"failed move of {impl.label(pos, v)}", impl.unit_weight(pos, v), TRUE)]
-        hs = strength("hold", impl.label(pos, v), hs_terms)
+    elif v_stays:
+        hs = strength("hold", impl.label(pos, v), impl.hold_terms(enc, v) if v not in enc.moves else impl.failed_terms(enc, v))
         strengths.append(hs)
         if hs.value >= attack.value:
             culprits.append(b.orders[v].text)
@@ -518,6 +540,6 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
             strengths.append(ps)
             culprits.append(b.orders[r].text)
             parts.append(f"bounced by {b.orders[r].text}: {ps.describe()}")
-    reason = f"fails{backup_note} — {attack.describe()} " + ("; ".join(parts) if parts else "")
-    return Outcome(order_kind="move", result="bounced", by=tuple(culprits), reason=reason.strip(),
-                   strengths=tuple(strengths), **common)
+    reason = f"fails{via}{backup_note} — {attack.describe()} " + ("; ".join(parts) if parts else "")
+    return Outcome.model_construct(order_kind="move", result="bounced", by=tuple(culprits), reason=reason.strip(),
+                                   strengths=tuple(strengths), **common)

@@ -92,6 +92,7 @@ class Notation:
         for name, pid in self._names:
             self._first_char.setdefault(name[0], []).append((name, pid))
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
+        self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
 
     # -- tokens ---------------------------------------------------------------------------
     def tokenize(self, text: str) -> list[_Tok]:
@@ -191,7 +192,18 @@ class Notation:
 
     # -- grammar --------------------------------------------------------------------------
     def parse(self, text: str, power: Optional[str] = None) -> ParsedOrder:
-        """Parse one order.  Raises :class:`InvalidOrder` quoting the text."""
+        """Parse one order.  Raises :class:`InvalidOrder` quoting the text.  The result is shared
+        between calls with the same text: treat it as read-only."""
+        key = (text, power)
+        hit = self._parse_memo.get(key)
+        if hit is None:
+            hit = self._parse(text, power)
+            if len(self._parse_memo) > 50_000:
+                self._parse_memo.clear()
+            self._parse_memo[key] = hit
+        return hit
+
+    def _parse(self, text: str, power: Optional[str] = None) -> ParsedOrder:
         if not text or not text.strip():
             raise InvalidOrder(text, "empty order")
         stripped = text.strip()

@@ -62,34 +62,56 @@ class Geography:
                     out.add(q)
         return out
 
-    def convoy_chain_possible(self, origin: str, dest: str, through: Optional[str] = None) -> bool:
-        """Is there a chain of convoy areas from ``origin`` to ``dest`` (via ``through``)?"""
-        key = (origin, dest, through)
+    def convoy_chain_possible(self, origin: str, dest: str, fleets: frozenset[str],
+                              through: Optional[str] = None, avoid: Optional[str] = None) -> bool:
+        """Is there a chain of convoy areas holding fleets (``fleets``: their provinces) from
+        ``origin`` to ``dest``, passing ``through`` a given one and not using ``avoid``?"""
+        key = (origin, dest, fleets, through, avoid)
         hit = self._chains.get(key)
         if hit is None:
-            hit = self._chains[key] = self._chain(origin, dest, through)
+            if len(self._chains) > 20_000:
+                self._chains.clear()
+            hit = self._chains[key] = self._chain(origin, dest, fleets - {avoid}, through)
         return hit
 
-    def _chain(self, origin: str, dest: str, through: Optional[str]) -> bool:
-        start = self.seas_next_to(origin)
-        goal = self.seas_next_to(dest)
-        if not start or not goal or origin == dest:
+    def _chain(self, origin: str, dest: str, fleets: frozenset[str], through: Optional[str]) -> bool:
+        if origin == dest or not (self.army_can_stand(origin) and self.army_can_stand(dest)):
             return False
-        if not (self.army_can_stand(origin) and self.army_can_stand(dest)):
+        start = self.seas_next_to(origin) & fleets
+        goal = self.seas_next_to(dest) & fleets
+        if not start or not goal:
             return False
-        reach_from_start = self._reach(start)
+        reach_from_start = self._reach(start, fleets)
         if through is None:
             return bool(reach_from_start & goal)
         if through not in reach_from_start:
             return False
-        return bool(self._reach({through}) & goal)
+        return self._on_minimal_chain(start, goal, fleets, through)
 
-    def _reach(self, seeds: set[str]) -> set[str]:
+    def _on_minimal_chain(self, start: set[str], goal: set[str], fleets: frozenset[str], through: str) -> bool:
+        """Is ``through`` on a chain none of whose fleets could be left out (DATC 6.G.19: a
+        fleet that no route needs cannot legally convoy)?"""
+        def extend(path: list[str]) -> bool:
+            last = path[-1]
+            if last in goal:
+                return through in path
+            for nxt in sorted(self.sea_neighbours(last) & fleets):
+                if nxt in path or nxt in start:
+                    continue  # a later fleet next to the origin would make the earlier ones unneeded
+                if any(nxt in self.sea_neighbours(p) for p in path[:-1]):
+                    continue  # a shortcut: the chain would not be minimal
+                if extend(path + [nxt]):
+                    return True
+            return False
+
+        return any(extend([s0]) for s0 in sorted(start))
+
+    def _reach(self, seeds: set[str], allowed: frozenset[str]) -> set[str]:
         seen = set(seeds)
         q = deque(sorted(seeds))
         while q:
             x = q.popleft()
-            for y in sorted(self.sea_neighbours(x)):
+            for y in sorted(self.sea_neighbours(x) & allowed):
                 if y not in seen:
                     seen.add(y)
                     q.append(y)
@@ -103,7 +125,7 @@ class BoundOrders:
     position: Position
     orders: dict[int, Order]  # unit index -> order (every unit has one; implicit holds included)
     rejected: list[Rejected]
-    route: dict[int, str] = field(default_factory=dict)  # moving unit -> "land" | "convoy"
+    route: dict[int, str] = field(default_factory=dict)  # moving unit -> "land" | "convoy" | "either"
     implicit: set[int] = field(default_factory=set)  # units that got no order
     illegal_moves: set[int] = field(default_factory=set)  # units whose (illegal) move was replaced
 
@@ -128,6 +150,9 @@ class OrderBinder:
         self._at: dict[str, list[int]] = {}
         for i, unit in enumerate(pos.units):
             self._at.setdefault(unit.province, []).append(i)
+        # convoy areas holding a fleet: a convoyed move is legal only along them (DATC 6.D.32)
+        self._fleets = frozenset(u.province for u in pos.units
+                                 if u.kind == UnitKind.FLEET and self.geo.convoy_area(u.province))
         rejected: list[Rejected] = []
         per_unit: dict[int, list[Order]] = {}
         illegal_moves: set[int] = set()
@@ -293,10 +318,10 @@ class OrderBinder:
         if p.path and self.rules.convoy_path != "ignored":
             path = p.path
         if not adjacent or p.via_convoy or p.path:
-            if not self.geo.convoyable(u) or not self.geo.convoy_chain_possible(u.province, prov):
+            if not self.geo.convoyable(u) or not self.geo.convoy_chain_possible(u.province, prov, self._fleets):
                 if adjacent and not p.path:
                     return Move(unit=i, dest=dest)
-                raise _illegal(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no convoy route could reach it", i)
+                raise _illegal(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no chain of fleets could convoy it there (DATC 4.E.1)", i)
         if not adjacent and self.rules.convoy_path == "required" and not p.path:
             raise _illegal(text, "a convoyed move must name its path (rule option convoy_path=required)", i)
         return Move(unit=i, dest=dest, via_convoy=p.via_convoy, path=path)
@@ -335,7 +360,7 @@ class OrderBinder:
                 raise _illegal(text, f"the coast of {m.provinces[prov].name} must be named (rule option support_coast=required)", i)
         else:
             if not (m.can_reach_province("A", tu.location, prov)
-                    or (self.geo.convoyable(tu) and self.geo.convoy_chain_possible(tu.province, prov))):
+                    or (self.geo.convoyable(tu) and self.geo.convoy_chain_possible(tu.province, prov, self._fleets, avoid=u.province))):
                 raise _illegal(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", i)
         coast = None
         if p.dest.coast and self.rules.support_coast != "ignored" and f"{prov}/{p.dest.coast}" in m.coasts:
@@ -356,7 +381,7 @@ class OrderBinder:
         prov = p.dest.province
         if prov == tu.province:
             raise _illegal(text, "the convoyed move goes nowhere", i)
-        if not self.geo.convoy_chain_possible(tu.province, prov, through=u.province):
+        if not self.geo.convoy_chain_possible(tu.province, prov, self._fleets, through=u.province):
             raise _illegal(text, f"{describe_unit(u, m)} is on no convoy route from {m.provinces[tu.province].name} to {m.provinces[prov].name} (DATC 6.G.19)", i)
         return Convoy(unit=i, target=t, dest=prov)
 
@@ -377,7 +402,7 @@ class OrderBinder:
             mv = o.body
             dest_prov = mv.dest.split("/")[0]
             adjacent = self.map.can_reach_province(unit.kind.value, unit.location, dest_prov)
-            if unit.kind != UnitKind.ARMY or (adjacent and not self.geo.convoy_chain_possible(unit.province, dest_prov)):
+            if unit.kind != UnitKind.ARMY or (adjacent and not self.geo.convoy_chain_possible(unit.province, dest_prov, self._fleets)):
                 b.route[u] = "land"
                 continue
             if not adjacent:
@@ -390,9 +415,12 @@ class OrderBinder:
             elif policy == "1971":
                 opposite = any(isinstance(x.body, Move) and pos.units[x.body.unit].province == dest_prov
                                and x.body.dest.split("/")[0] == unit.province for x in b.orders.values())
-                use = bool(fleets) and opposite
+                # the convoy only for a swap, and only when it is not disrupted (DATC 4.A.3 a)
+                b.route[u] = "either" if fleets and opposite else "land"
+                continue
             elif policy == "2000_fallback":
-                use = (mv.via_convoy or own_fleet) and bool(fleets)
+                b.route[u] = "either" if (mv.via_convoy or own_fleet) and fleets else "land"
+                continue
             else:  # 1982, 2000
                 use = mv.via_convoy or own_fleet
             b.route[u] = "convoy" if use else "land"
