@@ -327,7 +327,7 @@ def format_table(result: dict[str, Any]) -> str:
         if s is None:
             continue
         if s["status"] != "ok":
-            rows.append((name, "-", "-", "-", "-", "-", "-", s["status"]))
+            rows.append((name, "-", "-", "-", "-", "-", "-", s["status"].split(" (")[0]))
             continue
         f = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
         ratio = "1 (ref)" if name == "dipsat" else (f"{ratios[name]:.2f}x" if name in ratios else "-")

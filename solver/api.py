@@ -38,12 +38,13 @@ class TurnRequest(BaseModel):
     phase: str = "movement"
     units: dict[str, list[str]] = Field(default_factory=dict)
     orders: dict[str, list[str]] = Field(default_factory=dict)
+    owners: dict[str, list[str]] = Field(default_factory=dict, description="supply centres owned, per power (adjustments)")
 
     @field_validator("phase")
     @classmethod
     def _phase(cls, v: str) -> str:
-        if v not in ("movement",):
-            raise ValueError(f"phase {v!r} is not supported yet (only 'movement')")
+        if v not in ("movement", "adjustment"):
+            raise ValueError(f"phase {v!r} is not supported yet (movement, adjustment)")
         return v
 
 
@@ -68,6 +69,20 @@ def build_position(variant, req: TurnRequest) -> Position:
     return pos
 
 
+def build_owners(variant, req: TurnRequest) -> dict[str, str]:
+    owners: dict[str, str] = {}
+    for power, provs in sorted(req.owners.items()):
+        pname = _power_name(variant, power, "owners")
+        for text in provs:
+            pid = variant.map.lookup_province(text)
+            if pid is None or not variant.map.provinces[pid].supply_centre:
+                raise PositionError(f"owners.{power}: {text!r} is not a supply centre of the {variant.name} map")
+            if pid in owners and owners[pid] != pname:
+                raise PositionError(f"owners: {variant.map.provinces[pid].name} is owned by both {owners[pid]} and {pname}")
+            owners[pid] = pname
+    return owners
+
+
 def resolve_rules(variant, req: TurnRequest, rules: str | RuleOptions | None = None) -> RuleOptions:
     if isinstance(rules, RuleOptions):
         return rules
@@ -75,7 +90,7 @@ def resolve_rules(variant, req: TurnRequest, rules: str | RuleOptions | None = N
 
 
 def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
-               time_limit: float | None = None) -> MovementResult:
+               time_limit: float | None = None):
     """Adjudicate one movement turn."""
     from variants import find_variant
 
@@ -91,6 +106,11 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     for power, texts in req.orders.items():
         pname = _power_name(variant, power, "orders")
         orders.setdefault(pname, []).extend(texts)
+    if req.phase == "adjustment":
+        from .adjustments import adjudicate_adjustments
+
+        owners = build_owners(variant, req)
+        return adjudicate_adjustments(variant.map, variant.notation, pos.model_copy(update={"owners": owners}), orders, owners)
     bound = variant.binder(opts).bind(pos, orders)
     return adjudicate_movement(variant.movement_rules(opts), bound, time_limit=time_limit)
 

@@ -49,6 +49,7 @@ class CorpusCase(BaseModel):
     phase: Literal["movement", "retreat", "adjustment"] = "movement"
     notes: str = ""
     units: dict[str, list[str]] = Field(default_factory=dict)
+    owners: dict[str, list[str]] = Field(default_factory=dict, description="supply centres owned per power")
     orders: dict[str, list[str]] = Field(default_factory=dict)
     expect: list[Expectation] = Field(min_length=1)
 
@@ -97,10 +98,11 @@ def runs_of(case: CorpusCase) -> list[tuple[str, Expectation]]:
 
 def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = "") -> CaseRun:
     run = CaseRun(case.id, rules, path, passed=False)
-    if case.phase != "movement":
+    if case.phase == "retreat":
         run.skipped = f"{case.phase} phase adjudication is not implemented yet"
         return run
-    req = TurnRequest(variant=case.variant, rules=rules, options=dict(exp.options), units=case.units, orders=case.orders)
+    req = TurnRequest(variant=case.variant, rules=rules, options=dict(exp.options), phase=case.phase,
+                      units=case.units, orders=case.orders, owners=case.owners)
     try:
         res = adjudicate(req)
     except DipsatError as exc:

@@ -157,6 +157,7 @@ class Outcome(Frozen):
     result: Literal[
         "moved", "bounced", "no_path", "held", "dislodged", "given", "cut", "void",
         "convoyed", "disrupted", "illegal", "invalid", "ambiguous", "duplicate",
+        "built", "disbanded", "waived",
     ]
     by: tuple[str, ...] = ()  # culprit orders / units
     reason: str = ""
@@ -165,7 +166,7 @@ class Outcome(Frozen):
 
     @property
     def succeeded(self) -> bool:
-        return self.result in ("moved", "held", "given", "convoyed")
+        return self.result in ("moved", "held", "given", "convoyed", "built", "disbanded", "waived")
 
 
 class Backup(Frozen):

@@ -1,0 +1,189 @@
+"""Adjustment (winter) orders: builds, disbands, waived builds, civil disorder.
+
+Each power may build as many units as it owns more supply centres than it has units, on owned,
+unoccupied home centres (a fleet on a split-coast centre names its coast: DATC 4.B.7), or must
+disband as many as it has too many.  Orders are taken one by one: the first legal ones are used
+and the rest rejected with the reason (DATC 4.D.4-4.D.6).  A power that disbands too few loses
+units by the civil-disorder rule of the 2023 rulebook (DATC 6.J): the unit farthest from its
+nearest owned supply centre, distance counted over land and sea for both kinds; fleets before
+armies; then the alphabetical order of the provinces' English names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from typing import Optional
+
+from maps import GameMap
+
+from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
+from .models import Frozen, Outcome, Position, Rejected, Unit, UnitKind
+from .notation import Notation
+
+_BUILD_RE = re.compile(r"^\s*(?:build|b)\s+(.*)$|^(.*?)\s+(?:build|builds|b)\s*$", re.I)
+_DISBAND_RE = re.compile(r"^\s*(?:disband|remove|d|r)\s+(.*)$|^(.*?)\s+(?:disband|disbands|remove|d|r)\s*$", re.I)
+_WAIVE_RE = re.compile(r"^\s*(?:build\s+)?waive(?:s|d)?(?:\s+build)?\s*$", re.I)
+
+
+class AdjustmentResult(Frozen):
+    position: Position
+    outcomes: tuple[Outcome, ...]
+    after: Position
+    dislodged: tuple[int, ...] = ()
+    dislodged_by: dict[int, int] = {}
+    backups: tuple = ()
+    contested: tuple[str, ...] = ()
+    civil_disorder: tuple[str, ...] = ()  # units removed by the civil-disorder rule
+
+
+def _parse(notation: Notation, text: str) -> tuple[str, Optional[str], Optional[str], Optional[str]]:
+    """-> (action, kind, province, coast); action in build, disband, waive."""
+    if _WAIVE_RE.match(text):
+        return "waive", None, None, None
+    for action, rx in (("build", _BUILD_RE), ("disband", _DISBAND_RE)):
+        m = rx.match(text)
+        if m:
+            body = (m.group(1) or m.group(2) or "").strip()
+            p = notation.parse(body)
+            if p.action != "hold":
+                raise InvalidOrder(text, f"a {action} order names one unit, e.g. '{action.capitalize()} F Kiel'")
+            return action, p.unit.kind, p.unit.loc.province, p.unit.loc.coast
+    raise InvalidOrder(text, "expected an adjustment order: 'Build A Par', 'F Stp/nc B', 'Disband A Par', 'A Par D' or 'Waive'")
+
+
+def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position, orders: dict[str, list[str]],
+                           owners: dict[str, str]) -> AdjustmentResult:
+    centres: dict[str, int] = {}
+    for prov, power in owners.items():
+        centres[power] = centres.get(power, 0) + 1
+    units_of: dict[str, list[int]] = {}
+    for i, u in enumerate(pos.units):
+        units_of.setdefault(u.power, []).append(i)
+    occupied = {u.province for u in pos.units}
+    outcomes: list[Outcome] = []
+    new_units = list(pos.units)
+    removed: set[int] = set()
+    civil: list[str] = []
+    for power in sorted(set(orders) | set(units_of) | set(centres)):
+        delta = centres.get(power, 0) - len(units_of.get(power, []))
+        done = 0
+        built_here: set[str] = set()
+        for text in orders.get(power, []):
+            def reject(sev: str, reason: str) -> None:
+                outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="rejected", result=sev,
+                                                        reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
+            try:
+                action, kind, prov, coast = _parse(notation, text)
+            except OrderError as exc:
+                reject(exc.severity, exc.reason)
+                continue
+            if action == "waive":
+                if delta - done <= 0:
+                    reject("illegal", f"{power} has no build to waive")
+                    continue
+                done += 1
+                outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="waive", result="waived",
+                                                        reason="build waived", by=(), strengths=(), dislodged_by=None))
+                continue
+            if action == "build":
+                try:
+                    unit = _check_build(game_map, power, kind, prov, coast, owners, occupied | built_here, text)
+                except OrderError as exc:
+                    reject(exc.severity, exc.reason)
+                    continue
+                if delta - done <= 0:
+                    reject("illegal", f"{power} may build {max(delta, 0)} unit(s) and has used them (DATC 4.D.4: the first legal builds count)")
+                    continue
+                done += 1
+                built_here.add(unit.province)
+                new_units.append(unit)
+                outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="build", result="built",
+                                                        reason=f"builds {unit.short()}", by=(), strengths=(), dislodged_by=None))
+                continue
+            # disband
+            idx = [i for i in units_of.get(power, []) if pos.units[i].province == prov and i not in removed]
+            if not idx:
+                reject("illegal", f"{power} has no unit in {game_map.provinces[prov].name} to disband")
+                continue
+            if -delta - done <= 0:
+                reject("illegal", f"{power} has no unit to disband (DATC 4.D.6: the first legal disbands count)")
+                continue
+            done += 1
+            removed.add(idx[0])
+            outcomes.append(Outcome.model_construct(power=power, text=text, unit=idx[0], order_kind="disband", result="disbanded",
+                                                    reason=f"disbands {pos.units[idx[0]].short()}", by=(), strengths=(), dislodged_by=None))
+        if delta < 0 and done < -delta:
+            owned = {p for p, w in owners.items() if w == power}
+            left = [i for i in units_of.get(power, []) if i not in removed]
+            for i in civil_disorder_order(game_map, pos, left, owned)[: -delta - done]:
+                removed.add(i)
+                civil.append(pos.units[i].label())
+                outcomes.append(Outcome.model_construct(power=power, text=f"(civil disorder) Disband {pos.units[i].short()}",
+                                                        unit=i, order_kind="disband", result="disbanded",
+                                                        reason="disbanded by the civil-disorder rule (farthest from an owned centre)",
+                                                        by=(), strengths=(), dislodged_by=None))
+    after_units = [u for i, u in enumerate(new_units) if i not in removed]
+    after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(after_units), owners=owners).canonical()
+    return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after, civil_disorder=tuple(civil))
+
+
+def _check_build(m: GameMap, power: str, kind: Optional[str], prov: str, coast: Optional[str],
+                 owners: dict[str, str], occupied: set[str], text: str) -> Unit:
+    pdata = m.provinces[prov]
+    if prov not in m.powers[power].home:
+        raise IllegalOrder(text, f"{pdata.name} is not a home centre of {power}")
+    if owners.get(prov) != power:
+        raise IllegalOrder(text, f"{power} does not own {pdata.name}")
+    if prov in occupied:
+        raise IllegalOrder(text, f"{pdata.name} is occupied (DATC 4.D.5: one unit per province)")
+    if kind is None:
+        kind = "A" if pdata.terrain == "land" or (pdata.terrain == "coast" and not coast) else "F"
+        if pdata.coasts and not coast:
+            raise AmbiguousOrder(text, f"army or fleet? name the kind (and for a fleet the coast) in {pdata.name}")
+    if kind == "A":
+        if pdata.terrain not in ("land", "coast"):
+            raise IllegalOrder(text, f"an army cannot be built in {pdata.name}")
+        return Unit(power=power, kind=UnitKind.ARMY, location=prov)
+    if pdata.terrain == "land":
+        raise IllegalOrder(text, f"a fleet cannot be built in {pdata.name}: it is inland (DATC 4.C.4)")
+    if pdata.coasts:
+        if not coast:
+            raise IllegalOrder(text, f"a fleet built in {pdata.name} must name its coast: {' or '.join(m.display(c) for c in pdata.coasts)} (DATC 4.B.7)")
+        loc = f"{prov}/{coast}"
+        if loc not in pdata.coasts:
+            raise IllegalOrder(text, f"{pdata.name} has no coast {coast!r}")
+        return Unit(power=power, kind=UnitKind.FLEET, location=loc)
+    return Unit(power=power, kind=UnitKind.FLEET, location=prov)
+
+
+def civil_disorder_order(m: GameMap, pos: Position, units: list[int], owned: set[str]) -> list[int]:
+    """Units in the order the 2023 civil-disorder rule removes them."""
+    dist = _distances(m, owned)
+
+    def key(i: int):
+        u = pos.units[i]
+        return (-dist.get(u.province, 10**6), 0 if u.kind == UnitKind.FLEET else 1, m.provinces[u.province].name)
+
+    return sorted(units, key=key)
+
+
+def _distances(m: GameMap, sources: set[str]) -> dict[str, int]:
+    """Moves from each province to the nearest of ``sources``, over land and sea alike."""
+    nbrs: dict[str, set[str]] = {p: set() for p in m.provinces}
+    for a, b in m.army_graph.edges:
+        nbrs[a].add(b)
+        nbrs[b].add(a)
+    for a, b in m.fleet_graph.edges:
+        pa, pb = m.province_of(a), m.province_of(b)
+        nbrs[pa].add(pb)
+        nbrs[pb].add(pa)
+    dist = {p: 0 for p in sources}
+    q = deque(sorted(sources))
+    while q:
+        x = q.popleft()
+        for y in sorted(nbrs[x]):
+            if y not in dist and m.provinces[y].passable:
+                dist[y] = dist[x] + 1
+                q.append(y)
+    return dist
