@@ -7,8 +7,8 @@ A *turn* is a dipsat turn request (a dict: ``variant``, ``rules``, ``year``, ``s
     python benchmarks/workload.py --seed 1 --turns 200 -o /tmp/turns.jsonl
     dipsat batch /tmp/turns.jsonl -o /tmp/results.jsonl
 
-Each turn is generated from its own ``random.Random(f"dipsat-bench:{seed}:{index}")`` stream (never the
-global random state; sets are always sorted before a choice), so turn *i* of seed *s* is the
+Each turn is generated from its own ``random.Random(f"dipsat-bench:{seed}:{index}")`` stream
+(never the global random state; sets are always sorted before a choice), so turn *i* of seed *s* is the
 same whatever ``--turns`` is and whatever ``PYTHONHASHSEED`` is.
 
 How a turn is made
@@ -16,8 +16,9 @@ How a turn is made
 *Position*: 22-34 units (uniform), at most one unit per province, never Switzerland.  First
 0-2 convoy set-ups are planted (an army on a coast, a minimal chain of 1-3 fleets on sea
 provinces leading to another coastal province, 80% of the time one the army cannot reach by
-land); then the other units are placed on random free provinces: an army on inland provinces, a fleet on seas, on coasts an army (55%) or a fleet
-(45%, on a random coast of a split province such as ``spa/nc``).  A unit's power is drawn with
+land); then the other units are placed on random free provinces: an army on inland
+provinces, a fleet on seas, on coasts an army (55%) or a fleet (45%, on a random coast of a
+split province such as ``spa/nc``).  A unit's power is drawn with
 weight ``0.35 ** d`` where ``d`` is the distance from the province to the power's nearest home
 centre, so powers cluster around home but mix at the borders.
 

@@ -9,6 +9,7 @@ submission.  Nothing here assumes one unit per province or a strength of one per
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, Optional, Union
 
@@ -123,7 +124,8 @@ class Rejected(Frozen):
 # -- outcomes --------------------------------------------------------------------------------
 
 
-class Term(Frozen):
+@dataclass(frozen=True, slots=True)
+class Term:
     """One labelled part of a strength: ``weight`` counted when ``active``."""
 
     label: str
@@ -131,7 +133,8 @@ class Term(Frozen):
     active: bool
 
 
-class Strength(Frozen):
+@dataclass(frozen=True, slots=True)
+class Strength:
     name: str  # "attack", "hold", "defend", "prevent"
     owner: str  # label of the unit or province it belongs to
     terms: tuple[Term, ...] = ()

@@ -63,6 +63,7 @@ class Encoding:
     matched: dict[int, bool]  # supporter/convoyer -> does its order match
     cutters: dict[int, list[int]]  # supporter -> moves that cut it when they have a path
     exempt: dict[int, list[tuple[int, Formula, str]]] = field(default_factory=dict)  # supporter -> (mover, when not cut, why)
+    labels: list[str] = field(default_factory=list)  # unit -> "A Par"
 
 
 class MovementRules:
@@ -126,6 +127,7 @@ class MovementRules:
 
         enc = Encoding(b, System(), moves, dest, route, dict(into), dict(occupants), h2h, dict(move_supports),
                        dict(hold_supports), dict(convoyers), {}, matched, {})
+        enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
         sysm = enc.system
         # paths
         for u in sorted(moves):
@@ -209,11 +211,11 @@ class MovementRules:
     # strengths ----------------------------------------------------------------------------
     def own_terms(self, enc: Encoding, u: int) -> Terms:
         pos = enc.bound.position
-        return [(self.label(pos, u), self.unit_weight(pos, u), TRUE)]
+        return [(enc.labels[u], self.unit_weight(pos, u), TRUE)]
 
     def support_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
         pos = enc.bound.position
-        return [(f"support {self.label(pos, s)}", self.unit_weight(pos, s), self.S(enc, s))
+        return [(f"support {enc.labels[s]}", self.unit_weight(pos, s), self.S(enc, s))
                 for s in supporters if exclude_power is None or pos.units[s].power != exclude_power]
 
     def attack_terms(self, enc: Encoding, u: int, restricted_by: Optional[str]) -> Terms:
@@ -282,7 +284,7 @@ class MovementRules:
 
     def failed_terms(self, enc: Encoding, v: int) -> Terms:
         pos = enc.bound.position
-        return [(f"{self.label(pos, v)}, whose move failed", self.unit_weight(pos, v), TRUE)]
+        return [(f"{enc.labels[v]}, whose move failed", self.unit_weight(pos, v), TRUE)]
 
     # supports and convoys -------------------------------------------------------------------
     def support_formula(self, enc: Encoding, s: int) -> Formula:
@@ -391,8 +393,8 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
         return evaluate(f, values)
 
     def strength(name: str, owner: str, terms: Terms, zero: bool = False) -> Strength:
-        return Strength.model_construct(name=name, owner=owner,
-                        terms=tuple(Term.model_construct(label=l, weight=w, active=(not zero) and val(f)) for l, w, f in terms))
+        return Strength(name=name, owner=owner,
+                        terms=tuple(Term(label=l, weight=w, active=(not zero) and val(f)) for l, w, f in terms))
 
     moved = {u for u in enc.moves if values[_name("M", u)]}
     dislodged_by: dict[int, int] = {}
@@ -410,7 +412,7 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
     for u in range(len(pos.units)):
         o = b.orders[u]
         body = o.body
-        lbl = impl.label(pos, u)
+        lbl = enc.labels[u]
         dis = dislodged_by.get(u)
         dis_txt = b.orders[dis].text if dis is not None else None
         common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)
@@ -483,7 +485,7 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
 def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:
     pos = enc.bound.position
     b = enc.bound
-    lbl = impl.label(pos, u)
+    lbl = enc.labels[u]
     d = enc.dest[u]
 
     def val(f: Formula) -> bool:
@@ -517,16 +519,16 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
     strengths = [attack]
     if v_stays and pos.units[v].power == pos.units[u].power:
         culprits.append(b.orders[v].text)
-        parts.append(f"cannot dislodge its own unit {impl.label(pos, v)}")
+        parts.append(f"cannot dislodge its own unit {enc.labels[v]}")
     elif battle:
         n = enc.h2h[u][0]
-        ds = strength("defend", impl.label(pos, n), impl.defend_terms(enc, n))
+        ds = strength("defend", enc.labels[n], impl.defend_terms(enc, n))
         strengths.append(ds)
         if ds.value >= attack.value:
             culprits.append(b.orders[n].text)
             parts.append(f"head-to-head against {ds.describe()}")
     elif v_stays:
-        hs = strength("hold", impl.label(pos, v), impl.hold_terms(enc, v) if v not in enc.moves else impl.failed_terms(enc, v))
+        hs = strength("hold", enc.labels[v], impl.hold_terms(enc, v) if v not in enc.moves else impl.failed_terms(enc, v))
         strengths.append(hs)
         if hs.value >= attack.value:
             culprits.append(b.orders[v].text)
@@ -535,7 +537,7 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
         if r == u:
             continue
         zero = val(impl.prevent_zero(enc, r))
-        ps = strength("prevent", impl.label(pos, r), impl.prevent_terms(enc, r), zero=zero)
+        ps = strength("prevent", enc.labels[r], impl.prevent_terms(enc, r), zero=zero)
         if not zero and ps.value >= attack.value:
             strengths.append(ps)
             culprits.append(b.orders[r].text)
