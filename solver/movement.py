@@ -292,35 +292,40 @@ class MovementRules:
         body: Support = enc.bound.orders[s].body  # type: ignore[assignment]
         here = pos.units[s].province
         cut: list[Formula] = []
+        dislodge: list[Formula] = []
         cutters: list[int] = []
         exempt: list[tuple[int, Formula, str]] = []
         for m in enc.into.get(here, []):
-            when, why = self.cut_exemption(enc, s, body, m)
+            when, why, also_dislodge = self.cut_exemption(enc, s, body, m)
             if when is not FALSE:
                 exempt.append((m, when, why))
             if when is not TRUE:
                 cutters.append(m)
                 cut.append(AND(self.P(enc, m), NOT(when)))
+            # a unit that dislodges the supporter cuts the support, except where an edition's
+            # paradox rule says the convoyed army does not cut it (it "takes precedence over
+            # the dislodge rule", DATC 6.F.17)
+            dislodge.append(AND(self.M(m), NOT(when)) if also_dislodge else self.M(m))
         enc.cutters[s] = cutters
         enc.exempt[s] = exempt
-        dislodge = [self.M(m) for m in enc.into.get(here, [])]
         return AND(NOT(OR(*cut)), NOT(OR(*dislodge)))
 
-    def cut_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> tuple[Formula, str]:
-        """When the move ``m`` into the supporter's province does not cut its support, and why."""
+    def cut_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> tuple[Formula, str, bool]:
+        """When the move ``m`` into the supporter's province does not cut its support, why, and
+        whether that holds even when ``m`` dislodges the supporter."""
         pos = enc.bound.position
         if pos.units[m].power == pos.units[s].power:
-            return TRUE, "a unit does not cut the support of its own power"
+            return TRUE, "a unit does not cut the support of its own power", False
         via = self.via(enc.route, m)
         if body.dest is not None and pos.units[m].province == body.dest:
             if not self.rules.convoyed_attack_from_target_cuts:
-                return TRUE, "the attack comes from the province the support is aimed at"
-            return NOT(via), "the attack comes over land from the province the support is aimed at"
+                return TRUE, "the attack comes from the province the support is aimed at", False
+            return NOT(via), "the attack comes over land from the province the support is aimed at", False
         if via is not FALSE:
             why = self.paradox_exemption(enc, s, body, m)
             if why:
-                return via, why
-        return FALSE, ""
+                return via, why, True
+        return FALSE, "", False
 
     def paradox_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> str:
         """The edition's convoy-paradox rule (DATC 4.A.2 a-c): when a convoyed army does not cut."""
@@ -328,7 +333,10 @@ class MovementRules:
         pos = enc.bound.position
         fleets = {pos.units[f].province for f in enc.convoyers.get(m, [])}
         if rule == "2000":
-            if body.dest is not None and body.dest in fleets:
+            # "the fleets necessary for the army to convoy": those on every route (DATC 6.F.19)
+            routes = enc.routes.get(m, [])
+            needed = set.intersection(*(set(r) for r in routes)) if routes else set()
+            if body.dest is not None and body.dest in {pos.units[f].province for f in needed}:
                 return "2000 rule: a convoyed army does not cut support against its convoying fleets"
         elif rule == "1971":
             if (pos.units[s].kind == UnitKind.FLEET and body.dest is not None
