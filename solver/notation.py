@@ -93,6 +93,7 @@ class Notation:
             self._first_char.setdefault(name[0], []).append((name, pid))
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
         self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
+        self.unit_memo: dict[tuple, object] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
 
     # -- tokens ---------------------------------------------------------------------------
     def tokenize(self, text: str) -> list[_Tok]:
