@@ -434,7 +434,10 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
                 outcomes.append(Outcome.model_construct(order_kind="support", result="void", by=(t.text,),
                                         reason=f"void: the supported unit was not ordered to {want} ({has})", **common))
             elif values[_name("S", u)]:
-                outcomes.append(Outcome.model_construct(order_kind="support", result="given", reason="support given", **common))
+                spared = [f"not cut by {b.orders[mv].text}: {why}" for mv, when, why in enc.exempt.get(u, [])
+                          if val(impl.P(enc, mv)) and val(when) and pos.units[mv].power != pos.units[u].power]
+                reason = "support given" + ("; " + "; ".join(spared) if spared else "")
+                outcomes.append(Outcome.model_construct(order_kind="support", result="given", reason=reason, **common))
             elif dis is not None:
                 outcomes.append(Outcome.model_construct(order_kind="support", result="cut", by=(dis_txt,), reason=f"cut: dislodged by {dis_txt}", **common))
             else:
@@ -462,7 +465,7 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
                 outcomes.append(Outcome.model_construct(order_kind="hold", result="dislodged", by=(dis_txt,), reason=f"dislodged by {dis_txt}", **common))
             else:
                 outcomes.append(Outcome.model_construct(order_kind="hold", result="held", reason="holds", **common))
-    for r in b.rejected:
+    for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
         outcomes.append(Outcome.model_construct(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
                                 result=r.severity if "several different orders" not in r.reason else "duplicate",
                                 reason=f"{r.severity}: {r.reason}"))
