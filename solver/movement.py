@@ -425,7 +425,10 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
         dis_txt = b.orders[dis].text if dis is not None else None
         common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)
         if isinstance(body, Move):
-            outcomes.append(_move_outcome(impl, enc, values, u, o, common, strength, moved, overridden))
+            out = _move_outcome(impl, enc, values, u, o, common, strength, moved, overridden)
+            if dis is not None:
+                out = out.model_copy(update={"reason": f"{out.reason}; dislodged by {dis_txt}"})
+            outcomes.append(out)
         elif isinstance(body, Support):
             if not enc.matched.get(u):
                 t = b.orders[body.target]
