@@ -30,7 +30,7 @@ from maps import GameMap
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate, solve_system
 from .models import (Backup, Convoy, Hold, Move, MovementResult, Order, Outcome, Position, Strength,
                      Support, Term, Unit, UnitKind)
-from .orders import BoundOrders, describe_unit
+from .orders import BoundOrders, Geography, describe_unit
 from .rules import RuleOptions
 
 Terms = list[tuple[str, int, Formula]]
@@ -69,9 +69,10 @@ class Encoding:
 class MovementRules:
     """DATC 3.0 chapter 5 movement rules.  Variants override the hooks they change."""
 
-    def __init__(self, game_map: GameMap, rules: RuleOptions):
+    def __init__(self, game_map: GameMap, rules: RuleOptions, geography: Optional[Geography] = None):
         self.map = game_map
         self.rules = rules
+        self.geo = geography or Geography(game_map)
 
     # -- hooks ----------------------------------------------------------------------------
     def unit_weight(self, pos: Position, u: int) -> int:
@@ -171,7 +172,6 @@ class MovementRules:
     def convoy_routes(self, enc: Encoding, u: int) -> list[tuple[int, ...]]:
         """Chains of convoying fleets from the army's province to its destination."""
         pos = enc.bound.position
-        geo_seas = _seas_next_to
         fleets = enc.convoyers.get(u, [])
         mv = enc.moves[u]
         if mv.path and self.rules.convoy_path != "ignored":
@@ -182,8 +182,8 @@ class MovementRules:
         g = nx.Graph()
         g.add_node("src")
         g.add_node("dst")
-        start = geo_seas(self.map, origin)
-        goal = geo_seas(self.map, enc.dest[u])
+        start = self.geo.seas_next_to(origin)
+        goal = self.geo.seas_next_to(enc.dest[u])
         for f in fleets:
             g.add_node(f)
             fp = pos.units[f].province
@@ -369,16 +369,6 @@ class MovementRules:
         if kinds == {"M"}:
             return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members})
         return ("other_cycle", "all orders of the cycle fail", {n: FALSE for n in members})
-
-
-def _seas_next_to(m: GameMap, province: str) -> set[str]:
-    out = set()
-    for loc in m.fleet_locations_in(province):
-        for n in m.fleet_neighbours(loc):
-            q = m.province_of(n)
-            if m.provinces[q].is_sea:
-                out.add(q)
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -53,14 +53,7 @@ class Geography:
                     out.add(q)
         return out
 
-    def sea_neighbours(self, province: str) -> set[str]:
-        out = set()
-        for loc in self.map.fleet_locations_in(province):
-            for n in self.map.fleet_neighbours(loc):
-                q = self.map.province_of(n)
-                if self.convoy_area(q):
-                    out.add(q)
-        return out
+    sea_neighbours = seas_next_to
 
     def convoy_chain_possible(self, origin: str, dest: str, fleets: frozenset[str],
                               through: Optional[str] = None, avoid: Optional[str] = None) -> bool:

@@ -55,7 +55,7 @@ class Variant:
         return OrderBinder(self.map, rules, self.geography, self.notation)
 
     def movement_rules(self, rules: RuleOptions) -> MovementRules:
-        return self.movement_rules_class(self.map, rules)
+        return self.movement_rules_class(self.map, rules, self.geography)
 
     def check_position(self, pos: Position) -> None:
         """Raise :class:`PositionError` for an impossible position."""
