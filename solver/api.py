@@ -39,12 +39,13 @@ class TurnRequest(BaseModel):
     units: dict[str, list[str]] = Field(default_factory=dict)
     orders: dict[str, list[str]] = Field(default_factory=dict)
     owners: dict[str, list[str]] = Field(default_factory=dict, description="supply centres owned, per power (adjustments)")
+    retreat_orders: dict[str, list[str]] = Field(default_factory=dict, description="retreat phase: orders after the movement")
 
     @field_validator("phase")
     @classmethod
     def _phase(cls, v: str) -> str:
-        if v not in ("movement", "adjustment"):
-            raise ValueError(f"phase {v!r} is not supported yet (movement, adjustment)")
+        if v not in ("movement", "retreat", "adjustment"):
+            raise ValueError(f"phase {v!r} is not one of movement, retreat, adjustment")
         return v
 
 
@@ -112,7 +113,15 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
         owners = build_owners(variant, req)
         return adjudicate_adjustments(variant.map, variant.notation, pos.model_copy(update={"owners": owners}), orders, owners)
     bound = variant.binder(opts).bind(pos, orders)
-    return adjudicate_movement(variant.movement_rules(opts), bound, time_limit=time_limit)
+    result = adjudicate_movement(variant.movement_rules(opts), bound, time_limit=time_limit)
+    if req.phase == "retreat":
+        from .retreats import adjudicate_retreats
+
+        retreats: dict[str, list[str]] = {}
+        for power, texts in req.retreat_orders.items():
+            retreats.setdefault(_power_name(variant, power, "retreat_orders"), []).extend(texts)
+        return adjudicate_retreats(variant.map, variant.notation, opts, result, retreats)
+    return result
 
 
 def describe_validation(exc: ValidationError) -> str:
@@ -140,7 +149,7 @@ def load_request(path: str | Path) -> TurnRequest:
         raise InputFileError(f"{p}: {describe_validation(exc)}") from None
 
 
-def result_to_json(res: MovementResult) -> dict[str, Any]:
+def result_to_json(res) -> dict[str, Any]:
     pos = res.position
     def unit_label(i: int) -> str:
         return pos.units[i].label()
@@ -158,7 +167,8 @@ def result_to_json(res: MovementResult) -> dict[str, Any]:
         "contested": list(res.contested),
         "backups": [b.model_dump() for b in res.backups],
         "units_after": _units_by_power(res.after),
-    }
+    } | ({"retreat_options": [{"unit": unit_label(o.unit), "open": list(o.open), "closed": o.closed} for o in res.options],
+          "movement": result_to_json(res.movement)} if hasattr(res, "movement") else {})
 
 
 def _units_by_power(pos: Position) -> dict[str, list[str]]:

@@ -17,22 +17,41 @@ from typing import Optional
 from .errors import DipsatError
 
 
-def _print_result(res, req, opts) -> None:
-    from variants import find_variant
-
-    variant = find_variant(req.variant)
-    date = " ".join(str(x) for x in (req.season, req.year) if x)
-    print(f"{variant.map.title} — {date + ' — ' if date else ''}rules: {opts.name}")
-    width = max((len(o.text) for o in res.outcomes), default=10)
+def _print_outcomes(outcomes) -> None:
+    width = max((len(o.text) for o in outcomes), default=10)
     by_power: dict[str, list] = {}
-    for o in res.outcomes:
+    for o in outcomes:
         by_power.setdefault(o.power, []).append(o)
     for power in sorted(by_power):
         print(f"\n{power}:")
         for o in by_power[power]:
             mark = "ok  " if o.succeeded else "FAIL"
             print(f"  {mark} {o.text:<{width}}  {o.reason}")
-    if res.dislodged:
+
+
+def _print_result(res, req, opts) -> None:
+    from variants import find_variant
+
+    variant = find_variant(req.variant)
+    date = " ".join(str(x) for x in (req.season, req.year) if x)
+    print(f"{variant.map.title} — {date + ' — ' if date else ''}rules: {opts.name}")
+    movement = getattr(res, "movement", None)
+    if movement is not None:
+        print("\n== Movement ==")
+        _print_outcomes(movement.outcomes)
+        if movement.dislodged:
+            print("\nDislodged: " + ", ".join(movement.position.units[u].label() for u in movement.dislodged))
+        print("\n== Retreats ==")
+    _print_outcomes(res.outcomes)
+    if movement is not None:
+        print("\nRetreat options:")
+        for opt in res.options:
+            u = res.position.units[opt.unit]
+            opens = ", ".join(variant.map.display(l) for l in opt.open) or "none (disbanded)"
+            print(f"  {u.label()}: {opens}")
+            for prov, why in sorted(opt.closed.items()):
+                print(f"      not {variant.map.display(prov)}: {why}")
+    if res.dislodged and movement is None:
         print("\nDislodged:")
         for u in res.dislodged:
             by = res.dislodged_by.get(u)

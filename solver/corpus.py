@@ -30,6 +30,8 @@ class Expectation(BaseModel):
     orders: dict[str, Expected] = Field(default_factory=dict, description="order text -> expected outcome")
     dislodged: list[str] = Field(default_factory=list, description="'Power: unit' dislodged this turn")
     units_after: Optional[dict[str, list[str]]] = Field(default=None, description="the whole position after the turn")
+    retreats: dict[str, Expected] = Field(default_factory=dict, description="retreat order text -> expected outcome")
+    retreat_options: dict[str, list[str]] = Field(default_factory=dict, description="'Power: unit' -> the provinces it may retreat to")
     backup: Optional[Literal["circular_movement", "convoy_paradox", "other_cycle", "none"]] = None
 
     @field_validator("rules", mode="before")
@@ -51,6 +53,7 @@ class CorpusCase(BaseModel):
     units: dict[str, list[str]] = Field(default_factory=dict)
     owners: dict[str, list[str]] = Field(default_factory=dict, description="supply centres owned per power")
     orders: dict[str, list[str]] = Field(default_factory=dict)
+    retreat_orders: dict[str, list[str]] = Field(default_factory=dict)
     expect: list[Expectation] = Field(min_length=1)
 
 
@@ -98,11 +101,8 @@ def runs_of(case: CorpusCase) -> list[tuple[str, Expectation]]:
 
 def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = "") -> CaseRun:
     run = CaseRun(case.id, rules, path, passed=False)
-    if case.phase == "retreat":
-        run.skipped = f"{case.phase} phase adjudication is not implemented yet"
-        return run
     req = TurnRequest(variant=case.variant, rules=rules, options=dict(exp.options), phase=case.phase,
-                      units=case.units, orders=case.orders, owners=case.owners)
+                      units=case.units, orders=case.orders, owners=case.owners, retreat_orders=case.retreat_orders)
     try:
         res = adjudicate(req)
     except DipsatError as exc:
@@ -113,28 +113,34 @@ def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = 
     return run
 
 
-def _find_outcome(case: CorpusCase, res: MovementResult, key: str):
+def _find_outcome(case: CorpusCase, outcomes, key: str):
     power = None
     text = key
     if ":" in key:
         head, _, rest = key.partition(":")
-        if head.strip() in case.orders:
+        if head.strip() in case.orders or head.strip() in case.retreat_orders:
             power, text = head.strip(), rest.strip()
-    hits = [o for o in res.outcomes if o.text == text.strip() and (power is None or o.power.lower() == power.lower())]
+    hits = [o for o in outcomes if o.text == text.strip() and (power is None or o.power.lower() == power.lower())]
     return hits
 
 
-def compare(case: CorpusCase, exp: Expectation, res: MovementResult, req: TurnRequest) -> list[str]:
+def compare(case: CorpusCase, exp: Expectation, res, req: TurnRequest) -> list[str]:
     from variants import find_variant
 
     problems: list[str] = []
-    for key, want in exp.orders.items():
-        hits = _find_outcome(case, res, key)
+    movement = getattr(res, "movement", None) or res
+    checks = [(key, want, movement.outcomes, "order") for key, want in exp.orders.items()]
+    if movement is not res:
+        checks += [(key, want, res.outcomes, "retreat") for key, want in exp.retreats.items()]
+    elif exp.retreats:
+        problems.append("retreats: given for a case whose phase is not 'retreat'")
+    for key, want, outcomes, what in checks:
+        hits = _find_outcome(case, outcomes, key)
         if not hits:
-            problems.append(f"order {key!r}: not among the orders of the case")
+            problems.append(f"{what} {key!r}: not among the orders of the case")
             continue
         if len(hits) > 1:
-            problems.append(f"order {key!r}: written by several powers; prefix it with 'Power: '")
+            problems.append(f"{what} {key!r}: written by several powers; prefix it with 'Power: '")
             continue
         o = hits[0]
         if want == "illegal":
@@ -144,7 +150,7 @@ def compare(case: CorpusCase, exp: Expectation, res: MovementResult, req: TurnRe
         else:
             ok = not o.succeeded
         if not ok:
-            problems.append(f"order {key!r}: expected {want}, got {o.result} ({o.reason})")
+            problems.append(f"{what} {key!r}: expected {want}, got {o.result} ({o.reason})")
     variant = find_variant(case.variant)
     pos = res.position
 
@@ -175,6 +181,27 @@ def compare(case: CorpusCase, exp: Expectation, res: MovementResult, req: TurnRe
             missing = [x for x in want_after if x not in got_after]
             extra = [x for x in got_after if x not in want_after]
             problems.append(f"units_after: missing {_fmt(missing)}, unexpected {_fmt(extra)}")
+    if exp.retreat_options:
+        opts = {o.unit: o for o in getattr(res, "options", ())}
+        for key, provs in exp.retreat_options.items():
+            try:
+                (power, kind, loc, _), = units_of([key])
+            except (DipsatError, ValueError) as exc:
+                problems.append(f"retreat_options: bad unit {key!r}: {exc}")
+                continue
+            idx = [i for i in res.dislodged if (pos.units[i].power, pos.units[i].kind.value, pos.units[i].location) == (power, kind, loc)]
+            if not idx:
+                problems.append(f"retreat_options: {key} is not dislodged")
+                continue
+            want = set()
+            for t in provs:
+                pid = variant.map.lookup_province(t)
+                if pid is None:
+                    problems.append(f"retreat_options: unknown province {t!r}")
+                want.add(pid)
+            got = {variant.map.province_of(l) for l in opts[idx[0]].open}
+            if want != got:
+                problems.append(f"retreat_options of {key}: expected {sorted(want)}, got {sorted(got)} (closed: {opts[idx[0]].closed})")
     if exp.backup is not None:
         kinds = sorted({b.kind for b in res.backups})
         want = [] if exp.backup == "none" else [exp.backup]

@@ -190,3 +190,4 @@ class MovementResult(Frozen):
     backups: tuple[Backup, ...] = ()
     rejected: tuple[Rejected, ...] = ()
     contested: tuple[str, ...] = ()  # provinces left empty by a standoff
+    convoyed: tuple[int, ...] = ()  # units that moved by convoy

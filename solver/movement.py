@@ -474,16 +474,18 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
     after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
                      owners=pos.owners).canonical()
     occupied_after = {x.province for x in new_units}
+    # a standoff: nothing entered and some move into it kept a prevent strength above zero
     contested = sorted(p for p, movers in enc.into.items()
                        if p not in occupied_after and not any(x in moved for x in movers)
-                       and sum(1 for x in movers if val(impl.P(enc, x))) >= 2)
+                       and any(not val(impl.prevent_zero(enc, x)) for x in movers))
+    convoyed = tuple(sorted(u for u in moved if val(impl.via(enc.route, u))))
     backups = tuple(
         Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
                orders=tuple(sorted({b.orders[_unit_of(n)].text for n in c.decisions})))
         for c in components if c.backup)
     return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
                           dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
-                          contested=tuple(contested))
+                          contested=tuple(contested), convoyed=convoyed)
 
 
 def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:

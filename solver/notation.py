@@ -39,6 +39,8 @@ KEYWORDS = {
     "via": "VIA", "by": "BY",
     "army": "KIND_A", "a": "KIND_A", "fleet": "KIND_F", "f": "KIND_F",
     "move": "MOVE", "moves": "MOVE", "to": "MOVE",
+    "r": "MOVE", "retreat": "MOVE", "retreats": "MOVE",
+    "disband": "DISBAND", "disbands": "DISBAND", "d": "DISBAND", "remove": "DISBAND",
 }
 
 DASH_RE = re.compile(r"(->|=>|–|—|-)")
@@ -246,6 +248,9 @@ class Notation:
                     p.next()
             elif nt is not None and nt.kind == "HOLD":
                 p.next()
+        elif t.kind == "DISBAND":
+            p.next()
+            order.action = "disband"
         elif t.kind == "CONVOY":
             p.next()
             order.action = "convoy"

@@ -247,6 +247,8 @@ class OrderBinder:
             return Order.model_construct(power=power, text=text, body=self.check_support(pos, i, p))
         if p.action == "convoy":
             return Order.model_construct(power=power, text=text, body=self.check_convoy(pos, i, p))
+        if p.action == "disband":
+            raise _illegal(text, "a disband is a retreat or adjustment order, not a movement order", i)
         raise InvalidOrder(text, f"unknown action {p.action!r}")  # pragma: no cover
 
     def resolve_dest(self, u: Unit, dest: LocRef, text: str, unit: int, for_support: bool = False) -> str:

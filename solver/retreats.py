@@ -1,0 +1,159 @@
+"""The retreat phase: where each dislodged unit may go, and what the retreat orders do.
+
+A dislodged unit may retreat to a province it could move to, unless that province is occupied
+after the movement, was left empty by a standoff, or is the province its attacker came from
+(except after an attack by convoy when ``retreat_to_convoyed_attacker_origin`` is set: DATC
+4.A.5).  Two or more units retreating to one province are all disbanded; a unit without a
+legal retreat order is disbanded.  Supports, convoys and moves of units that were not
+dislodged are illegal in a retreat phase.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from pydantic import Field
+
+from maps import GameMap
+
+from .errors import OrderError
+from .models import Frozen, MovementResult, Outcome, Position, Unit, UnitKind
+from .notation import Notation
+from .orders import describe_unit
+from .rules import RuleOptions
+
+
+class RetreatOption(Frozen):
+    unit: int  # index in the movement position
+    open: tuple[str, ...]  # locations it may retreat to
+    closed: dict[str, str] = Field(default_factory=dict)  # neighbour province -> why not
+
+
+class RetreatResult(Frozen):
+    position: Position  # the position before the movement (dislodged units are indices into it)
+    movement: MovementResult
+    options: tuple[RetreatOption, ...]
+    outcomes: tuple[Outcome, ...]
+    after: Position
+    dislodged: tuple[int, ...] = ()
+    dislodged_by: dict[int, int] = Field(default_factory=dict)
+    backups: tuple = ()
+    contested: tuple[str, ...] = ()
+
+
+def retreat_options(game_map: GameMap, rules: RuleOptions, mv: MovementResult) -> list[RetreatOption]:
+    pos = mv.position
+    occupied = {u.province for u in mv.after.units}
+    contested = set(mv.contested)
+    out = []
+    for u in mv.dislodged:
+        unit = pos.units[u]
+        attacker = mv.dislodged_by.get(u)
+        origin = pos.units[attacker].province if attacker is not None else None
+        by_convoy = attacker in mv.convoyed
+        open_: list[str] = []
+        closed: dict[str, str] = {}
+        for loc in sorted(game_map.neighbours(unit.kind.value, unit.location)):
+            prov = game_map.province_of(loc)
+            name = game_map.provinces[prov].name
+            if not game_map.passable(prov):
+                closed[prov] = f"{name} is impassable"
+            elif prov in occupied:
+                who = next(x for x in mv.after.units if x.province == prov)
+                closed[prov] = f"{name} is occupied ({who.label()})"
+            elif prov == origin and not (by_convoy and rules.retreat_to_convoyed_attacker_origin):
+                closed[prov] = f"the attacker came from {name}" + (" (by convoy; rule option retreat_to_convoyed_attacker_origin=false)" if by_convoy else "")
+            elif prov in contested:
+                closed[prov] = f"{name} was left empty by a standoff"
+            else:
+                open_.append(loc)
+        out.append(RetreatOption(unit=u, open=tuple(open_), closed=closed))
+    return out
+
+
+def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOptions, mv: MovementResult,
+                        orders: dict[str, list[str]]) -> RetreatResult:
+    pos = mv.position
+    options = {o.unit: o for o in retreat_options(game_map, rules, mv)}
+    outcomes: list[Outcome] = []
+    chosen: dict[int, tuple[str, str, str]] = {}  # unit -> (location or "disband", power, text)
+
+    def reject(power: str, text: str, sev: str, reason: str, unit: Optional[int] = None) -> None:
+        outcomes.append(Outcome.model_construct(power=power, text=text, unit=unit, order_kind="rejected", result=sev,
+                                                reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
+
+    for power in sorted(orders):
+        for text in orders[power]:
+            try:
+                p = notation.parse(text, power)
+            except OrderError as exc:
+                reject(power, text, exc.severity, exc.reason)
+                continue
+            prov = p.unit.loc.province
+            cands = [u for u in options if pos.units[u].province == prov and pos.units[u].power == power]
+            if not cands:
+                here = [u for u in range(len(pos.units)) if pos.units[u].province == prov]
+                why = ("the unit there was not dislodged" if here else f"there is no dislodged unit in {game_map.provinces[prov].name}")
+                reject(power, text, "illegal", why)
+                continue
+            u = cands[0]
+            if p.action in ("support", "convoy", "hold"):
+                reject(power, text, "illegal", f"a dislodged unit may only retreat or disband, not {p.action}", u)
+                continue
+            if u in chosen:
+                reject(power, text, "illegal", "the unit already has a retreat order (DATC 4.D.3: the first counts)", u)
+                continue
+            if p.action == "disband":
+                chosen[u] = ("disband", power, text)
+                continue
+            assert p.dest is not None
+            opt = options[u]
+            target = p.dest.province
+            locs = [l for l in opt.open if game_map.province_of(l) == target]
+            if not locs:
+                why = opt.closed.get(target) or f"{describe_unit(pos.units[u], game_map)} cannot reach {game_map.provinces[target].name}"
+                reject(power, text, "illegal", f"not a retreat option: {why}", u)
+                continue
+            if len(locs) > 1:
+                want = p.dest.location()
+                if want in locs:
+                    locs = [want]
+                else:
+                    reject(power, text, "ambiguous", f"which coast of {game_map.provinces[target].name}? {' or '.join(game_map.display(l) for l in locs)}", u)
+                    continue
+            chosen[u] = (locs[0], power, text)
+
+    per_target: dict[str, list[int]] = {}
+    for u, (loc, _, _) in chosen.items():
+        if loc != "disband":
+            per_target.setdefault(game_map.province_of(loc), []).append(u)
+    moved: dict[int, str] = {}
+    for u in sorted(chosen):
+        loc, power, text = chosen[u]
+        if loc == "disband":
+            outcomes.append(Outcome.model_construct(power=power, text=text, unit=u, order_kind="disband", result="disbanded",
+                                                    reason="disbanded as ordered", by=(), strengths=(), dislodged_by=None))
+            continue
+        rivals = [v for v in per_target[game_map.province_of(loc)] if v != u]
+        if rivals:
+            outcomes.append(Outcome.model_construct(
+                power=power, text=text, unit=u, order_kind="retreat", result="bounced",
+                by=tuple(chosen[v][2] for v in rivals),
+                reason="fails: " + ", ".join(chosen[v][2] for v in rivals) + " retreats there too; both are disbanded",
+                strengths=(), dislodged_by=None))
+        else:
+            moved[u] = loc
+            outcomes.append(Outcome.model_construct(power=power, text=text, unit=u, order_kind="retreat", result="moved",
+                                                    reason=f"retreats to {game_map.display(loc)}", by=(), strengths=(), dislodged_by=None))
+    for u in mv.dislodged:
+        if u not in chosen:
+            unit = pos.units[u]
+            why = "no retreat order" if options[u].open else "no province to retreat to"
+            outcomes.append(Outcome.model_construct(power=unit.power, text=f"{describe_unit(unit, game_map)} (no retreat)",
+                                                    unit=u, order_kind="disband", result="disbanded",
+                                                    reason=f"disbanded: {why}", by=(), strengths=(), dislodged_by=None))
+    units = list(mv.after.units) + [pos.units[u].model_copy(update={"location": loc}) for u, loc in sorted(moved.items())]
+    after = mv.after.model_copy(update={"units": tuple(units)}).canonical()
+    return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
+                         outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
+                         contested=mv.contested)
