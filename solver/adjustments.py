@@ -53,7 +53,7 @@ def _parse(notation: Notation, text: str) -> tuple[str, Optional[str], Optional[
 
 
 def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position, orders: dict[str, list[str]],
-                           owners: dict[str, str]) -> AdjustmentResult:
+                           owners: dict[str, str], civil_rule: str = "2023") -> AdjustmentResult:
     centres: dict[str, int] = {}
     for prov, power in owners.items():
         centres[power] = centres.get(power, 0) + 1
@@ -114,9 +114,12 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             outcomes.append(Outcome.model_construct(power=power, text=text, unit=idx[0], order_kind="disband", result="disbanded",
                                                     reason=f"disbands {pos.units[idx[0]].short()}", by=(), strengths=(), dislodged_by=None))
         if delta < 0 and done < -delta:
-            owned = {p for p, w in owners.items() if w == power}
+            if civil_rule == "2023":
+                targets = {p for p, w in owners.items() if w == power}
+            else:
+                targets = set(game_map.powers[power].home) if power in game_map.powers else set()
             left = [i for i in units_of.get(power, []) if i not in removed]
-            for i in civil_disorder_order(game_map, pos, left, owned)[: -delta - done]:
+            for i in civil_disorder_order(game_map, pos, left, targets, civil_rule)[: -delta - done]:
                 removed.add(i)
                 civil.append(pos.units[i].label())
                 outcomes.append(Outcome.model_construct(power=power, text=f"(civil disorder) Disband {pos.units[i].short()}",
@@ -157,13 +160,17 @@ def _check_build(m: GameMap, power: str, kind: Optional[str], prov: str, coast: 
     return Unit(power=power, kind=UnitKind.FLEET, location=prov)
 
 
-def civil_disorder_order(m: GameMap, pos: Position, units: list[int], owned: set[str]) -> list[int]:
-    """Units in the order the 2023 civil-disorder rule removes them."""
-    dist = _distances(m, owned)
+def civil_disorder_order(m: GameMap, pos: Position, units: list[int], targets: set[str], rule: str = "2023") -> list[int]:
+    """Units in the order the civil-disorder rule removes them: farthest from ``targets`` first
+    (2023: owned centres, land and sea for both kinds; older: home centres, fleets by sea),
+    fleets before armies, then by the province's English name."""
+    dist = _distances(m, targets)
+    fleet_dist = dist if rule == "2023" else _fleet_distances(m, targets)
 
     def key(i: int):
         u = pos.units[i]
-        return (-dist.get(u.province, 10**6), 0 if u.kind == UnitKind.FLEET else 1, m.provinces[u.province].name)
+        d = (fleet_dist if u.kind == UnitKind.FLEET else dist).get(u.province, 10**6)
+        return (-d, 0 if u.kind == UnitKind.FLEET else 1, m.provinces[u.province].name)
 
     return sorted(units, key=key)
 
@@ -184,6 +191,24 @@ def _distances(m: GameMap, sources: set[str]) -> dict[str, int]:
         x = q.popleft()
         for y in sorted(nbrs[x]):
             if y not in dist and m.provinces[y].passable:
+                dist[y] = dist[x] + 1
+                q.append(y)
+    return dist
+
+
+def _fleet_distances(m: GameMap, sources: set[str]) -> dict[str, int]:
+    """Fleet moves (along fleet adjacency, any coast) from each province to the nearest source."""
+    nbrs: dict[str, set[str]] = {}
+    for a, b in m.fleet_graph.edges:
+        pa, pb = m.province_of(a), m.province_of(b)
+        nbrs.setdefault(pa, set()).add(pb)
+        nbrs.setdefault(pb, set()).add(pa)
+    dist = {p: 0 for p in sources}
+    q = deque(sorted(sources))
+    while q:
+        x = q.popleft()
+        for y in sorted(nbrs.get(x, ())):
+            if y not in dist:
                 dist[y] = dist[x] + 1
                 q.append(y)
     return dist

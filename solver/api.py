@@ -111,7 +111,8 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
         from .adjustments import adjudicate_adjustments
 
         owners = build_owners(variant, req)
-        return adjudicate_adjustments(variant.map, variant.notation, pos.model_copy(update={"owners": owners}), orders, owners)
+        return adjudicate_adjustments(variant.map, variant.notation, pos.model_copy(update={"owners": owners}), orders, owners,
+                                      opts.civil_disorder)
     bound = variant.binder(opts).bind(pos, orders)
     result = adjudicate_movement(variant.movement_rules(opts), bound, time_limit=time_limit)
     if req.phase == "retreat":

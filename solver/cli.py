@@ -3,6 +3,7 @@
     dipsat adjudicate FILE [--json] [--rules PRESET] [--option NAME=VALUE ...]
     dipsat batch IN.jsonl [-o OUT.jsonl]
     dipsat corpus PATH... [--rules PRESET ...]
+    dipsat play GAME [--json] [--save OUT]
     dipsat rules [PRESET]
     dipsat schema corpus|turn
 """
@@ -130,6 +131,40 @@ def cmd_corpus(args) -> int:
     return 0 if failed == 0 else 1
 
 
+def cmd_play(args) -> int:
+    from .game import load_saved_game, replay, to_saved, units_by_power
+
+    saved = load_saved_game(args.file)
+    game = replay(saved, check=not args.no_check)
+    if args.save:
+        data = to_saved(saved, game).model_dump(exclude_none=True)
+        with open(args.save, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2)
+    if args.json:
+        print(json.dumps({
+            "phases": [{"phase": r.name, "outcomes": [{"power": o.power, "order": o.text, "result": o.result,
+                                                      "reason": o.reason} for o in r.outcomes],
+                        "units": units_by_power(r.after), "centres": r.centres} for r in game.history],
+            "next_phase": None if game.winner else game.phase_name,
+            "winner": game.winner}, indent=2))
+        return 0
+    for r in game.history:
+        print(f"== {r.name} ==")
+        if not args.quiet:
+            for o in r.outcomes:
+                mark = "ok  " if o.succeeded else "FAIL"
+                print(f"  {mark} {o.power}: {o.text}  — {o.reason}")
+        print("  centres: " + ", ".join(f"{p} {n}" for p, n in r.centres.items()))
+    print("\nPosition:")
+    for power, units in units_by_power(game.position).items():
+        print(f"  {power}: {', '.join(units)}")
+    if game.winner:
+        print(f"\n{game.winner} wins with {game.centres()[game.winner]} supply centres.")
+    else:
+        print(f"\nNext phase: {game.phase_name}")
+    return 0
+
+
 def cmd_rules(args) -> int:
     from .rules import PRESET_HELP, PRESETS, RuleOptions, preset
 
@@ -177,6 +212,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--rules", action="append", help="only run the expectations of this preset (repeatable)")
     c.add_argument("-q", "--quiet", action="store_true", help="list only failures")
     c.set_defaults(func=cmd_corpus)
+
+    g = sub.add_parser("play", help="replay a saved game (TOML or JSON) phase by phase; check its saved positions")
+    g.add_argument("file")
+    g.add_argument("--json", action="store_true", help="machine-readable output")
+    g.add_argument("--save", metavar="OUT.json", help="write the game with the position after every phase (checkpoints)")
+    g.add_argument("--no-check", action="store_true", help="do not compare the file's saved positions")
+    g.add_argument("-q", "--quiet", action="store_true", help="only centres per phase and the final position")
+    g.set_defaults(func=cmd_play)
 
     r = sub.add_parser("rules", help="list rule presets and options, or show one preset")
     r.add_argument("preset", nargs="?")

@@ -63,6 +63,10 @@ class RuleOptions(BaseModel):
     wrong_unit_kind: Literal["ignore", "fail"] = "ignore"
     # 4.D.3 several different legal orders to one unit: "hold", "first", "last".
     duplicate_orders: Literal["hold", "first", "last"] = "hold"
+    # 4.D.8 civil disorder removals: "2023" (distance to the nearest owned supply centre over
+    # land and sea for both kinds) or "home_centres" (older rulebooks: distance to the nearest
+    # home supply centre; fleets by sea, armies over land and sea).
+    civil_disorder: Literal["2023", "home_centres"] = "2023"
     # 4.E.1 illegal orders are ignored (the unit holds and may be supported to hold).  With
     # "move_fails", an illegal move still counts as a failed move (no hold support).
     illegal_orders: Literal["ignore", "move_fails"] = "ignore"
@@ -94,6 +98,7 @@ PRESETS: dict[str, RuleOptions] = {
     "2023": DATC.with_(name="2023"),
     "1971": DATC.with_(
         name="1971",
+        civil_disorder="home_centres",
         multi_route_disruption="any_route",
         convoy_paradox_rule="1971",
         adjacent_convoy="1971",
@@ -101,12 +106,14 @@ PRESETS: dict[str, RuleOptions] = {
     ),
     "1982": DATC.with_(
         name="1982",
+        civil_disorder="home_centres",
         convoy_paradox_rule="1982",
         adjacent_convoy="1982",
         retreat_to_convoyed_attacker_origin=False,
     ),
     "2000": DATC.with_(
         name="2000",
+        civil_disorder="home_centres",
         convoy_paradox_rule="2000",
         retreat_to_convoyed_attacker_origin=False,
     ),

@@ -23,6 +23,7 @@ class Variant:
     default_rules: ClassVar[str] = "datc"
     description: ClassVar[str] = ""
     max_units_per_province: ClassVar[Optional[int]] = 1
+    victory_centres: ClassVar[int] = 18
     movement_rules_class: ClassVar[type[MovementRules]] = MovementRules
     geography_class: ClassVar[type[Geography]] = Geography
     notation_class: ClassVar[type[Notation]] = Notation

@@ -1,0 +1,54 @@
+import json
+
+import pytest
+
+from solver.cli import main
+from solver.errors import InputFileError
+from solver.game import Game, SavedGame, StartSpec, load_saved_game, replay, to_saved, units_by_power
+
+from conftest import ROOT
+
+
+def test_saved_game_replays_to_identical_positions(tmp_path):
+    saved = load_saved_game(ROOT / "examples" / "game.toml")
+    a = replay(saved)
+    b = replay(saved)
+    assert [r.name for r in a.history] == ["S1901M", "F1901M", "W1901A", "S1902M", "S1902R", "F1902M", "W1902A"]
+    assert [units_by_power(r.after) for r in a.history] == [units_by_power(r.after) for r in b.history]
+    # the retreat happened and the Winter disband took the retreated army
+    assert any(o.text == "A Ser - Alb" and o.result == "moved" for o in a.history[4].outcomes)
+    assert "A Alb" not in units_by_power(a.position)["Austria"]
+    assert a.phase_name == "S1903M"
+    # checkpoints written by --save are checked on replay
+    out = tmp_path / "saved.json"
+    assert main(["play", str(ROOT / "examples" / "game.toml"), "--save", str(out), "-q"]) == 0
+    data = json.loads(out.read_text())
+    assert data["phases"][0]["expect_units"]["France"] == ["A Bur", "F Mao", "A Spa"]
+    assert main(["play", str(out), "-q"]) == 0
+    data["phases"][1]["expect_units"]["France"] = ["A Par"]
+    out.write_text(json.dumps(data))
+    with pytest.raises(InputFileError, match=r"F1901M.*does not reach the saved position"):
+        replay(load_saved_game(out))
+
+
+def test_phase_label_mismatch_is_an_error():
+    saved = SavedGame(phases=[{"phase": "F1901M", "orders": {}}])
+    with pytest.raises(InputFileError, match="the game is at S1901M"):
+        replay(saved)
+
+
+def test_victory_at_eighteen_centres():
+    centres = ["bel", "bre", "par", "mar", "spa", "por", "hol", "den", "kie", "ber", "mun", "lon", "lvp",
+               "edi", "nwy", "swe", "tun"]
+    start = StartSpec(year=1910, season="fall", units={"France": ["A Bur", "F Nth"], "Germany": ["A Ruh"]},
+                      owners={"France": centres})
+    game = Game("standard", start=start)
+    assert game.centres()["France"] == 17
+    game.step({"France": ["F Nth - Hol", "A Bur - Mun"]})  # Munich and Holland are French already
+    assert game.winner is None
+    game = Game("standard", start=StartSpec(year=1910, season="fall",
+                                            units={"France": ["A Bur", "F Ion"]}, owners={"France": centres}))
+    game.step({"France": ["F Ion - Gre"]})
+    assert game.winner == "France" and game.centres()["France"] == 18
+    with pytest.raises(Exception, match="game is over"):
+        game.step({})
