@@ -4,6 +4,9 @@
     dipsat batch IN.jsonl [-o OUT.jsonl]
     dipsat corpus PATH... [--rules PRESET ...]
     dipsat play GAME [--json] [--save OUT]
+    dipsat explore FILE
+    dipsat compare PATH... --rules A --rules B
+    dipsat why FILE --order "..."
     dipsat rules [PRESET]
     dipsat schema corpus|turn
 """
@@ -165,6 +168,43 @@ def cmd_play(args) -> int:
     return 0
 
 
+def _request(args):
+    from .api import load_request
+    from .rules import parse_overrides
+
+    req = load_request(args.file)
+    if getattr(args, "rules", None):
+        req.rules = args.rules
+    if getattr(args, "option", None):
+        req.options = {**req.options, **parse_overrides(args.option)}
+    return req
+
+
+def cmd_explore(args) -> int:
+    from .research import explore, format_exploration
+
+    print(format_exploration(explore(_request(args), limit=args.limit)))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .research import compare, format_compare
+
+    presets = args.rules or ["datc", "1971", "1982", "2000", "dptg"]
+    diffs, errors, n = compare(args.paths, presets)
+    print(format_compare(diffs, presets, n))
+    for e in errors:
+        print(f"error: {e}")
+    return 0 if not errors else 1
+
+
+def cmd_why(args) -> int:
+    from .research import format_why, why
+
+    print(format_why(why(_request(args), args.order)))
+    return 0
+
+
 def cmd_rules(args) -> int:
     from .rules import PRESET_HELP, PRESETS, RuleOptions, preset
 
@@ -220,6 +260,25 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--no-check", action="store_true", help="do not compare the file's saved positions")
     g.add_argument("-q", "--quiet", action="store_true", help="only centres per phase and the final position")
     g.set_defaults(func=cmd_play)
+
+    e = sub.add_parser("explore", help="every consistent resolution of a movement turn, and which rule picks which")
+    e.add_argument("file")
+    e.add_argument("--rules", help="rules preset for the base equations")
+    e.add_argument("--option", action="append", metavar="NAME=VALUE")
+    e.add_argument("--limit", type=int, default=64, help="stop counting after this many resolutions")
+    e.set_defaults(func=cmd_explore)
+
+    k = sub.add_parser("compare", help="run corpus cases under several presets; list the orders whose outcomes differ")
+    k.add_argument("paths", nargs="+")
+    k.add_argument("--rules", action="append", help="a preset to compare (repeat; default: all editions)")
+    k.set_defaults(func=cmd_compare)
+
+    w = sub.add_parser("why", help="what one order's outcome hinges on: decisions, other orders, rule options")
+    w.add_argument("file")
+    w.add_argument("--order", required=True, help="the order, as written in the file")
+    w.add_argument("--rules", help="rules preset")
+    w.add_argument("--option", action="append", metavar="NAME=VALUE")
+    w.set_defaults(func=cmd_why)
 
     r = sub.add_parser("rules", help="list rule presets and options, or show one preset")
     r.add_argument("preset", nargs="?")

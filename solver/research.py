@@ -1,0 +1,319 @@
+"""Rule research: every reading of a turn, presets side by side, and why an order ends as it does.
+
+* :func:`explore` — every consistent resolution of a movement turn's equations before any backup
+  rule (CP-SAT enumeration), the orders on which they differ, and which rule picks which.
+* :func:`compare` — a corpus under several presets, order by order, listing where they differ.
+* :func:`why` — what one order's outcome hinges on: the decisions that force it (an unsatisfiable
+  core of CP-SAT assumptions, shrunk to a minimal one), the other orders (counterfactual: the
+  order left out), and the rule options (counterfactual: each other value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ortools.sat.python import cp_model
+
+from .api import TurnRequest, adjudicate, build_position, resolve_rules, _power_name
+from .corpus import case_files, load_case
+from .equations import _Compiler, _Model, enumerate_all, solve_system
+from .errors import DipsatError
+from .models import Convoy, Move, Support
+from .movement import Encoding, MovementRules, _unit_of
+from .rules import PRESETS, RuleOptions
+
+
+# -- shared ------------------------------------------------------------------------------------
+
+
+def _prepare(req: TurnRequest, rules: str | RuleOptions | None = None):
+    from variants import find_variant
+
+    if req.phase != "movement":
+        raise DipsatError(f"research commands work on movement turns; this file's phase is {req.phase!r}")
+    variant = find_variant(req.variant)
+    opts = resolve_rules(variant, req, rules)
+    pos = build_position(variant, req)
+    orders: dict[str, list[str]] = {}
+    for power, texts in req.orders.items():
+        orders.setdefault(_power_name(variant, power, "orders"), []).extend(texts)
+    bound = variant.binder(opts).bind(pos, orders)
+    impl = variant.movement_rules(opts)
+    return variant, opts, impl, impl.encode(bound)
+
+
+def describe_decision(enc: Encoding, name: str, value: bool) -> str:
+    text = enc.bound.orders[_unit_of(name)].text
+    kind = name[0]
+    if kind == "M":
+        return f"{text}: {'moves' if value else 'fails'}"
+    if kind == "S":
+        return f"{text}: {'support given' if value else 'support cut'}"
+    if kind == "C":
+        return f"{text}: {'convoy carried out' if value else 'convoy fails'}"
+    return f"{text}: {'a convoy path exists' if value else 'no convoy path'}"
+
+
+# -- explore -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Exploration:
+    resolutions: list[dict[str, bool]]
+    capped: bool
+    differing: list[str]  # decisions whose value differs between resolutions
+    picks: list[tuple[str, str, Optional[int], dict[str, bool]]]  # (rule, backup used, index of matching resolution, values)
+    enc: Encoding
+
+
+READING_RULES = {
+    "datc preset (Szykman)": {},
+    "all hold": {"convoy_paradox_rule": "all_hold"},
+    "1971 paradox rule": {"convoy_paradox_rule": "1971"},
+    "1982 paradox rule": {"convoy_paradox_rule": "1982"},
+    "2000 paradox rule": {"convoy_paradox_rule": "2000"},
+}
+
+
+def explore(req: TurnRequest, limit: int = 64) -> Exploration:
+    variant, opts, impl, enc = _prepare(req)
+    sols = enumerate_all(enc.system, limit=limit + 1)
+    capped = len(sols) > limit
+    sols = sols[:limit]
+    names = list(enc.system.defs)
+    differing = [n for n in names if len({s[n] for s in sols}) > 1]
+    picks = []
+    for label, over in READING_RULES.items():
+        o2 = opts.with_(**over)
+        impl2 = variant.movement_rules(o2)
+        enc2 = impl2.encode(enc.bound if o2.adjacent_convoy == opts.adjacent_convoy else enc.bound)
+        sol = solve_system(enc2.system, impl2.backup)
+        used = "; ".join(c.backup[1] for c in sol.components if c.backup) or "no backup rule needed"
+        match = None
+        for i, s in enumerate(sols):
+            if all(sol.values.get(n) == s[n] for n in names if n in sol.values):
+                match = i
+                break
+        picks.append((label, used, match, sol.values))
+    return Exploration(sols, capped, differing, picks, enc)
+
+
+def format_exploration(ex: Exploration) -> str:
+    enc = ex.enc
+    n = len(ex.resolutions)
+    lines = [f"Consistent resolutions before any backup rule: {n}{'+' if ex.capped else ''}"]
+    if n == 0:
+        lines.append("  none: the orders form a paradox (no reading satisfies every rule at once)")
+    for i, s in enumerate(ex.resolutions, start=1):
+        if ex.differing:
+            lines.append(f"  #{i}: " + "; ".join(describe_decision(enc, d, s[d]) for d in ex.differing))
+    if n == 1:
+        lines.append("  exactly one: the rules decide the turn without a backup rule")
+    if ex.differing:
+        lines.append("Orders on which they differ: " + ", ".join(sorted({enc.bound.orders[_unit_of(d)].text for d in ex.differing})))
+    lines.append("What each rule picks:")
+    for label, used, match, values in ex.picks:
+        where = f"resolution #{match + 1}" if match is not None else "no resolution of the unmodified rules (the rule changes the equations)"
+        keys = ex.differing or [d for d in enc.system.defs if d[0] == "M"]
+        detail = "; ".join(describe_decision(enc, d, values[d]) for d in keys if d in values)
+        lines.append(f"  {label}: {where} — {used}")
+        if detail:
+            lines.append(f"      {detail}")
+    return "\n".join(lines)
+
+
+# -- compare -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Difference:
+    case: str
+    order: str
+    results: dict[str, str]  # preset -> result
+
+
+def compare(paths: list[str], presets: list[str]) -> tuple[list[Difference], list[str], int]:
+    """Run every case of ``paths`` under each preset; return the order-level differences, the
+    errors, and the number of cases compared."""
+    diffs: list[Difference] = []
+    errors: list[str] = []
+    n = 0
+    for f in case_files(paths):
+        try:
+            case = load_case(f)
+        except DipsatError as exc:
+            errors.append(str(exc))
+            continue
+        n += 1
+        per: dict[str, dict[str, str]] = {}
+        for p in presets:
+            req = TurnRequest(variant=case.variant, rules=p, phase=case.phase, units=case.units, orders=case.orders,
+                              owners=case.owners, retreat_orders=case.retreat_orders)
+            try:
+                res = adjudicate(req)
+            except DipsatError as exc:
+                errors.append(f"{case.id} under {p}: {exc}")
+                continue
+            outs = list(getattr(res, "movement", res).outcomes) + (list(res.outcomes) if hasattr(res, "movement") else [])
+            for o in outs:
+                per.setdefault(f"{o.power}: {o.text}", {})[p] = o.result
+        for order, res_by in per.items():
+            if len(set(res_by.values())) > 1:
+                diffs.append(Difference(case.id, order, res_by))
+    return diffs, errors, n
+
+
+def format_compare(diffs: list[Difference], presets: list[str], n: int) -> str:
+    cases = sorted({d.case for d in diffs}, key=_case_key)
+    lines = [f"{n} cases under {', '.join(presets)}: {len(cases)} cases differ, {len(diffs)} orders"]
+    for c in cases:
+        lines.append(f"\n{c}")
+        for d in diffs:
+            if d.case == c:
+                lines.append(f"  {d.order}")
+                lines.append("      " + " | ".join(f"{p}: {d.results.get(p, '-')}" for p in presets))
+    return "\n".join(lines)
+
+
+def _case_key(cid: str):
+    return [int(x) if x.isdigit() else x for x in cid.replace("-", ".").split(".")]
+
+
+# -- why ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class WhyAnswer:
+    order: str
+    outcome: str
+    reason: str
+    forced_by: list[str] = field(default_factory=list)
+    orders: list[tuple[str, str]] = field(default_factory=list)  # (order, result without it)
+    options: list[tuple[str, Any, Any, str]] = field(default_factory=list)  # (option, here, other, result)
+    backup: Optional[str] = None
+
+
+def _target(res, text: str, notation=None):
+    """The outcome of the order written ``text``: the same text, else the order of the same unit."""
+    hits = [o for o in res.outcomes if o.text.strip().lower() == text.strip().lower()]
+    if not hits and notation is not None:
+        try:
+            prov = notation.parse(text).unit.loc.province
+        except DipsatError:
+            return []
+        pos = res.position
+        hits = [o for o in res.outcomes if o.unit is not None and pos.units[o.unit].province == prov]
+        if len(hits) > 1:
+            hits = [o for o in hits if o.order_kind != "rejected"] or hits
+    return hits
+
+
+def why(req: TurnRequest, order: str) -> WhyAnswer:
+    variant, opts, impl, enc = _prepare(req)
+    res = adjudicate(req, rules=opts)
+    hits = _target(res, order, variant.notation)
+    if not hits:
+        raise DipsatError(f"order {order!r} is not one of the file's orders: " + "; ".join(o.text for o in res.outcomes))
+    if len(hits) > 1:
+        raise DipsatError(f"order {order!r} matches several orders: " + "; ".join(o.text for o in hits))
+    target = hits[0]
+    ans = WhyAnswer(target.text, target.result, target.reason)
+    if target.unit is None or target.order_kind == "rejected":
+        ans.forced_by = [f"the order itself: {target.reason}"]
+        return ans
+    # 1. the decisions that force it (a minimal unsatisfiable core of assumptions)
+    sol = solve_system(enc.system, impl.backup)
+    for c in sol.components:
+        if c.backup and any(_unit_of(n) == target.unit for n in c.decisions):
+            ans.backup = f"{c.backup[0].replace('_', ' ')} ({c.resolutions} resolutions): {c.backup[1]}"
+    u = target.unit
+    body = enc.bound.orders[u].body
+    tname = {Move: "M", Support: "S", Convoy: "C"}.get(type(body))
+    key = f"{tname}{u:04d}" if tname else None
+    if key in sol.defs:
+        ans.forced_by = [describe_decision(enc, n, sol.values[n]) for n in _core(sol.defs, sol.values, key)]
+    else:
+        ans.forced_by = []
+    # 2. counterfactual orders
+    base = target.succeeded
+    for power, texts in sorted(req.orders.items()):
+        for t in texts:
+            if t.strip() == target.text:
+                continue
+            alt = {p: [x for x in ts if not (p == power and x == t)] for p, ts in req.orders.items()}
+            r2 = adjudicate(req.model_copy(update={"orders": alt}), rules=opts)
+            h2 = _target(r2, target.text)
+            if h2 and h2[0].succeeded != base:
+                ans.orders.append((f"{power}: {t}", f"without it: {h2[0].result} — {h2[0].reason}"))
+    # 3. counterfactual rule options
+    for fname, finfo in RuleOptions.model_fields.items():
+        if fname == "name":
+            continue
+        here = getattr(opts, fname)
+        values = [True, False] if finfo.annotation is bool else list(getattr(finfo.annotation, "__args__", ()))
+        for v in values:
+            if v == here:
+                continue
+            try:
+                r2 = adjudicate(req, rules=opts.with_(**{fname: v}))
+            except DipsatError:
+                continue
+            h2 = _target(r2, target.text)
+            if h2 and h2[0].succeeded != base:
+                ans.options.append((fname, here, v, f"{h2[0].result} — {h2[0].reason}"))
+    return ans
+
+
+def _core(defs, values, key: str) -> list[str]:
+    """A minimal set of other decisions whose values, with the equations, force ``key``."""
+    model = _Model()
+    comp = _Compiler(model)
+    for n, f in defs.items():
+        comp.define(n, f)
+    target = comp.var(key)
+    model.add(target == (0 if values[key] else 1))
+    others = [n for n in defs if n != key]
+
+    def infeasible(keep: list[str]) -> bool:
+        m2 = model.clone()
+        for n in keep:
+            v = m2.get_bool_var_from_proto_index(comp.var(n).index)
+            m2.add(v == (1 if values[n] else 0))
+        s = cp_model.CpSolver()
+        s.parameters.num_workers = 1
+        s.parameters.random_seed = 0
+        return s.solve(m2) == cp_model.INFEASIBLE
+
+    if infeasible([]):
+        return []  # forced by the orders and the board alone
+    keep = list(others)
+    if not infeasible(keep):
+        return []  # not forced: part of a component a backup rule settled
+    for n in list(keep):
+        trial = [x for x in keep if x != n]
+        if infeasible(trial):
+            keep = trial
+    return keep
+
+
+def format_why(ans: WhyAnswer) -> str:
+    lines = [f"{ans.order}: {ans.outcome} — {ans.reason}"]
+    if ans.backup:
+        lines.append(f"It is part of a cycle settled by a backup rule: {ans.backup}.")
+    if ans.forced_by:
+        lines.append("Given the orders, this outcome is forced once these hold:")
+        lines += [f"  - {x}" for x in ans.forced_by]
+    elif not ans.backup:
+        lines.append("The orders and the board alone force it (no other decision is needed).")
+    if ans.orders:
+        lines.append("It hinges on these other orders:")
+        lines += [f"  - {o}: {r}" for o, r in ans.orders]
+    else:
+        lines.append("Leaving out any single other order does not change it.")
+    if ans.options:
+        lines.append("It hinges on these rule options:")
+        lines += [f"  - {f} = {h!r} here; with {v!r}: {r}" for f, h, v, r in ans.options]
+    else:
+        lines.append("No single rule option changes it.")
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""explore / compare / why on the DATC circular-movement and paradox cases."""
+
+from solver.api import load_request
+from solver.cli import main
+from solver.research import compare, explore, why
+
+from conftest import CORPORA
+
+DATC = CORPORA / "datc"
+
+
+def test_explore_circular_movement_has_two_readings():
+    ex = explore(load_request(DATC / "6.C.01.toml"))
+    assert len(ex.resolutions) == 2
+    moved = sorted(all(s[d] for d in ex.differing) for s in ex.resolutions)
+    assert moved == [False, True]  # all fail, or all move
+    label, used, match, _ = ex.picks[0]
+    assert "all moves succeed" in used and ex.resolutions[match][ex.differing[0]] is True
+
+
+def test_explore_pandin_has_no_reading():
+    ex = explore(load_request(DATC / "6.F.16.toml"))
+    assert ex.resolutions == []
+    assert "Szykman" in ex.picks[0][1]
+
+
+def test_explore_simple_paradox_two_readings_rules_disagree():
+    ex = explore(load_request(DATC / "6.F.14.toml"))
+    assert len(ex.resolutions) == 2
+    picks = {label: match for label, _, match, _ in ex.picks}
+    assert picks["datc preset (Szykman)"] != picks["all hold"]  # DATC 4.A.2 d: all-hold differs on 6.F.14
+
+
+def test_explore_unique_turn(capsys):
+    assert main(["explore", str(CORPORA.parent.parent / "examples" / "spring1901.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "Consistent resolutions before any backup rule: 1" in out
+
+
+def test_compare_lists_edition_differences():
+    diffs, errors, n = compare([str(DATC / "6.F.17.toml"), str(DATC / "6.C.01.toml")], ["datc", "2000"])
+    assert not errors and n == 2
+    by = {d.order: d.results for d in diffs}
+    assert by["France: A Brest - London"] == {"datc": "no_path", "2000": "moved"}
+    assert all(d.case == "6.F.17" for d in diffs)
+
+
+def test_why_names_orders_and_options():
+    ans = why(load_request(DATC / "6.F.14.toml"), "F Wales - English Channel")
+    assert ans.outcome == "moved"
+    assert ans.backup and "Szykman" in ans.backup
+    assert any("F London Supports F Wales - English Channel" in o for o, _ in ans.orders)
+    assert any(f == "convoy_paradox_rule" and v == "all_hold" for f, _, v, _ in ans.options)
+
+
+def test_why_core_names_the_deciding_support():
+    # 6.D.2: a move cuts a support on hold, so the supported unit is dislodged
+    req = load_request(DATC / "6.D.02.toml")
+    target = next(t for ts in req.orders.values() for t in ts if "Hold" in t or "Supports" not in t and "-" not in t)
+    ans = why(req, target)
+    assert ans.outcome == "dislodged"
+    assert ans.orders, "the dislodgement hinges on other orders"
