@@ -16,7 +16,7 @@ from .api import TurnRequest, adjudicate, describe_validation, result_to_json
 from .errors import DipsatError
 
 
-def adjudicate_line(line: str, lineno: int) -> dict[str, Any]:
+def adjudicate_line(line: str, lineno: int, time_limit: float | None = None) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -29,7 +29,7 @@ def adjudicate_line(line: str, lineno: int) -> dict[str, Any]:
     except ValidationError as exc:
         return _error(lineno, "invalid_request", describe_validation(exc), ident)
     try:
-        res = adjudicate(req)
+        res = adjudicate(req, time_limit=time_limit)
     except DipsatError as exc:
         return _error(lineno, type(exc).__name__, str(exc), ident)
     out = {"line": lineno, "ok": True}
@@ -47,13 +47,13 @@ def _error(lineno: int, kind: str, message: str, ident: Any = None) -> dict[str,
     return out
 
 
-def run_batch(lines: IO[str], out: IO[str]) -> tuple[int, int]:
+def run_batch(lines: IO[str], out: IO[str], time_limit: float | None = None) -> tuple[int, int]:
     ok = err = 0
     for n, line in enumerate(lines, start=1):
         s = line.strip()
         if not s or s.startswith("#"):
             continue
-        res = adjudicate_line(s, n)
+        res = adjudicate_line(s, n, time_limit)
         if res["ok"]:
             ok += 1
         else:

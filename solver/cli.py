@@ -87,7 +87,7 @@ def cmd_adjudicate(args) -> int:
     if args.option:
         req.options = {**req.options, **parse_overrides(args.option)}
     opts = resolve_rules(find_variant(req.variant), req)
-    res = adjudicate(req, rules=opts)
+    res = adjudicate(req, rules=opts, time_limit=args.time_limit)
     if args.json:
         out = result_to_json(res)
         out["rules"] = opts.name
@@ -103,7 +103,7 @@ def cmd_batch(args) -> int:
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
         with open(args.input, encoding="utf-8") as f:
-            n_ok, n_err = run_batch(f, out)
+            n_ok, n_err = run_batch(f, out, time_limit=args.time_limit)
     except OSError as exc:
         raise DipsatError(f"{args.input}: cannot read: {exc.strerror}") from None
     finally:
@@ -240,11 +240,14 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="machine-readable output")
     a.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg); default: the file's, else the variant's")
     a.add_argument("--option", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
+    a.add_argument("--time-limit", type=float, metavar="SECONDS", help="CP-SAT time limit per solver call (error when exceeded)")
     a.set_defaults(func=cmd_adjudicate)
 
     b = sub.add_parser("batch", help="adjudicate one JSON turn request per line; one JSON result per line, same order")
     b.add_argument("input")
     b.add_argument("-o", "--output", help="write results here instead of standard output")
+    b.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
+                   help="CP-SAT time limit per solver call; a turn that exceeds it gives an error object (default 10)")
     b.set_defaults(func=cmd_batch)
 
     c = sub.add_parser("corpus", help="run corpus case files or folders; print a pass/fail table")

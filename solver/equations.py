@@ -313,12 +313,15 @@ def _solve_group(defs: dict[str, Formula], names: list[str], known: dict[str, bo
             return [{n: bool(solver.value(v)) for n, v in zip(names, vs)}]
         if status == cp_model.INFEASIBLE:
             return []
+        if status == cp_model.UNKNOWN and time_limit:
+            raise SolverError(f"the solver time limit of {time_limit:g} s was exceeded on a component of {len(names)} decisions")
         raise SolverError(f"CP-SAT returned {solver.status_name(status)} on a component of {len(names)} decisions")
     p.enumerate_all_solutions = True
     cb = _Collector(names, vs, limit)
     status = solver.solve(model, cb)
     if status == cp_model.UNKNOWN and len(cb.found) < limit:
-        raise SolverError(f"CP-SAT stopped without an answer on a component of {len(names)} decisions (time limit?)")
+        raise SolverError(f"the solver time limit of {time_limit:g} s was exceeded while counting the resolutions of a cycle of {len(names)} decisions"
+                          if time_limit else f"CP-SAT stopped without an answer on a cycle of {len(names)} decisions")
     return cb.found
 
 

@@ -75,6 +75,31 @@ class ParsedOrder:
     extras: dict = field(default_factory=dict)
 
 
+def _loc_text(loc: LocRef) -> str:
+    return loc.province.capitalize() + (f"/{loc.coast}" if loc.coast else "")
+
+
+def _unit_text(u: UnitRef) -> str:
+    return (f"{u.kind} " if u.kind else "") + _loc_text(u.loc)
+
+
+def format_order(p: "ParsedOrder") -> str:
+    """Canonical DATC-style text of a parsed order; ``parse(format_order(p))`` reads back the
+    same order (the round trip the property tests check)."""
+    head = _unit_text(p.unit)
+    if p.action == "hold":
+        return f"{head} H"
+    if p.action == "disband":
+        return f"{head} Disband"
+    if p.action == "move":
+        steps = " - ".join([*(x.capitalize() for x in p.path), _loc_text(p.dest)])  # type: ignore[arg-type]
+        return f"{head} - {steps}" + (" via convoy" if p.via_convoy else "")
+    assert p.target is not None
+    word = "S" if p.action == "support" else "C"
+    tail = f" - {_loc_text(p.dest)}" if p.dest is not None else ""
+    return f"{head} {word} {_unit_text(p.target)}{tail}"
+
+
 @dataclass(frozen=True)
 class _Tok:
     kind: str  # PROV, DASH, HOLD, SUPPORT, CONVOY, VIA, BY, KIND_A, KIND_F, MOVE
@@ -148,8 +173,8 @@ class Notation:
                 toks.append(_Tok("COLON", None, i))
                 i += 1
                 continue
-            if ch.isdigit():
-                m2 = re.match(r"\d+", s[i:])
+            if ch in "0123456789":
+                m2 = re.match(r"[0-9]+", s[i:])
                 assert m2
                 toks.append(_Tok("NUM", int(m2.group(0)), i))
                 i += m2.end()
@@ -207,6 +232,17 @@ class Notation:
         return hit
 
     def _parse(self, text: str, power: Optional[str] = None) -> ParsedOrder:
+        try:
+            return self._parse_body(text, power)
+        except InvalidOrder as exc:
+            if exc.text == text:
+                raise
+            # quote the whole order, even when the error was found after a "Power:" prefix
+            offset = text.find(exc.text) if exc.text else -1
+            col = exc.column + offset if exc.column is not None and offset >= 0 else exc.column
+            raise InvalidOrder(text, exc.reason, col) from None
+
+    def _parse_body(self, text: str, power: Optional[str] = None) -> ParsedOrder:
         if not text or not text.strip():
             raise InvalidOrder(text, "empty order")
         stripped = text.strip()

@@ -13,9 +13,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .errors import DipsatError
 
-class RuleError(ValueError):
-    pass
+
+class RuleError(DipsatError):
+    """An unknown preset or a bad rule option value."""
 
 
 class RuleOptions(BaseModel):

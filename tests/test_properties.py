@@ -1,69 +1,29 @@
-"""Properties of random standard turns (hypothesis; derandomised so CI is deterministic)."""
+"""Properties of random standard turns (hypothesis, derandomised so CI is deterministic)."""
+
+import json
+import os
+import subprocess
+import sys
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from solver.api import adjudicate, result_to_json
+from solver.equations import evaluate
+from solver.models import Position
+from solver.notation import format_order
+from solver.retreats import retreat_options
 from variants import find_variant
 
-MAP = find_variant("standard").map
-POWERS = sorted(MAP.powers)
-ARMY_LOCS = sorted(p for p, d in MAP.provinces.items() if d.terrain in ("land", "coast"))
-FLEET_LOCS = sorted(MAP.fleet_graph.nodes)
+from conftest import ROOT
+from strategies import MAP, any_turns, rich_turns, workload
 
-
-def _txt(loc: str) -> str:
-    return loc.replace("/", "/")
-
-
-@st.composite
-def turns(draw):
-    n = draw(st.integers(min_value=2, max_value=18))
-    used: set[str] = set()
-    units = []
-    for _ in range(n):
-        kind = draw(st.sampled_from("AF"))
-        loc = draw(st.sampled_from(ARMY_LOCS if kind == "A" else FLEET_LOCS))
-        prov = loc.split("/")[0]
-        if prov in used:
-            continue
-        used.add(prov)
-        units.append((draw(st.sampled_from(POWERS)), kind, loc))
-    orders: dict[str, list[str]] = {}
-    for power, kind, loc in units:
-        nbrs = sorted(MAP.neighbours(kind, loc))
-        choice = draw(st.sampled_from(["hold", "move", "move", "support", "convoy"]))
-        me = f"{kind} {_txt(loc)}"
-        if choice == "move" and nbrs:
-            text = f"{me} - {_txt(draw(st.sampled_from(nbrs)))}"
-        elif choice == "support" and len(units) > 1:
-            _, k2, l2 = draw(st.sampled_from(units))
-            n2 = sorted(MAP.neighbours(k2, l2))
-            if n2 and draw(st.booleans()):
-                text = f"{me} S {k2} {_txt(l2)} - {_txt(draw(st.sampled_from(n2)).split('/')[0])}"
-            else:
-                text = f"{me} S {k2} {_txt(l2)}"
-        elif choice == "convoy" and kind == "F":
-            armies = [u for u in units if u[1] == "A"]
-            if not armies:
-                text = f"{me} H"
-            else:
-                _, _, l2 = draw(st.sampled_from(armies))
-                text = f"{me} C A {l2} - {draw(st.sampled_from(ARMY_LOCS))}"
-        else:
-            text = f"{me} H"
-        orders.setdefault(power, []).append(text)
-    spec: dict[str, list[str]] = {}
-    for power, kind, loc in units:
-        spec.setdefault(power, []).append(f"{kind} {loc}")
-    return {"units": spec, "orders": orders}
-
-
-SETTINGS = settings(max_examples=200, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=250, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+STANDARD = find_variant("standard")
 
 
 @SETTINGS
-@given(turns())
+@given(any_turns())
 def test_board_invariants(req):
     res = adjudicate(req)
     provinces = [u.province for u in res.after.units]
@@ -76,7 +36,22 @@ def test_board_invariants(req):
 
 
 @SETTINGS
-@given(turns(), st.randoms(use_true_random=False))
+@given(any_turns())
+def test_retreat_options_are_legal(req):
+    res = adjudicate(req)
+    occupied = {u.province for u in res.after.units}
+    for opt in retreat_options(MAP, STANDARD.rules(), res):
+        unit = res.position.units[opt.unit]
+        attacker = res.position.units[res.dislodged_by[opt.unit]]
+        for loc in opt.open:
+            prov = MAP.province_of(loc)
+            assert loc in MAP.neighbours(unit.kind.value, unit.location)
+            assert prov not in occupied and prov not in res.contested and MAP.passable(prov)
+            assert prov != attacker.province or res.dislodged_by[opt.unit] in res.convoyed
+
+
+@SETTINGS
+@given(any_turns(), st.randoms(use_true_random=False))
 def test_order_of_submission_does_not_matter(req, rnd):
     ref = result_to_json(adjudicate(req))
     powers = list(req["orders"])
@@ -84,3 +59,53 @@ def test_order_of_submission_does_not_matter(req, rnd):
     shuffled = {"units": {p: list(reversed(v)) for p, v in reversed(list(req["units"].items()))},
                 "orders": {p: rnd.sample(req["orders"][p], len(req["orders"][p])) for p in powers}}
     assert result_to_json(adjudicate(shuffled)) == ref
+
+
+@SETTINGS
+@given(any_turns())
+def test_every_resolution_satisfies_the_equations(req):
+    from solver.api import TurnRequest, build_position
+    from solver.equations import solve_system
+
+    r = TurnRequest.model_validate(req)
+    pos = build_position(STANDARD, r)
+    opts = STANDARD.rules()
+    bound = STANDARD.binder(opts).bind(pos, r.orders)
+    impl = STANDARD.movement_rules(opts)
+    enc = impl.encode(bound)
+    sol = solve_system(enc.system, impl.backup)
+    for name, f in sol.defs.items():
+        assert evaluate(f, sol.values) == sol.values[name], name
+
+
+@SETTINGS
+@given(rich_turns())
+def test_parse_format_round_trip(req):
+    n = STANDARD.notation
+    for texts in req["orders"].values():
+        for t in texts:
+            p = n.parse(t)
+            q = n.parse(format_order(p))
+            assert (q.unit, q.action, q.dest, q.target, q.via_convoy, q.path) == (p.unit, p.action, p.dest, p.target, p.via_convoy, p.path)
+
+
+@SETTINGS
+@given(rich_turns())
+def test_positions_round_trip_through_json(req):
+    res = adjudicate(req)
+    for pos in (res.position, res.after):
+        assert Position.model_validate_json(pos.model_dump_json()) == pos
+
+
+def test_hash_seed_does_not_matter(tmp_path):
+    turns = [workload.generate_turn(11, i) for i in range(40)]
+    inp = tmp_path / "in.jsonl"
+    inp.write_text("".join(json.dumps(t) + "\n" for t in turns))
+    outs = []
+    for seed in ("0", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        out = tmp_path / f"out{seed}.jsonl"
+        subprocess.run([sys.executable, "-m", "solver.cli", "batch", str(inp), "-o", str(out)],
+                       check=True, env=env, cwd=ROOT, capture_output=True)
+        outs.append(out.read_text())
+    assert outs[0] == outs[1] and outs[0].count("\n") == 40

@@ -1,0 +1,73 @@
+"""Hypothesis strategies for standard turns.
+
+``rich_turns`` draws from the benchmark generator (seeded random legal turns: supports, swaps,
+rings, convoys); ``small_turns`` builds small positions with arbitrary (often illegal) orders.
+"""
+
+import sys
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import workload  # noqa: E402
+
+from variants import find_variant  # noqa: E402
+
+MAP = find_variant("standard").map
+POWERS = sorted(MAP.powers)
+ARMY_LOCS = sorted(p for p, d in MAP.provinces.items() if d.terrain in ("land", "coast"))
+FLEET_LOCS = sorted(MAP.fleet_graph.nodes)
+
+
+def _turn(seed: int, index: int) -> dict:
+    t = workload.generate_turn(seed, index)
+    t.pop("id", None)
+    return t
+
+
+def rich_turns():
+    return st.builds(_turn, st.integers(0, 10**9), st.integers(0, 1000))
+
+
+@st.composite
+def small_turns(draw):
+    n = draw(st.integers(min_value=2, max_value=18))
+    used: set[str] = set()
+    units = []
+    for _ in range(n):
+        kind = draw(st.sampled_from("AF"))
+        loc = draw(st.sampled_from(ARMY_LOCS if kind == "A" else FLEET_LOCS))
+        prov = loc.split("/")[0]
+        if prov in used:
+            continue
+        used.add(prov)
+        units.append((draw(st.sampled_from(POWERS)), kind, loc))
+    orders: dict[str, list[str]] = {}
+    for power, kind, loc in units:
+        nbrs = sorted(MAP.neighbours(kind, loc))
+        choice = draw(st.sampled_from(["hold", "move", "move", "support", "convoy"]))
+        me = f"{kind} {loc}"
+        if choice == "move" and nbrs:
+            text = f"{me} - {draw(st.sampled_from(nbrs))}"
+        elif choice == "support" and len(units) > 1:
+            _, k2, l2 = draw(st.sampled_from(units))
+            n2 = sorted(MAP.neighbours(k2, l2))
+            if n2 and draw(st.booleans()):
+                text = f"{me} S {k2} {l2} - {draw(st.sampled_from(n2)).split('/')[0]}"
+            else:
+                text = f"{me} S {k2} {l2}"
+        elif choice == "convoy" and kind == "F":
+            armies = [u for u in units if u[1] == "A"]
+            text = f"{me} C A {draw(st.sampled_from(armies))[2]} - {draw(st.sampled_from(ARMY_LOCS))}" if armies else f"{me} H"
+        else:
+            text = f"{me} H"
+        orders.setdefault(power, []).append(text)
+    spec: dict[str, list[str]] = {}
+    for power, kind, loc in units:
+        spec.setdefault(power, []).append(f"{kind} {loc}")
+    return {"units": spec, "orders": orders}
+
+
+def any_turns():
+    return st.one_of(rich_turns(), small_turns())
