@@ -114,7 +114,7 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
         return adjudicate_adjustments(variant.map, variant.notation, pos.model_copy(update={"owners": owners}), orders, owners,
                                       opts.civil_disorder)
     bound = variant.binder(opts).bind(pos, orders)
-    result = adjudicate_movement(variant.movement_rules(opts), bound, time_limit=time_limit)
+    result = variant.movement_rules(opts).adjudicate(bound, time_limit=time_limit)
     if req.phase == "retreat":
         from .retreats import adjudicate_retreats
 

@@ -126,7 +126,7 @@ class Game:
         v = self.variant
         if self.phase == "movement":
             bound = v.binder(self.rules).bind(self.position, orders)
-            res = adjudicate_movement(v.movement_rules(self.rules), bound)
+            res = v.movement_rules(self.rules).adjudicate(bound)
             after = res.after.model_copy(update={"owners": self.position.owners})
             self._pending = res if res.dislodged else None
             self.position = after

@@ -58,7 +58,13 @@ class Position(Frozen):
     owners: dict[str, str] = Field(default_factory=dict)  # supply centre -> power
 
     def canonical(self) -> "Position":
-        return self.model_copy(update={"units": tuple(sorted(self.units, key=Unit.sort_key))})
+        """Units sorted; units of one power, kind and location merged into one (with a count)."""
+        merged: dict[tuple, Unit] = {}
+        for u in self.units:
+            key = (u.power, u.location, u.kind.value)
+            prev = merged.get(key)
+            merged[key] = u if prev is None else prev.model_copy(update={"count": prev.count + u.count})
+        return self.model_copy(update={"units": tuple(sorted(merged.values(), key=Unit.sort_key))})
 
     def units_at(self, province: str) -> list[int]:
         return [i for i, u in enumerate(self.units) if u.province == province]
@@ -86,6 +92,7 @@ class Support(Frozen):
     target: int  # supported unit
     dest: Optional[str] = None  # province; None = support to hold
     dest_coast: Optional[str] = None  # coast location named in the support, when it names one
+    target_power: Optional[str] = None  # the supported nation, when the order names it ("FA Bur-Mun")
 
 
 class Convoy(Frozen):
@@ -160,7 +167,7 @@ class Outcome(Frozen):
     result: Literal[
         "moved", "bounced", "no_path", "held", "dislodged", "given", "cut", "void",
         "convoyed", "disrupted", "illegal", "invalid", "ambiguous", "duplicate",
-        "built", "disbanded", "waived",
+        "built", "disbanded", "waived", "partial",
     ]
     by: tuple[str, ...] = ()  # culprit orders / units
     reason: str = ""

@@ -41,7 +41,7 @@ def _name(prefix: str, u: int) -> str:
 
 
 def _unit_of(name: str) -> int:
-    return int(name[1:])
+    return int(name[1:5])
 
 
 @dataclass
@@ -73,6 +73,9 @@ class MovementRules:
         self.map = game_map
         self.rules = rules
         self.geo = geography or Geography(game_map)
+
+    def adjudicate(self, bound: BoundOrders, limit: int = 2, time_limit: float | None = None) -> MovementResult:
+        return adjudicate_movement(self, bound, limit=limit, time_limit=time_limit)
 
     # -- hooks ----------------------------------------------------------------------------
     def unit_weight(self, pos: Position, u: int) -> int:

@@ -35,6 +35,7 @@ COAST_WORDS = {
 KEYWORDS = {
     "hold": "HOLD", "holds": "HOLD", "h": "HOLD", "stand": "HOLD", "stands": "HOLD",
     "support": "SUPPORT", "supports": "SUPPORT", "s": "SUPPORT", "sup": "SUPPORT", "supp": "SUPPORT",
+    "sups": "SUPPORT", "supported": "SUPPORT",
     "convoy": "CONVOY", "convoys": "CONVOY", "c": "CONVOY",
     "via": "VIA", "by": "BY",
     "army": "KIND_A", "a": "KIND_A", "fleet": "KIND_F", "f": "KIND_F",
@@ -60,6 +61,9 @@ class LocRef:
 class UnitRef:
     kind: Optional[str]  # "A", "F" or None when omitted
     loc: LocRef
+    count: Optional[int] = None  # "2 F Nth": how many units of a multiply-held province
+    power: Optional[str] = None  # "FA Bur" (French army), "1 I A Tun": the nation, when written
+    kinds: tuple[tuple[Optional[int], Optional[str], Optional[str]], ...] = ()  # "1 A & 1 F Naf": (count, power, kind) parts
 
 
 @dataclass
@@ -72,6 +76,7 @@ class ParsedOrder:
     via_convoy: bool = False
     path: tuple[str, ...] = ()  # intermediate provinces of a written convoy path
     power: Optional[str] = None  # "England: ..." prefix, when written
+    supported_by: tuple[UnitRef, ...] = ()  # "2 A Swi-Mun sup by 1 A Swi": supports written with the move
     extras: dict = field(default_factory=dict)
 
 
@@ -80,7 +85,11 @@ def _loc_text(loc: LocRef) -> str:
 
 
 def _unit_text(u: UnitRef) -> str:
-    return (f"{u.kind} " if u.kind else "") + _loc_text(u.loc)
+    return (f"{u.count} " if u.count is not None else "") + (f"{u.kind} " if u.kind else "") + _loc_text(u.loc)
+
+
+def format_unit(u: UnitRef) -> str:
+    return _unit_text(u)
 
 
 def format_order(p: "ParsedOrder") -> str:
@@ -121,6 +130,20 @@ class Notation:
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
         self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
         self.unit_memo: dict[tuple, object] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
+
+    # nation letters ("FA Bur" = French army, "1 I A Tun"): off on the standard map, where the
+    # letters A and F would be ambiguous; variants whose notation uses them set this table.
+    power_letters: dict[str, str] = {}
+
+    def power_kind(self, word: str) -> Optional[tuple[Optional[str], Optional[str]]]:
+        """``"fa"`` -> (France, "A"); ``"i"`` -> (Italy, None); None if not such a word."""
+        if not self.power_letters:
+            return None
+        if len(word) == 2 and word[0] in self.power_letters and word[1] in "af":
+            return self.power_letters[word[0]], word[1].upper()
+        if len(word) == 1 and word in self.power_letters and word not in "af" and word not in KEYWORDS:
+            return self.power_letters[word], None
+        return None
 
     # -- tokens ---------------------------------------------------------------------------
     def tokenize(self, text: str) -> list[_Tok]:
@@ -173,6 +196,10 @@ class Notation:
                 toks.append(_Tok("COLON", None, i))
                 i += 1
                 continue
+            if ch == "&":
+                toks.append(_Tok("AND", None, i))
+                i += 1
+                continue
             if ch in "0123456789":
                 m2 = re.match(r"[0-9]+", s[i:])
                 assert m2
@@ -189,13 +216,20 @@ class Notation:
                         break
             word_m = re.match(r"[a-z][a-z']*", s[i:])
             word = word_m.group(0) if word_m else s[i]
+            pk = self.power_kind(word)
+            if pk is not None and (hit is None or len(hit[0]) <= len(word)):
+                toks.append(_Tok("POWKIND", pk, i))
+                i += len(word)
+                continue
             if word in KEYWORDS and (hit is None or len(hit[0]) <= len(word)):
                 # "via convoy" / "by convoy": one token
                 kw = KEYWORDS[word]
                 if kw in ("VIA", "BY"):
                     rest = re.match(r"\s+convoy\b", s[i + len(word) :])
                     if kw == "BY" and not rest:
-                        raise InvalidOrder(text, "expected 'by convoy'", i)
+                        toks.append(_Tok("BY", None, i))
+                        i += len(word)
+                        continue
                     toks.append(_Tok("VIA", None, i))
                     i += len(word) + (rest.end() if rest else 0)
                     continue
@@ -272,6 +306,14 @@ class Notation:
             if p.peek() and p.peek().kind == "VIA":
                 p.next()
                 order.via_convoy = True
+            by: list[UnitRef] = []
+            while p.peek() and p.peek().kind == "SUPPORT" and p.i + 1 < len(p.toks) and p.toks[p.i + 1].kind == "BY":
+                p.next()
+                p.next()
+                by.append(self._unit(p, "the supporting unit"))
+                if p.peek() and p.peek().kind == "AND":
+                    p.next()
+            order.supported_by = tuple(by)
         elif t.kind == "SUPPORT":
             p.next()
             order.action = "support"
@@ -306,15 +348,37 @@ class Notation:
         return order
 
     def _unit(self, p: "_Cursor", what: str) -> UnitRef:
-        kind = None
-        t = p.peek()
-        if t is not None and t.kind == "PROV" and t.value.province in ("a", "f"):  # pragma: no cover
-            pass
-        if t is not None and t.kind in ("KIND_A", "KIND_F"):
-            p.next()
-            kind = "A" if t.kind == "KIND_A" else "F"
+        """``[count] [nation] [kind] ( & [count] [nation] [kind] )* province``."""
+        parts: list[tuple[Optional[int], Optional[str], Optional[str]]] = []
+        while True:
+            count = power = kind = None
+            t = p.peek()
+            if t is not None and t.kind == "NUM":
+                p.next()
+                count = int(t.value)  # type: ignore[arg-type]
+                t = p.peek()
+            if t is not None and t.kind == "POWKIND":
+                p.next()
+                power, kind = t.value  # type: ignore[misc]
+                t = p.peek()
+            if t is not None and t.kind in ("KIND_A", "KIND_F") and kind is None:
+                p.next()
+                kind = "A" if t.kind == "KIND_A" else "F"
+                t = p.peek()
+                # "FF": a plural kind letter repeated ("2 FF Gol", "AA")
+            parts.append((count, power, kind))
+            if t is not None and t.kind == "AND":
+                p.next()
+                continue
+            break
         loc = p.expect_prov(f"{what}'s province")
-        return UnitRef(kind, loc)
+        count, power, kind = parts[0]
+        if count is not None and count < 1:
+            raise InvalidOrder(p.text, f"a unit count must be at least 1, not {count}")
+        if len(parts) > 1:
+            total = sum(c or 1 for c, _, _ in parts)
+            return UnitRef(None, loc, total, power, tuple(parts))
+        return UnitRef(kind, loc, count, power)
 
 
 class _Cursor:

@@ -20,7 +20,7 @@ from maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from .models import Convoy, Hold, Move, Order, Position, Rejected, Support, Unit, UnitKind
-from .notation import LocRef, Notation, ParsedOrder, UnitRef
+from .notation import LocRef, Notation, ParsedOrder, UnitRef, format_unit
 from .rules import RuleOptions
 
 
@@ -138,8 +138,87 @@ class OrderBinder:
         self.notation = notation or Notation(game_map)
 
     # -- entry point ----------------------------------------------------------------------
+    stacks = False  # several units per province, orders with counts (set by variants with stacks)
+    move_to_own_province_holds = False  # "F Nwy-Nwy": a hold (Multiplomacy) instead of illegal
+
+    def parse_all(self, orders: dict[str, list[str]]) -> list[tuple[str, str, Optional[ParsedOrder], Optional[OrderError]]]:
+        """Parse every order (powers in name order, each power's orders as written); a move
+        written with its supports ("A Tyo-Mun sup by A Boh") gives the supports as orders too."""
+        out: list[tuple[str, str, Optional[ParsedOrder], Optional[OrderError]]] = []
+        for power in sorted(orders):
+            for text in orders[power]:
+                try:
+                    parsed = self.notation.parse(text, power)
+                except OrderError as exc:
+                    out.append((power, text, None, exc))
+                    continue
+                out.append((power, text, parsed, None))
+                for ref in parsed.supported_by:
+                    mover = UnitRef(parsed.unit.kind, parsed.unit.loc, None, None)
+                    sup = ParsedOrder(text=f"{format_unit(ref)} S {format_unit(mover)} - {parsed.dest.province.capitalize()} (from {text.strip()!r})",  # type: ignore[union-attr]
+                                      unit=ref, action="support", target=mover, dest=parsed.dest, power=power)
+                    out.append((power, sup.text, sup, None))
+        return out
+
+    def split(self, pos: Position, parsed: list) -> tuple[Position, dict[int, list[int]], dict[int, OrderError]]:
+        """Give each order its own unit: ``2 F Nth ...`` takes two of the fleets in the North Sea.
+        Returns the split position, order index -> its units, and allocation errors."""
+        remaining = [u.count for u in pos.units]
+        at: dict[str, list[int]] = {}
+        for i, u in enumerate(pos.units):
+            at.setdefault(u.province, []).append(i)
+        pieces: dict[int, list[tuple[int, int]]] = {}  # original unit -> [(count, order index)]
+        errors: dict[int, OrderError] = {}
+        # orders that say how many units they are for go first; an order without a count then
+        # takes the one unit left ("F Con-Aeg sup by 1 F Con" with two fleets in Constantinople)
+        order_ix = sorted(range(len(parsed)), key=lambda i: (parsed[i][2] is None or parsed[i][2].unit.count is None, i))
+        for idx in order_ix:
+            power, text, p, err = parsed[idx]
+            if p is None:
+                continue
+            ref = p.unit
+            prov = ref.loc.province
+            cands = [i for i in at.get(prov, []) if pos.units[i].power == power
+                     and (ref.kind is None or pos.units[i].kind.value == ref.kind)]
+            if ref.loc.coast and any(pos.units[i].location == ref.loc.location() for i in cands):
+                cands = [i for i in cands if pos.units[i].location == ref.loc.location()]
+            if not cands:
+                continue  # bind_one reports it (no unit / another power's unit)
+            available = sum(remaining[i] for i in cands)
+            want = ref.count if ref.count is not None else (1 if available == 1 else None)
+            name = self.map.provinces[prov].name
+            what = {"A": "armies", "F": "fleets", None: "units"}[ref.kind]
+            if want is None:
+                e = AmbiguousOrder(text, f"{power} has {available} {what} in {name}: write how many this order is for, e.g. '{available} {ref.kind or 'A'} ...'")
+                errors[idx] = e
+                continue
+            if want > available:
+                errors[idx] = IllegalOrder(text, f"{want} {what} ordered in {name}, but {power} has only {available} there without another order")
+                continue
+            for i in cands:
+                take = min(want, remaining[i])
+                if take:
+                    pieces.setdefault(i, []).append((take, idx))
+                    remaining[i] -= take
+                    want -= take
+                if not want:
+                    break
+        units: list[Unit] = []
+        assign: dict[int, list[int]] = {}
+        for i, u in enumerate(pos.units):
+            for take, idx in pieces.get(i, []):
+                assign.setdefault(idx, []).append(len(units))
+                units.append(u.model_copy(update={"count": take}))
+            if remaining[i]:
+                units.append(u.model_copy(update={"count": remaining[i]}))
+        return pos.model_copy(update={"units": tuple(units)}), assign, errors
+
     def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
-        pos = position
+        parsed_all = self.parse_all(orders)
+        if self.stacks:
+            pos, assign, alloc_errors = self.split(position, parsed_all)
+        else:
+            pos, assign, alloc_errors = position, {}, {}
         self._at: dict[str, list[int]] = {}
         for i, unit in enumerate(pos.units):
             self._at.setdefault(unit.province, []).append(i)
@@ -149,17 +228,20 @@ class OrderBinder:
         rejected: list[Rejected] = []
         per_unit: dict[int, list[Order]] = {}
         illegal_moves: set[int] = set()
-        for power in sorted(orders):
-            for text in orders[power]:
-                parsed = None
+        for idx, (power, text, parsed, err) in enumerate(parsed_all):
+            err = err or alloc_errors.get(idx)
+            units: list[Optional[int]] = list(assign.get(idx, [None]))
+            for unit in units:
                 try:
-                    parsed = self.notation.parse(text, power)
-                    order = self.bind_one(pos, power, parsed)
+                    if err is not None:
+                        raise err
+                    assert parsed is not None
+                    order = self.bind_one(pos, power, parsed, unit)
                 except OrderError as exc:
                     if parsed is not None and parsed.action == "move" and getattr(exc, "unit", None) is not None:
                         illegal_moves.add(exc.unit)  # type: ignore[attr-defined]
                     rejected.append(Rejected(power=power, text=text.strip(), severity=exc.severity,  # type: ignore[arg-type]
-                                             reason=exc.reason, unit=getattr(exc, "unit", None)))
+                                             reason=exc.reason, unit=getattr(exc, "unit", unit)))
                     continue
                 per_unit.setdefault(order.unit, []).append(order)
         final: dict[int, Order] = {}
@@ -224,7 +306,9 @@ class OrderBinder:
 
     def target_unit(self, pos: Position, ref: UnitRef, text: str, what: str, unit: int) -> int:
         prov = ref.loc.province
-        here = self._at.get(prov, [])
+        here = [i for i in self._at.get(prov, []) if i != unit] or self._at.get(prov, [])
+        if ref.power:
+            here = [i for i in here if pos.units[i].power == ref.power] or here
         if not here:
             raise _illegal(text, f"there is no unit in {self.map.provinces[prov].name} to {what}", unit)
         if ref.kind:
@@ -235,9 +319,11 @@ class OrderBinder:
                 raise _illegal(text, f"the unit in {self.map.provinces[prov].name} is not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", unit)
         return here[0]
 
-    def bind_one(self, pos: Position, power: str, p: ParsedOrder) -> Order:
+    def bind_one(self, pos: Position, power: str, p: ParsedOrder, unit: Optional[int] = None) -> Order:
         text = p.text
-        i = self.find_unit(pos, power, p.unit, text)
+        if p.unit.count not in (None, 1) and not self.stacks:
+            raise _illegal(text, f"a count ({p.unit.count}) only makes sense where several units share a province, not on the {self.map.name} board")
+        i = self.find_unit(pos, power, p.unit, text) if unit is None else unit
         u = pos.units[i]
         if p.action == "hold":
             return Order.model_construct(power=power, text=text, body=Hold.model_construct(unit=i))
@@ -302,6 +388,8 @@ class OrderBinder:
         assert p.dest is not None
         prov = p.dest.province
         if prov == u.province:
+            if self.move_to_own_province_holds:
+                return Hold.model_construct(unit=i)  # type: ignore[return-value]
             raise _illegal(text, "move to its own province: a unit cannot move to where it is", i)
         dest = self.resolve_dest(u, p.dest, text, i)
         adjacent = self.map.can_reach_province(u.kind.value, u.location, prov)
@@ -333,7 +421,7 @@ class OrderBinder:
         if p.dest is None:
             if not m.can_reach_province(u.kind.value, u.location, tu.province):
                 raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[tu.province].name}, so it cannot support there", i)
-            return Support.model_construct(unit=i, target=t)
+            return Support.model_construct(unit=i, target=t, target_power=p.target.power)
         prov = p.dest.province
         if prov == tu.province:
             raise _illegal(text, "the supported move goes nowhere", i)
@@ -360,7 +448,7 @@ class OrderBinder:
         coast = None
         if p.dest.coast and self.rules.support_coast != "ignored" and f"{prov}/{p.dest.coast}" in m.coasts:
             coast = f"{prov}/{p.dest.coast}"
-        return Support.model_construct(unit=i, target=t, dest=prov, dest_coast=coast)
+        return Support.model_construct(unit=i, target=t, dest=prov, dest_coast=coast, target_power=p.target.power)
 
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         u = pos.units[i]

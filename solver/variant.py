@@ -24,7 +24,9 @@ class Variant:
     description: ClassVar[str] = ""
     max_units_per_province: ClassVar[Optional[int]] = 1
     victory_centres: ClassVar[int] = 18
+    rule_overrides: ClassVar[dict[str, Any]] = {}  # the variant's own rule choices over its base preset
     movement_rules_class: ClassVar[type[MovementRules]] = MovementRules
+    binder_class: ClassVar[type[OrderBinder]] = OrderBinder
     geography_class: ClassVar[type[Geography]] = Geography
     notation_class: ClassVar[type[Notation]] = Notation
 
@@ -46,14 +48,21 @@ class Variant:
         return self.notation_class(self.map)
 
     def rules(self, name: str | RuleOptions | None = None, **overrides: Any) -> RuleOptions:
-        return preset(name if name is not None else self.default_rules, **overrides)
+        """A preset by name; ``None`` or the variant's own name gives the variant's rules (its
+        base preset with its own choices on top)."""
+        if name is None or (isinstance(name, str) and name.lower() == self.name):
+            base = preset(self.default_rules, **self.rule_overrides)
+            if self.rule_overrides or self.default_rules != "datc":
+                base = base.with_(name=self.name)
+            return base.with_(**overrides) if overrides else base
+        return preset(name, **overrides)
 
     @cached_property
     def geography(self) -> Geography:
         return self.geography_class(self.map)
 
     def binder(self, rules: RuleOptions) -> OrderBinder:
-        return OrderBinder(self.map, rules, self.geography, self.notation)
+        return self.binder_class(self.map, rules, self.geography, self.notation)
 
     def movement_rules(self, rules: RuleOptions) -> MovementRules:
         return self.movement_rules_class(self.map, rules, self.geography)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from solver.errors import DipsatError
 from solver.variant import Variant
 
+from .multiplomacy import Multiplomacy
 from .standard import Standard
 
-VARIANTS: list[type[Variant]] = [Standard]
+VARIANTS: list[type[Variant]] = [Standard, Multiplomacy]
 
 
 class UnknownVariant(DipsatError):

@@ -1,0 +1,435 @@
+"""Movement with stacks: many units of one nation in a province, numeric strengths, partial cuts.
+
+For variants where a province may hold any number of units of ONE nation (Multiplomacy), each
+unit still an individual with its own order.  The equations generalise DATC 3.0 chapter 5:
+
+* A *force* is all the units of one nation ordered into one province.  They move in unison: one
+  decision ``F<rep>`` says whether the force gets in, and each member moves when the force does
+  and its own path (convoy) holds.  A nation never stands itself off, and may move into a
+  province its own units hold.
+* Attack strength of a force: the units of the force that can make the move (counts) plus its
+  supports.  Restricted (the defender's own supports left out) while any defender stays.
+* Defence of a province against a foreign force: the defender's units that stay (holders, and
+  movers whose force fails, each by its count) plus hold supports.  Head-to-head: a force meeting
+  a force coming the other way over land must beat that force's full strength (and any
+  defenders that hold besides).
+* The greatest force must beat the defence and every other nation's force into the province
+  (prevent strength = that force's strength; 0 when its head-to-head opponent got through).
+* Supports are given by units: a support order of ``c`` units gives up to ``c``.  An attack by
+  ``n`` units on the supporters' province cuts ``n`` of them (``support_cut_count``), the
+  last-written support first; attacks of different nations add up; an attack from the province
+  a support is aimed at does not cut that support; displacement cuts all.
+* A convoy is disrupted only when a convoying fleet is displaced.
+
+Every decision is still one boolean defined by an exact equivalence (:mod:`solver.equations`),
+so cycles, counting and backup rules work as for standard Diplomacy.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate, solve_system
+from .models import (Backup, Convoy, Hold, Move, MovementResult, Order, Outcome, Position, Strength, Support,
+                     Term, Unit)
+from .movement import MovementRules, Terms, _name, _unit_of
+from .orders import BoundOrders, describe_unit
+
+
+@dataclass
+class StackEncoding:
+    bound: BoundOrders
+    system: System
+    moves: dict[int, Move]
+    dest: dict[int, str]
+    route: dict[int, str]
+    forces: dict[tuple[str, str], list[int]]  # (nation, province) -> movers
+    force_of: dict[int, tuple[str, str]]
+    occupants: dict[str, list[int]]
+    supports_of_force: dict[tuple[str, str], list[int]]
+    hold_supports: dict[str, list[int]]  # province -> supporters
+    convoyers: dict[int, list[int]]
+    routes: dict[int, list[tuple[int, ...]]]
+    matched: dict[int, bool]
+    slots: dict[int, list[tuple[str, int]]] = field(default_factory=dict)  # supporter -> [(decision, rank)]
+    labels: list[str] = field(default_factory=list)
+    h2h: dict[tuple[str, str], tuple[tuple[str, str], list[int]]] = field(default_factory=dict)
+
+
+def _fname(u: int) -> str:
+    return f"F{u:04d}"
+
+
+class StackMovementRules(MovementRules):
+    """Movement for boards with stacks (see module docstring)."""
+
+    def unit_weight(self, pos: Position, u: int) -> int:
+        return pos.units[u].count
+
+    def adjudicate(self, bound: BoundOrders, limit: int = 2, time_limit: float | None = None) -> MovementResult:
+        return adjudicate_stacks(self, bound, limit=limit, time_limit=time_limit)
+
+    # -- encoding -------------------------------------------------------------------------
+    def encode(self, b: BoundOrders) -> StackEncoding:  # type: ignore[override]
+        pos = b.position
+        orders = b.orders
+        moves = {u: o.body for u, o in sorted(orders.items()) if isinstance(o.body, Move)}
+        dest = {u: mv.dest.split("/")[0] for u, mv in moves.items()}
+        route = {u: ("land" if b.route.get(u, "land") == "land" else "convoy") for u in moves}
+        occupants: dict[str, list[int]] = defaultdict(list)
+        for i, unit in enumerate(pos.units):
+            occupants[unit.province].append(i)
+        forces: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for u in sorted(moves):
+            forces[(pos.units[u].power, dest[u])].append(u)
+        force_of = {u: k for k, us in forces.items() for u in us}
+        matched: dict[int, bool] = {}
+        supports_of_force: dict[tuple[str, str], list[int]] = defaultdict(list)
+        hold_supports: dict[str, list[int]] = defaultdict(list)
+        convoyers: dict[int, list[int]] = defaultdict(list)
+        for s, o in sorted(orders.items()):
+            body = o.body
+            if isinstance(body, Support):
+                tprov = pos.units[body.target].province
+                tpow = body.target_power
+                if body.dest is None:
+                    holders = [v for v in occupants[tprov] if v not in moves and v != s
+                               and (tpow is None or pos.units[v].power == tpow)]
+                    matched[s] = bool(holders)
+                    if holders:
+                        hold_supports[tprov].append(s)
+                else:
+                    members = [u for u in moves if pos.units[u].province == tprov and dest[u] == body.dest
+                               and (tpow is None or pos.units[u].power == tpow)
+                               and (body.dest_coast is None or moves[u].dest == body.dest_coast or "/" not in moves[u].dest)]
+                    keys = sorted({force_of[u] for u in members})
+                    matched[s] = bool(keys)
+                    for k in keys[:1]:
+                        supports_of_force[k].append(s)
+            elif isinstance(body, Convoy):
+                t = body.target
+                army_prov = pos.units[t].province
+                armies = [u for u in moves if pos.units[u].province == army_prov and dest[u] == body.dest
+                          and route[u] == "convoy"]
+                matched[body.unit] = bool(armies)
+                for a in armies:
+                    convoyers[a].append(body.unit)
+        enc = StackEncoding(b, System(), moves, dest, route, dict(forces), force_of, dict(occupants),
+                            dict(supports_of_force), dict(hold_supports), dict(convoyers), {}, matched)
+        enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
+        # head-to-head: a force and a force of another nation coming the other way over land
+        for k, members in forces.items():
+            nation, p = k
+            for u in members:
+                if route[u] != "land":
+                    continue
+                o = pos.units[u].province
+                for v in occupants.get(p, []):
+                    if v in moves and route[v] == "land" and dest[v] == o and pos.units[v].power != nation:
+                        enc.h2h.setdefault(k, (force_of[v], []))[1].append(v)
+        sysm = enc.system
+        self._plan_support_slots(enc)
+        for u in sorted(moves):
+            if route[u] == "convoy":
+                enc.routes[u] = self.convoy_routes(enc, u)  # type: ignore[arg-type]
+                sysm.define(_name("P", u), "path", self.path_formula(enc, u))  # type: ignore[arg-type]
+        for k in sorted(forces, key=lambda k: forces[k][0]):
+            rep = forces[k][0]
+            sysm.define(_fname(rep), "force", self.force_formula(enc, k))
+            for u in forces[k]:
+                sysm.define(_name("M", u), "move", AND(VAR(_fname(rep)), self.P(enc, u)))  # type: ignore[arg-type]
+        self._define_supports(enc)
+        for f, o in sorted(orders.items()):
+            if isinstance(o.body, Convoy) and matched.get(f):
+                sysm.define(_name("C", f), "convoy", NOT(self.displaced(enc, pos.units[f].province)))
+        return enc
+
+    # decisions ----------------------------------------------------------------------------
+    def F(self, enc: StackEncoding, k: tuple[str, str]) -> Formula:
+        return VAR(_fname(enc.forces[k][0]))
+
+    def displaced(self, enc: StackEncoding, prov: str) -> Formula:
+        """Some foreign force gets into ``prov`` (its occupants that stay are displaced)."""
+        occ = enc.occupants.get(prov, [])
+        if not occ:
+            return FALSE
+        owner = enc.bound.position.units[occ[0]].power
+        return OR(*(self.F(enc, k) for k in enc.forces if k[1] == prov and k[0] != owner))
+
+    def stays(self, enc: StackEncoding, v: int) -> Formula:
+        return TRUE if v not in enc.moves else NOT(self.M(v))
+
+    # strengths ----------------------------------------------------------------------------
+    def member_terms(self, enc: StackEncoding, k: tuple[str, str], exclude: tuple[int, ...] = ()) -> Terms:
+        pos = enc.bound.position
+        return [(enc.labels[u], pos.units[u].count, self.P(enc, u)) for u in enc.forces[k] if u not in exclude]  # type: ignore[arg-type]
+
+    def support_slot_terms(self, enc: StackEncoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
+        pos = enc.bound.position
+        out: Terms = []
+        for s in supporters:
+            if exclude_power is not None and pos.units[s].power == exclude_power:
+                continue
+            for name, _ in enc.slots.get(s, []):
+                out.append((f"support {enc.labels[s]}", 1, VAR(name)))
+        return out
+
+    def force_terms(self, enc: StackEncoding, k: tuple[str, str], restricted_by: Optional[str] = None) -> Terms:
+        return self.member_terms(enc, k) + self.support_slot_terms(enc, enc.supports_of_force.get(k, []), restricted_by)
+
+    def defence_terms(self, enc: StackEncoding, prov: str, exclude: tuple[int, ...] = ()) -> Terms:
+        pos = enc.bound.position
+        terms: Terms = [(enc.labels[v] + ("" if v not in enc.moves else ", whose move failed"), pos.units[v].count,
+                         self.stays(enc, v)) for v in enc.occupants.get(prov, []) if v not in exclude]
+        return terms + self.support_slot_terms(enc, enc.hold_supports.get(prov, []))
+
+    def prevent_zero_force(self, enc: StackEncoding, k: tuple[str, str]) -> Formula:
+        if k in enc.h2h:
+            return self.F(enc, enc.h2h[k][0])
+        return FALSE
+
+    def beats(self, enc: StackEncoding, attack: Terms, rival: tuple[str, str]) -> Formula:
+        return OR(self.prevent_zero_force(enc, rival), self._ge(attack, self.force_terms(enc, rival), 1))
+
+    def force_formula(self, enc: StackEncoding, k: tuple[str, str]) -> Formula:
+        pos = enc.bound.position
+        nation, p = k
+        rivals = [r for r in enc.forces if r[1] == p and r != k]
+        occ = enc.occupants.get(p, [])
+        full = self.force_terms(enc, k)
+        if not occ or pos.units[occ[0]].power == nation:
+            return AND(self._ge(full, [], 1), *(self.beats(enc, full, r) for r in rivals))
+        owner = pos.units[occ[0]].power
+        restricted = self.force_terms(enc, k, owner)
+        beat_r = [self.beats(enc, restricted, r) for r in rivals]
+        if k in enc.h2h:
+            opp, opp_units = enc.h2h[k]
+            return AND(self._ge(restricted, self.force_terms(enc, opp), 1),
+                       self._ge(restricted, self.defence_terms(enc, p, tuple(opp_units)), 1), *beat_r)
+        movers_out = [v for v in occ if v in enc.moves]
+        all_leave = AND(*(self.M(v) for v in movers_out)) if len(movers_out) == len(occ) else FALSE
+        left = AND(all_leave, self._ge(full, [], 1), *(self.beats(enc, full, r) for r in rivals))
+        stays = AND(NOT(all_leave), self._ge(restricted, self.defence_terms(enc, p), 1), *beat_r)
+        return OR(left, stays)
+
+    # supports: one decision per supporting unit ("slot"), the last-written cut first -------
+    def _plan_support_slots(self, enc: StackEncoding) -> None:
+        """Name one decision per supporting unit and rank them per province, last-written first
+        (units of one order are cut together, in the order of the orders)."""
+        pos = enc.bound.position
+        by_prov: dict[str, list[int]] = defaultdict(list)
+        for s, o in sorted(enc.bound.orders.items()):
+            if isinstance(o.body, Support) and enc.matched.get(s):
+                by_prov[pos.units[s].province].append(s)
+        for prov, sups in sorted(by_prov.items()):
+            rank = 0
+            for s in reversed(sups):  # split units keep the written order of their orders
+                slots = []
+                for j in range(pos.units[s].count):
+                    rank += 1
+                    slots.append((f"S{s:04d}.{j}", rank))
+                enc.slots[s] = slots
+
+    def _define_supports(self, enc: StackEncoding) -> None:
+        pos = enc.bound.position
+        for s in sorted(enc.slots):
+            body: Support = enc.bound.orders[s].body  # type: ignore[assignment]
+            attackers = self.cutting_terms(enc, s, body)
+            prov = pos.units[s].province
+            for name, rank in enc.slots[s]:
+                cut = GE([(w, f) for _, w, f in attackers], rank)
+                enc.system.define(name, "support", AND(NOT(cut), NOT(self.displaced(enc, prov))))
+
+    def cutting_terms(self, enc: StackEncoding, s: int, body: Support) -> Terms:
+        pos = enc.bound.position
+        here = pos.units[s].province
+        mine = pos.units[s].power
+        out: Terms = []
+        for k, members in enc.forces.items():
+            if k[1] != here or k[0] == mine:
+                continue
+            for m in members:
+                if body.dest is not None and pos.units[m].province == body.dest and (
+                        enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts):
+                    continue
+                out.append((enc.labels[m], pos.units[m].count, self.P(enc, m)))  # type: ignore[arg-type]
+        return out
+
+    # convoys: a fleet carries one army; the armies of one convoy get through while the
+    # fleets that are not displaced can carry them (max flow = min cut), first-written first
+    def path_formula(self, enc: StackEncoding, u: int) -> Formula:  # type: ignore[override]
+        from itertools import combinations
+
+        pos = enc.bound.position
+        routes = enc.routes[u]
+        if not routes:
+            return FALSE
+        fleets = sorted({f for r in routes for f in r})
+        if len(fleets) > 12:  # too many to enumerate cuts: any intact route will do
+            return OR(*(AND(*(self.C(enc, f) for f in r)) for r in routes))  # type: ignore[arg-type]
+        sets = [set(r) for r in routes]
+        cuts: list[tuple[int, ...]] = []
+        for n in range(1, len(fleets) + 1):
+            for combo in combinations(fleets, n):
+                cs = set(combo)
+                if all(cs & r for r in sets) and not any(set(c) <= cs for c in cuts):
+                    cuts.append(combo)
+        origin, d = pos.units[u].province, enc.dest[u]
+        same = [a for a in sorted(enc.moves) if enc.route[a] == "convoy" and enc.dest[a] == d
+                and pos.units[a].province == origin]
+        need = sum(pos.units[a].count for a in same[: same.index(u) + 1])
+        return AND(*(GE([(pos.units[f].count, self.C(enc, f)) for f in cut], need) for cut in cuts))  # type: ignore[arg-type]
+
+    # backup rules: forces count as moves ----------------------------------------------------
+    def backup(self, members, defs, count):
+        kinds = {n[0] for n in members}
+        if kinds <= {"M", "F"}:
+            return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members if n[0] == "F"} | {
+                n: defs[n] for n in members if n[0] == "M"})
+        return super().backup(members, defs, count)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def adjudicate_stacks(impl: StackMovementRules, bound: BoundOrders, limit: int = 2,
+                      time_limit: float | None = None) -> MovementResult:
+    enc = impl.encode(bound)
+    sol = solve_system(enc.system, impl.backup, limit=limit, time_limit=time_limit)
+    return explain_stacks(impl, enc, sol.values, sol.components)
+
+
+def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: dict[str, bool], components) -> MovementResult:
+    b = enc.bound
+    pos = b.position
+
+    def val(f: Formula) -> bool:
+        return evaluate(f, values)
+
+    def strength(name: str, owner: str, terms: Terms) -> Strength:
+        return Strength(name=name, owner=owner, terms=tuple(Term(label=l, weight=w, active=val(f)) for l, w, f in terms))
+
+    moved = {u for u in enc.moves if values[_name("M", u)]}
+    dislodged_by: dict[int, int] = {}
+    for u in range(len(pos.units)):
+        if u in moved:
+            continue
+        prov = pos.units[u].province
+        for k, members in enc.forces.items():
+            if k[1] == prov and k[0] != pos.units[u].power and values[_fname(members[0])]:
+                dislodged_by[u] = next((m for m in members if m in moved), members[0])
+    outcomes: list[Outcome] = []
+    for u in range(len(pos.units)):
+        o = b.orders[u]
+        body = o.body
+        dis = dislodged_by.get(u)
+        dis_txt = b.orders[dis].text if dis is not None else None
+        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)
+        if isinstance(body, Move):
+            k = enc.force_of[u]
+            owner_units = enc.occupants.get(k[1], [])
+            owner = pos.units[owner_units[0]].power if owner_units else None
+            restricted = owner if owner and owner != k[0] and not all(v in moved for v in owner_units) else None
+            att = strength("attack", f"{k[0]} into {k[1]}", impl.force_terms(enc, k, restricted))
+            if u in moved:
+                outcomes.append(Outcome.model_construct(order_kind="move", result="moved", reason=f"moves — {att.describe()}",
+                                                        strengths=(att,), by=(), **common))
+                continue
+            if not val(impl.P(enc, u)):
+                outcomes.append(Outcome.model_construct(order_kind="move", result="no_path", by=(), strengths=(),
+                                                        reason="no convoy path", **common))
+                continue
+            parts, culprits, strengths = [], [], [att]
+            if owner and owner != k[0] and restricted:
+                d = strength("defence", k[1], impl.defence_terms(enc, k[1], tuple(enc.h2h.get(k, (None, []))[1])))
+                strengths.append(d)
+                if d.value >= att.value:
+                    parts.append(f"against {d.describe()}")
+                    culprits.extend(b.orders[v].text for v in owner_units)
+            if k in enc.h2h:
+                opp = enc.h2h[k][0]
+                ds = strength("head-to-head", f"{opp[0]} into {opp[1]}", impl.force_terms(enc, opp))
+                if ds.value >= att.value:
+                    strengths.append(ds)
+                    parts.append(f"head-to-head against {ds.describe()}")
+            for r in enc.forces:
+                if r[1] == k[1] and r != k and not val(impl.prevent_zero_force(enc, r)):
+                    ps = strength("prevent", f"{r[0]} into {r[1]}", impl.force_terms(enc, r))
+                    if ps.value >= att.value:
+                        strengths.append(ps)
+                        culprits.extend(b.orders[m].text for m in enc.forces[r])
+                        parts.append(f"bounced by {r[0]}: {ps.describe()}")
+            reason = f"fails — {att.describe()} " + "; ".join(parts)
+            if dis_txt:
+                reason += f"; dislodged by {dis_txt}"
+            outcomes.append(Outcome.model_construct(order_kind="move", result="bounced", by=tuple(culprits),
+                                                    reason=reason.strip(), strengths=tuple(strengths), **common))
+        elif isinstance(body, Support):
+            if not enc.matched.get(u):
+                outcomes.append(Outcome.model_construct(order_kind="support", result="void", by=(), strengths=(),
+                                                        reason="void: no matching order of the supported units", **common))
+                continue
+            slots = enc.slots[u]
+            given = sum(1 for name, _ in slots if values[name])
+            n = len(slots)
+            if given == n:
+                outcomes.append(Outcome.model_construct(order_kind="support", result="given", by=(), strengths=(),
+                                                        reason="support given" + (f" by all {n}" if n > 1 else ""), **common))
+            elif given == 0:
+                why = f"dislodged by {dis_txt}" if dis_txt else "cut"
+                outcomes.append(Outcome.model_construct(order_kind="support", result="cut", by=(dis_txt,) if dis_txt else (),
+                                                        strengths=(), reason=f"cut: {why}", **common))
+            else:
+                outcomes.append(Outcome.model_construct(order_kind="support", result="partial", by=(), strengths=(),
+                                                        reason=f"partly cut: {given} of {n} give support, {n - given} cut"
+                                                        f" — published as {published_split(o.text, given, n - given)!r}", **common))
+        elif isinstance(body, Convoy):
+            if not enc.matched.get(u):
+                outcomes.append(Outcome.model_construct(order_kind="convoy", result="void", by=(), strengths=(),
+                                                        reason="void: no matching convoyed move", **common))
+            elif values[_name("C", u)]:
+                outcomes.append(Outcome.model_construct(order_kind="convoy", result="convoyed", by=(), strengths=(),
+                                                        reason="convoys", **common))
+            else:
+                outcomes.append(Outcome.model_construct(order_kind="convoy", result="disrupted", by=(dis_txt,), strengths=(),
+                                                        reason=f"disrupted: displaced by {dis_txt}", **common))
+        else:
+            if dis is not None:
+                outcomes.append(Outcome.model_construct(order_kind="hold", result="dislodged", by=(dis_txt,), strengths=(),
+                                                        reason=f"displaced by {dis_txt}", **common))
+            else:
+                outcomes.append(Outcome.model_construct(order_kind="hold", result="held", by=(), strengths=(),
+                                                        reason="holds", **common))
+    for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
+        outcomes.append(Outcome.model_construct(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
+                                                result=r.severity, reason=f"{r.severity}: {r.reason}", by=(), strengths=(),
+                                                dislodged_by=None))
+    new_units: list[Unit] = []
+    for u, unit in enumerate(pos.units):
+        if u in dislodged_by:
+            continue
+        new_units.append(unit.model_copy(update={"location": enc.moves[u].dest}) if u in moved else unit)
+    after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units), owners=pos.owners).canonical()
+    occupied_after = {x.province for x in new_units}
+    contested = sorted(p for (n, p), members in enc.forces.items()
+                       if p not in occupied_after and not any(x in moved for x in members)
+                       and not val(impl.prevent_zero_force(enc, (n, p))) and any(val(impl.P(enc, m)) for m in members))
+    backups = tuple(Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
+                           orders=tuple(sorted({b.orders[_unit_of(n)].text for n in c.decisions})))
+                    for c in components if c.backup)
+    return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
+                          dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
+                          contested=tuple(sorted(set(contested))),
+                          convoyed=tuple(sorted(u for u in moved if enc.route[u] == "convoy")))
+
+
+def published_split(text: str, given: int, cut: int) -> str:
+    """'3 F Nth sup F Lon' with 2 given, 1 cut -> '2 F Nth sup F Lon; 1 F Nth sups F Lon' (rule 5.ii)."""
+    import re
+
+    m = re.match(r"^\s*(\d+)\s+(.*)$", text)
+    body = m.group(2) if m else text
+    cut_body = re.sub(r"\bsup\b", "sups", body, count=1) if re.search(r"\bsup\b", body) else body
+    return f"{given} {body}; {cut} {cut_body}"

@@ -1,0 +1,88 @@
+"""Multiplomacy (CB13/07, C. H. Hemming 1973) — seed 001.
+
+The standard board with changes (rule 2): Switzerland passable, Albania Austrian, Bulgaria
+Turkish, Bohemia neutral, every land province a supply centre (57).  Home provinces are the
+provinces of the initial deployment (rules 3 and 10).  Any number of units of ONE nation may
+share a province, each an individual with its own order (rule 4); moves of one nation into one
+province count together, a nation never stands itself off, the numerically greater attack
+succeeds (rule 6); supports are cut unit by unit, the last-written first (rule 7); a convoy fails
+only when a convoying fleet is displaced (rule 8); retreats fight numerically (rule 9); builds on
+any owned home province, one per province (rule 10); victory at 29 centres at the end of two
+consecutive winters (rule 11).  Everything else: the 1971 rules (rule 1).
+
+The movement rules are the core's stack rules (:mod:`solver.stacks`); this module only says
+what differs from the standard board and notation.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+from maps import MAP_DIR
+from solver.notation import Notation
+from solver.orders import OrderBinder
+from solver.stacks import StackMovementRules
+from solver.variant import Variant
+
+START = {
+    "England": ["F cly", "F edi", "A lvp", "F yor", "A wal", "F lon"],
+    "Germany": ["A mun", "F kie", "F ber", "F pru", "A sil", "A ruh"],
+    "Russia": ["A war", "F stp/sc", "A mos", "F sev", "A ukr", "A lvn", "F fin"],
+    "Turkey": ["A con", "F ank", "A arm", "F smy", "F syr", "A bul"],
+    "Austria": ["F tri", "A bud", "A vie", "A tyr", "A gal", "F alb"],
+    "Italy": ["A pie", "A ven", "F tus", "F rom", "A apu", "F nap"],
+    "France": ["A pic", "F bre", "A par", "A bur", "F gas", "F mar"],
+}
+
+
+def _board_changes() -> dict[str, Any]:
+    raw = tomllib.loads((MAP_DIR / "standard.toml").read_text(encoding="utf-8"))
+    provinces: dict[str, Any] = {"swi": {"terrain": "land"}}
+    for pid, p in raw["provinces"].items():
+        if p["terrain"] in ("land", "coast") or pid == "swi":
+            provinces.setdefault(pid, {})["supply_centre"] = True
+    powers = {name: {"home": sorted({u.split()[1].split("/")[0] for u in units}), "start": units}
+              for name, units in START.items()}
+    return {"name": "multiplomacy", "title": "Multiplomacy", "provinces": provinces, "powers": powers}
+
+
+class MultiplomacyNotation(Notation):
+    """Standard notation plus the seed's: counts ("2 F Nth"), nation letters ("FA Bur", "2 FF
+    Gol", "1 I A Tun"), "sup by", "stand(s)", "sups", "1 A & 1 F Naf"."""
+
+    power_letters = {"e": "England", "g": "Germany", "r": "Russia", "t": "Turkey",
+                     "a": "Austria", "i": "Italy", "f": "France"}
+
+
+class MultiplomacyBinder(OrderBinder):
+    stacks = True
+    move_to_own_province_holds = True  # "F Nwy-Nwy" (seed 5.ii): the fleet stays
+
+
+class Multiplomacy(Variant):
+    name = "multiplomacy"
+    aliases = ("multi", "cb13/07", "hemming")
+    map_name = "standard"
+    map_changes = (_board_changes(),)
+    default_rules = "1971"
+    rule_overrides: dict[str, Any] = {}
+    description = "Multiplomacy (C. H. Hemming, 1973): stacks of one nation, numeric attacks, partial support cuts"
+    max_units_per_province = None
+    victory_centres = 29
+    movement_rules_class = StackMovementRules
+    binder_class = MultiplomacyBinder
+    notation_class = MultiplomacyNotation
+
+    def check_position(self, pos) -> None:
+        from solver.errors import PositionError
+
+        super().check_position(pos)
+        nations: dict[str, str] = {}
+        for u in pos.units:
+            other = nations.setdefault(u.province, u.power)
+            if other != u.power:
+                raise PositionError(f"units of two nations in {self.map.provinces[u.province].name}: "
+                                    f"{other} and {u.power} (Multiplomacy rule 4)")
+            if u.count < 1:
+                raise PositionError(f"{u.label()}: a unit count must be at least 1")
