@@ -121,7 +121,7 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
         retreats: dict[str, list[str]] = {}
         for power, texts in req.retreat_orders.items():
             retreats.setdefault(_power_name(variant, power, "retreat_orders"), []).extend(texts)
-        return adjudicate_retreats(variant.map, variant.notation, opts, result, retreats)
+        return variant.adjudicate_retreats(opts, result, retreats)
     return result
 
 

@@ -100,7 +100,8 @@ def runs_of(case: CorpusCase) -> list[tuple[str, Expectation]]:
 
 
 def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = "") -> CaseRun:
-    run = CaseRun(case.id, rules, path, passed=False)
+    label = rules + ("+" + ",".join(f"{k}={v}" for k, v in sorted(exp.options.items())) if exp.options else "")
+    run = CaseRun(case.id, label, path, passed=False)
     from variants import variant_names
 
     if case.variant not in variant_names():

@@ -136,7 +136,7 @@ class Game:
                 self._end_of_season()
         elif self.phase == "retreat":
             assert self._pending is not None
-            res = adjudicate_retreats(v.map, v.notation, self.rules, self._pending, orders)
+            res = v.adjudicate_retreats(self.rules, self._pending, orders)
             self.position = res.after.model_copy(update={"owners": self.position.owners})
             self._pending = None
             self._end_of_season()

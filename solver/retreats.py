@@ -157,3 +157,121 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
     return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
                          outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
                          contested=mv.contested)
+
+
+def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: RuleOptions, mv: MovementResult,
+                              orders: dict[str, list[str]]) -> RetreatResult:
+    """Retreats where units of one nation may share a province (Multiplomacy rule 9): a unit may
+    retreat where its own nation already stands; units retreating from one province may go
+    different ways ("1 A Ber-Pru"); when several nations retreat into one province only the
+    numerically greater survives, and only by the amount of its superiority."""
+    pos = mv.position
+    base = {o.unit: o for o in retreat_options(game_map, rules, mv)}
+    options: dict[int, RetreatOption] = {}
+    for u, opt in base.items():
+        mine = pos.units[u].power
+        extra = []
+        closed = dict(opt.closed)
+        for loc in sorted(game_map.neighbours(pos.units[u].kind.value, pos.units[u].location)):
+            prov = game_map.province_of(loc)
+            if prov in closed and "is occupied" in closed[prov] and all(x.power == mine for x in mv.after.units if x.province == prov):
+                extra.append(loc)
+                del closed[prov]
+        options[u] = RetreatOption(unit=u, open=tuple(sorted(opt.open + tuple(extra))), closed=closed)
+    outcomes: list[Outcome] = []
+    remaining = {u: pos.units[u].count for u in options}
+    moves: list[tuple[int, str, int, str, str]] = []  # (unit, location, count, power, text)
+
+    def reject(power: str, text: str, sev: str, reason: str) -> None:
+        outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="rejected", result=sev,
+                                                reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
+
+    for power in sorted(orders):
+        for text in orders[power]:
+            try:
+                p = notation.parse(text, power)
+            except OrderError as exc:
+                reject(power, text, exc.severity, exc.reason)
+                continue
+            prov = p.unit.loc.province
+            cands = [u for u in options if pos.units[u].province == prov and pos.units[u].power == power
+                     and (p.unit.kind is None or pos.units[u].kind.value == p.unit.kind) and remaining[u] > 0]
+            if not cands:
+                reject(power, text, "illegal", f"{power} has no dislodged unit left in {game_map.provinces[prov].name} for this order")
+                continue
+            if p.action not in ("move", "disband"):
+                reject(power, text, "illegal", f"a dislodged unit may only retreat or disband, not {p.action}")
+                continue
+            avail = sum(remaining[u] for u in cands)
+            want = p.unit.count if p.unit.count is not None else (1 if avail == 1 else None)
+            if want is None or want > avail:
+                reject(power, text, "illegal" if want else "ambiguous",
+                       f"{avail} dislodged unit(s) there; write how many this order is for" if want is None
+                       else f"{want} ordered, but only {avail} dislodged unit(s) there")
+                continue
+            if p.action == "disband":
+                target = "disband"
+            else:
+                assert p.dest is not None
+                u0 = cands[0]
+                locs = [l for l in options[u0].open if game_map.province_of(l) == p.dest.province]
+                if not locs:
+                    why = options[u0].closed.get(p.dest.province) or f"{game_map.provinces[p.dest.province].name} is not next to it"
+                    reject(power, text, "illegal", f"not a retreat option: {why}")
+                    continue
+                target = p.dest.location() if p.dest.location() in locs else locs[0]
+            for u in cands:
+                take = min(want, remaining[u])
+                if take:
+                    moves.append((u, target, take, power, text))
+                    remaining[u] -= take
+                    want -= take
+    # numeric retreat battles per province
+    survivors: dict[int, int] = {}  # index in moves -> surviving count
+    by_prov: dict[str, dict[str, list[int]]] = {}
+    for i, (u, target, n, power, text) in enumerate(moves):
+        if target != "disband":
+            by_prov.setdefault(game_map.province_of(target), {}).setdefault(power, []).append(i)
+    for prov, per in by_prov.items():
+        totals = sorted(((sum(moves[i][2] for i in idx), pw) for pw, idx in per.items()), reverse=True)
+        best, pw = totals[0]
+        second = totals[1][0] if len(totals) > 1 else 0
+        left = best - second
+        for pw2, idx in per.items():
+            for i in idx:
+                keep = min(moves[i][2], left) if pw2 == pw else 0
+                survivors[i] = keep
+                if pw2 == pw:
+                    left -= keep
+    new_units = list(mv.after.units)
+    done_text: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
+    for i, (u, target, n, power, text) in enumerate(moves):
+        done_text.setdefault((power, text), []).append((n, survivors.get(i, 0) if target != "disband" else -1, target))
+        if target != "disband" and survivors.get(i, 0):
+            new_units.append(pos.units[u].model_copy(update={"location": target, "count": survivors[i]}))
+    for (power, text), parts in done_text.items():
+        total = sum(n for n, _, _ in parts)
+        if parts[0][2] == "disband":
+            outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="disband", result="disbanded",
+                                                    reason="disbanded as ordered", by=(), strengths=(), dislodged_by=None))
+            continue
+        kept = sum(k for _, k, _ in parts)
+        where = game_map.display(parts[0][2])
+        if kept == total:
+            res, why = "moved", f"retreats to {where}"
+        elif kept == 0:
+            res, why = "bounced", f"destroyed: another nation retreated more units into {where}, or as many"
+        else:
+            res, why = "partial", f"{kept} of {total} reach {where}; the rest are destroyed in the retreat battle"
+        outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="retreat", result=res,
+                                                reason=why, by=(), strengths=(), dislodged_by=None))
+    for u in options:
+        if remaining[u]:
+            unit = pos.units[u]
+            outcomes.append(Outcome.model_construct(power=unit.power, text=f"{remaining[u]} {describe_unit(unit, game_map)} (no retreat)",
+                                                    unit=u, order_kind="disband", result="disbanded",
+                                                    reason="disbanded: no retreat order", by=(), strengths=(), dislodged_by=None))
+    after = mv.after.model_copy(update={"units": tuple(new_units)}).canonical()
+    return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
+                         outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
+                         contested=mv.contested)

@@ -69,6 +69,11 @@ class RuleOptions(BaseModel):
     # land and sea for both kinds) or "home_centres" (older rulebooks: distance to the nearest
     # home supply centre; fleets by sea, armies over land and sea).
     civil_disorder: Literal["2023", "home_centres"] = "2023"
+    # Stacks (Multiplomacy rule 7): how many supporting units an attack cuts.  "units": each
+    # attacking unit cuts one, attacks of different nations add up (an attack by n units cuts
+    # n); "strength": each nation's attack cuts as many as its strength (units + supports), and
+    # attacks of different nations overlap (the strongest counts).
+    stack_support_cuts: Literal["units", "strength"] = "units"
     # 4.E.1 illegal orders are ignored (the unit holds and may be supported to hold).  With
     # "move_fails", an illegal move still counts as a failed move (no hold support).
     illegal_orders: Literal["ignore", "move_fails"] = "ignore"

@@ -239,10 +239,19 @@ class StackMovementRules(MovementRules):
             attackers = self.cutting_terms(enc, s, body)
             prov = pos.units[s].province
             for name, rank in enc.slots[s]:
-                cut = GE([(w, f) for _, w, f in attackers], rank)
+                if self.rules.stack_support_cuts == "strength":
+                    by_nation: dict[str, list] = defaultdict(list)
+                    for nation, w, f in attackers:
+                        by_nation[nation].append((w, f))
+                    cut = OR(*(GE(terms + [(1, VAR(n)) for sup in enc.supports_of_force.get((nation, prov), [])
+                                           for n, _ in enc.slots.get(sup, [])], rank)
+                               for nation, terms in sorted(by_nation.items())))
+                else:
+                    cut = GE([(w, f) for _, w, f in attackers], rank)
                 enc.system.define(name, "support", AND(NOT(cut), NOT(self.displaced(enc, prov))))
 
     def cutting_terms(self, enc: StackEncoding, s: int, body: Support) -> Terms:
+        """The attacking units that can cut ``s``: (their nation, count, path)."""
         pos = enc.bound.position
         here = pos.units[s].province
         mine = pos.units[s].power
@@ -254,7 +263,7 @@ class StackMovementRules(MovementRules):
                 if body.dest is not None and pos.units[m].province == body.dest and (
                         enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts):
                     continue
-                out.append((enc.labels[m], pos.units[m].count, self.P(enc, m)))  # type: ignore[arg-type]
+                out.append((pos.units[m].power, pos.units[m].count, self.P(enc, m)))  # type: ignore[arg-type]
         return out
 
     # convoys: a fleet carries one army; the armies of one convoy get through while the

@@ -67,6 +67,11 @@ class Variant:
     def movement_rules(self, rules: RuleOptions) -> MovementRules:
         return self.movement_rules_class(self.map, rules, self.geography)
 
+    def adjudicate_retreats(self, rules: RuleOptions, movement, orders: dict[str, list[str]]):
+        from .retreats import adjudicate_retreats
+
+        return adjudicate_retreats(self.map, self.notation, rules, movement, orders)
+
     def check_position(self, pos: Position) -> None:
         """Raise :class:`PositionError` for an impossible position."""
         m = self.map

@@ -10,7 +10,8 @@ PARAMS = []
 for f in case_files([CORPORA]):
     case = load_case(f)
     for rules, exp in runs_of(case):
-        PARAMS.append(pytest.param(case, rules, exp, str(f), id=f"{case.id}[{rules}]"))
+        opts = "+" + ",".join(f"{k}={v}" for k, v in sorted(exp.options.items())) if exp.options else ""
+        PARAMS.append(pytest.param(case, rules, exp, str(f), id=f"{case.id}[{rules}{opts}]"))
 
 
 @pytest.mark.parametrize("case,rules,exp,path", PARAMS)

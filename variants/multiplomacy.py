@@ -74,6 +74,11 @@ class Multiplomacy(Variant):
     binder_class = MultiplomacyBinder
     notation_class = MultiplomacyNotation
 
+    def adjudicate_retreats(self, rules, movement, orders):
+        from solver.retreats import adjudicate_stack_retreats
+
+        return adjudicate_stack_retreats(self.map, self.notation, rules, movement, orders)
+
     def check_position(self, pos) -> None:
         from solver.errors import PositionError
 
