@@ -554,8 +554,8 @@ def _patch_source(func: Callable, edits: list[tuple[str, str, str]]) -> Callable
     return ns[func.__name__]
 
 
-# MILA 1.1.2 corrections, by deviation name: method -> source edits.  Each makes one deviation
-# follow DATC 3.0 and changes nothing else.
+# MILA 1.1.2 corrections, by deviation name: method -> source edits (or, as a callable
+# returning it, a method to add).  Each makes one deviation follow DATC 3.0 and nothing else.
 MILA_FIXES: dict[str, dict[str, list[tuple[str, str, str]]]] = {
     # STEP 2 looks up the owner of the unit at the destination in the order's last word, which
     # is "VIA" for a convoyed move: no unit, so the supports by the defender's own power were
@@ -570,19 +570,34 @@ MILA_FIXES: dict[str, dict[str, list[tuple[str, str, str]]]] = {
          "if our_strength or my_strength <= self.supports[swap][0]:"),
         ("replace", "if our_strength or his_strength <= my_strength:",
          "if our_strength or his_strength <= self.supports[unit][0]:")]},
-    # Convoy disruption counts the attack on a convoying fleet with the supports given by the
-    # fleet's own power, which cannot help dislodge it (they end up void).  Apply the same test
-    # as STEP 8: the attack without them must beat every other strength in the area.
-    "mila_convoy_disrupted_by_own_support": {"_check_disruptions": [
-        ("before", "# Removing paths using place",
-         "if (not paradox and len(strongest) == 1 and len(self.combat[area]) > 1\n"
-         "        and max(self.combat[area]) - len(strongest[0][1]) <= sorted(self.combat[area])[-2]):\n"
-         "    continue")]},
+    # Convoy disruption judges the attack on a convoying fleet with the supports given by the
+    # fleet's own power, which cannot help dislodge it (MILA voids them only later).  Before
+    # MILA's own test (unchanged, paradox detection included), skip the area when no attack,
+    # counted without those supports, can beat every other strength there -- each taken at its
+    # lowest: the support given from the convoy's destination may yet be cut by the army.
+    "mila_convoy_disrupted_by_own_support": {
+        "_check_disruptions": [
+            ("before", "# Paradox Detection #1",
+             "if not self._attack_can_dislodge(area, convoyer, unit_at_dest):\n    continue")],
+        "_attack_can_dislodge": lambda: _mila_attack_can_dislodge},
     # STEP 1A drops "VIA" from a move that has no convoy route ordered, so that it goes over
     # land (DATC 2 preference); DATC 3.0: the move fails.
     "mila_via_convoy_land_fallback": {"_resolve_moves": [
         ("replace", "self.command[unit] = ' '.join(word[:-1])", "self.result[unit] += [NO_CONVOY]")]},
 }
+
+
+def _mila_attack_can_dislodge(self, area: str, convoyer: str, unit_at_dest: Optional[str]) -> bool:
+    """Added to MILA's Game by the correction of ``mila_convoy_disrupted_by_own_support``."""
+    dest_order = self.command.get(unit_at_dest, "").split() if unit_at_dest else []
+
+    def cuttable(unit: str) -> int:  # the support the convoyed army may cut at its destination
+        return int(dest_order[:1] == ["S"] and " ".join(dest_order[1:3]) == unit)
+
+    entries = [(k, u, nh) for k, lst in self.combat[area].items() for u, nh in lst]
+    owner = self._unit_owner(convoyer)
+    return any(all(k - len(nh) > k2 - cuttable(u2) for k2, u2, _ in entries if u2 != u)
+               for k, u, nh in entries if self._unit_owner(u) is not owner)
 
 
 class Mila:
@@ -599,10 +614,14 @@ class Mila:
         """MILA's Game with the corrections ``fixes`` (names in :data:`MILA_FIXES`) applied."""
         if fixes not in self._classes:
             edits: dict[str, list] = {}
+            attrs: dict[str, Callable] = {}
             for name in sorted(fixes):
                 for meth, es in MILA_FIXES[name].items():
-                    edits.setdefault(meth, []).extend(es)
-            attrs = {m: _patch_source(getattr(self._Game, m), es) for m, es in edits.items()}
+                    if callable(es):  # a new method
+                        attrs[meth] = es()
+                    else:
+                        edits.setdefault(meth, []).extend(es)
+            attrs.update({m: _patch_source(getattr(self._Game, m), es) for m, es in edits.items()})
             self._classes[fixes] = type("PatchedGame", (self._Game,), attrs)
         return self._classes[fixes]
 
@@ -636,6 +655,9 @@ class Pydip:
         if problems:
             raise RuntimeError("pydip name mapping broken: " + "; ".join(problems[:3]))
         self._resolve = resolve
+        for fns in PYDIP_FIXES.values():
+            for fn in fns:
+                _PYDIP_ORIGINAL.setdefault(fn, getattr(resolve, fn))
         self._fleet = UnitTypes.FLEET
         b = workload.board()
         self._loc = {}  # pydip territory -> dipsat location
@@ -691,6 +713,72 @@ def _pydip_indirect_convoy_attackers(command_map, command):
             and c.player.name != command.player.name]
 
 
+class _GuessState:
+    guess_based = False
+    recursion_hits = 0
+
+
+def _pydip_init_resolution() -> None:
+    import pydip.turn.resolve as R
+    _PYDIP_ORIGINAL["_init_resolution"]()
+    _GuessState.guess_based, _GuessState.recursion_hits = False, 0
+    R.dependency_list.clear()
+
+
+def _pydip_resolve(game_map, command_map, command):
+    """pydip's ``_resolve`` as the second algorithm of DATC 3.0 5.F: whether an order depends
+    on a guess is recorded (``guess_based``) instead of read from the growth of the cycle list,
+    and only the ancestor of the whole cycle retries its guess (``recursion_hits``)."""
+    import pydip.turn.resolve as R
+    S, g = R.ResolutionState, _GuessState
+    t = command.unit.position
+    cycle = R.dependency_list
+    if R.state_map[t] == S.RESOLVED:
+        return R.resolution_map[t]
+    if t in cycle:
+        g.guess_based = True
+        return R.resolution_map[t]
+    if R.state_map[t] == S.GUESSING:  # visited: a cyclic dependency
+        cycle.append(t)
+        g.guess_based = True
+        g.recursion_hits += 1
+        return R.resolution_map[t]
+    R.state_map[t] = S.GUESSING
+    old_len, old_guess_based, old_hits = len(cycle), g.guess_based, g.recursion_hits
+    g.guess_based = False
+    R.resolution_map[t] = False
+    first = R._adjudicate(game_map, command_map, command)
+    if not g.guess_based:
+        g.guess_based = old_guess_based
+        R.resolution_map[t], R.state_map[t] = first, S.RESOLVED
+        return first
+    if t in cycle:
+        g.recursion_hits -= 1
+    if g.recursion_hits == old_hits:  # this order is the ancestor of the whole cycle
+        del cycle[old_len:]
+        R.resolution_map[t] = True
+        second = R._adjudicate(game_map, command_map, command)
+        if first == second:
+            del cycle[old_len:]
+            g.guess_based = old_guess_based
+            R.resolution_map[t], R.state_map[t] = first, S.RESOLVED
+            return first
+        R._backup_rule(command_map, set(cycle[old_len:]) | {t})
+        del cycle[old_len:]
+        g.guess_based = old_guess_based
+        if R.state_map[t] != S.RESOLVED:
+            R.state_map[t] = S.UNRESOLVED
+        return _pydip_resolve(game_map, command_map, command)
+    if t not in cycle:
+        cycle.append(t)
+    R.resolution_map[t] = first
+    R.state_map[t] = S.UNRESOLVED
+    return first
+
+
+_PYDIP_ORIGINAL: dict[str, Callable] = {}
+
+
 # pydip 0.1.8 corrections, by deviation name: function of pydip.turn.resolve -> replacement.
 PYDIP_FIXES: dict[str, dict[str, Callable]] = {
     # A support is not cut by the unit in the province it supports into; pydip compares the
@@ -699,6 +787,14 @@ PYDIP_FIXES: dict[str, dict[str, Callable]] = {
     "pydip_support_cut_by_coast_name": {
         "_indirect_non_convoy_attackers": _pydip_indirect_non_convoy_attackers,
         "_indirect_convoy_attackers": _pydip_indirect_convoy_attackers,
+    },
+    # The guess algorithm (DATC 3.0 5.F, first version) takes an order as independent of the
+    # guesses when the cycle list did not grow while adjudicating it; an order that depends on
+    # a guess already in the list is then fixed on that guess (DATC 5.D).  Use the second
+    # version of 5.F.
+    "pydip_guess_kept_as_result": {
+        "_init_resolution": _pydip_init_resolution,
+        "_resolve": _pydip_resolve,
     },
 }
 

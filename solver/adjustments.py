@@ -37,10 +37,14 @@ class AdjustmentResult(Frozen):
     civil_disorder: tuple[str, ...] = ()  # units removed by the civil-disorder rule
 
 
-def _parse(notation: Notation, text: str) -> tuple[str, Optional[str], Optional[str], Optional[str]]:
-    """-> (action, kind, province, coast); action in build, disband, waive."""
+def describe(m: GameMap, u: Unit) -> str:
+    return f"{u.kind.value} {m.display(u.location)}"
+
+
+def _parse(notation: Notation, text: str) -> tuple[str, Optional[str], Optional[str], Optional[str], Optional[int]]:
+    """-> (action, kind, province, coast, count); action in build, disband, waive."""
     if _WAIVE_RE.match(text):
-        return "waive", None, None, None
+        return "waive", None, None, None, None
     for action, rx in (("build", _BUILD_RE), ("disband", _DISBAND_RE)):
         m = rx.match(text)
         if m:
@@ -48,25 +52,31 @@ def _parse(notation: Notation, text: str) -> tuple[str, Optional[str], Optional[
             p = notation.parse(body)
             if p.action != "hold":
                 raise InvalidOrder(text, f"a {action} order names one unit, e.g. '{action.capitalize()} F Kiel'")
-            return action, p.unit.kind, p.unit.loc.province, p.unit.loc.coast
+            return action, p.unit.kind, p.unit.loc.province, p.unit.loc.coast, p.unit.count
     raise InvalidOrder(text, "expected an adjustment order: 'Build A Par', 'F Stp/nc B', 'Disband A Par', 'A Par D' or 'Waive'")
 
 
 def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position, orders: dict[str, list[str]],
-                           owners: dict[str, str], civil_rule: str = "2023") -> AdjustmentResult:
+                           owners: dict[str, str], civil_rule: str = "2023", stacks: bool = False) -> AdjustmentResult:
+    """``stacks``: units of one nation may share a province (counts); a build goes on an owned
+    home province not held by another nation, one per province, whatever own units are there."""
     centres: dict[str, int] = {}
     for prov, power in owners.items():
         centres[power] = centres.get(power, 0) + 1
     units_of: dict[str, list[int]] = {}
     for i, u in enumerate(pos.units):
         units_of.setdefault(u.power, []).append(i)
-    occupied = {u.province for u in pos.units}
     outcomes: list[Outcome] = []
     new_units = list(pos.units)
-    removed: set[int] = set()
+    removed: dict[int, int] = {}  # unit -> how many of its count are removed
     civil: list[str] = []
+
+    def left(i: int) -> int:
+        return pos.units[i].count - removed.get(i, 0)
+
     for power in sorted(set(orders) | set(units_of) | set(centres)):
-        delta = centres.get(power, 0) - len(units_of.get(power, []))
+        delta = centres.get(power, 0) - sum(pos.units[i].count for i in units_of.get(power, []))
+        occupied = {u.province for u in pos.units if not stacks or u.power != power}
         done = 0
         built_here: set[str] = set()
         for text in orders.get(power, []):
@@ -74,7 +84,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                 outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="rejected", result=sev,
                                                         reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
             try:
-                action, kind, prov, coast = _parse(notation, text)
+                action, kind, prov, coast, count = _parse(notation, text)
             except OrderError as exc:
                 reject(exc.severity, exc.reason)
                 continue
@@ -102,31 +112,36 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                                                         reason=f"builds {unit.short()}", by=(), strengths=(), dislodged_by=None))
                 continue
             # disband
-            idx = [i for i in units_of.get(power, []) if pos.units[i].province == prov and i not in removed]
+            idx = [i for i in units_of.get(power, []) if pos.units[i].province == prov and left(i) > 0
+                   and (kind is None or pos.units[i].kind.value == kind)]
             if not idx:
                 reject("illegal", f"{power} has no unit in {game_map.provinces[prov].name} to disband")
                 continue
             if -delta - done <= 0:
                 reject("illegal", f"{power} has no unit to disband (DATC 4.D.6: the first legal disbands count)")
                 continue
-            done += 1
-            removed.add(idx[0])
+            n = min(count or 1, left(idx[0]), -delta - done)
+            done += n
+            removed[idx[0]] = removed.get(idx[0], 0) + n
             outcomes.append(Outcome.model_construct(power=power, text=text, unit=idx[0], order_kind="disband", result="disbanded",
-                                                    reason=f"disbands {pos.units[idx[0]].short()}", by=(), strengths=(), dislodged_by=None))
+                                                    reason=f"disbands {n if stacks else ''}{' ' if stacks else ''}{describe(game_map, pos.units[idx[0]])}".replace("  ", " "),
+                                                    by=(), strengths=(), dislodged_by=None))
         if delta < 0 and done < -delta:
             if civil_rule == "2023":
                 targets = {p for p, w in owners.items() if w == power}
             else:
                 targets = set(game_map.powers[power].home) if power in game_map.powers else set()
-            left = [i for i in units_of.get(power, []) if i not in removed]
-            for i in civil_disorder_order(game_map, pos, left, targets, civil_rule)[: -delta - done]:
-                removed.add(i)
+            still = [i for i in units_of.get(power, []) if left(i) > 0]
+            order = [i for i in civil_disorder_order(game_map, pos, still, targets, civil_rule) for _ in range(left(i))]
+            for i in order[: -delta - done]:
+                removed[i] = removed.get(i, 0) + 1
                 civil.append(pos.units[i].label())
                 outcomes.append(Outcome.model_construct(power=power, text=f"(civil disorder) Disband {pos.units[i].short()}",
                                                         unit=i, order_kind="disband", result="disbanded",
                                                         reason="disbanded by the civil-disorder rule (farthest from an owned centre)",
                                                         by=(), strengths=(), dislodged_by=None))
-    after_units = [u for i, u in enumerate(new_units) if i not in removed]
+    after_units = [u if i not in removed else u.model_copy(update={"count": u.count - removed[i]})
+                   for i, u in enumerate(new_units) if i not in removed or u.count > removed[i]]
     after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(after_units), owners=owners).canonical()
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after, civil_disorder=tuple(civil))
 

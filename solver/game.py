@@ -98,6 +98,7 @@ class Game:
         self.position = pos.model_copy(update={"owners": owners, "year": year, "season": season})
         self.history: list[PhaseRecord] = []
         self.winner: Optional[str] = None
+        self.year_end_leaders: list[set[str]] = []
         self._pending: Optional[MovementResult] = None
 
     # ------------------------------------------------------------------------------------------
@@ -142,7 +143,7 @@ class Game:
             self._end_of_season()
         else:
             res = adjudicate_adjustments(v.map, v.notation, self.position, orders, self.position.owners,
-                                         self.rules.civil_disorder)
+                                         self.rules.civil_disorder, stacks=v.max_units_per_province is None)
             self.position = res.after
             self.season, self.year, self.phase = "spring", self.year + 1, "movement"
         self.position = self.position.model_copy(update={"year": self.year, "season": self.season})
@@ -160,10 +161,14 @@ class Game:
             if self.variant.map.provinces[u.province].supply_centre:
                 owners[u.province] = u.power
         self.position = self.position.model_copy(update={"owners": owners})
+        # victory: the variant's number of centres at the end of N consecutive years
         target = self.variant.victory_centres
-        for power, n in self.centres().items():
-            if n >= target:
-                self.winner = power
+        self.year_end_leaders.append({p for p, n in self.centres().items() if n >= target})
+        need = self.variant.victory_years
+        if len(self.year_end_leaders) >= need:
+            lasting = set.intersection(*self.year_end_leaders[-need:])
+            if lasting:
+                self.winner = sorted(lasting, key=lambda p: (-self.centres()[p], p))[0]
         if self.needs_adjustment():
             self.season, self.phase = "winter", "adjustment"
         else:

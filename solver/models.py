@@ -151,8 +151,14 @@ class Strength:
         return sum(t.weight for t in self.terms if t.active)
 
     def describe(self) -> str:
-        parts = [t.label for t in self.terms if t.active and t.weight]
-        inner = " + ".join(parts) if parts else "nothing"
+        parts: list[list] = []  # [label, times]: identical terms (one per supporting unit) merged
+        for t in self.terms:
+            if t.active and t.weight:
+                if parts and parts[-1][0] == t.label:
+                    parts[-1][1] += 1
+                else:
+                    parts.append([t.label, 1])
+        inner = " + ".join(f"{l} ×{n}" if n > 1 else l for l, n in parts) if parts else "nothing"
         return f"{self.name} {self.value} ({inner})"
 
 

@@ -68,6 +68,10 @@ class StackMovementRules(MovementRules):
     def unit_weight(self, pos: Position, u: int) -> int:
         return pos.units[u].count
 
+    def label(self, pos: Position, u: int) -> str:
+        n = pos.units[u].count
+        return (f"{n} " if n != 1 else "") + describe_unit(pos.units[u], self.map)
+
     def adjudicate(self, bound: BoundOrders, limit: int = 2, time_limit: float | None = None) -> MovementResult:
         return adjudicate_stacks(self, bound, limit=limit, time_limit=time_limit)
 
@@ -173,7 +177,7 @@ class StackMovementRules(MovementRules):
             if exclude_power is not None and pos.units[s].power == exclude_power:
                 continue
             for name, _ in enc.slots.get(s, []):
-                out.append((f"support {enc.labels[s]}", 1, VAR(name)))
+                out.append((f"support {describe_unit(pos.units[s], self.map)}", 1, VAR(name)))
         return out
 
     def force_terms(self, enc: StackEncoding, k: tuple[str, str], restricted_by: Optional[str] = None) -> Terms:

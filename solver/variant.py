@@ -24,6 +24,7 @@ class Variant:
     description: ClassVar[str] = ""
     max_units_per_province: ClassVar[Optional[int]] = 1
     victory_centres: ClassVar[int] = 18
+    victory_years: ClassVar[int] = 1  # consecutive year ends with victory_centres needed
     rule_overrides: ClassVar[dict[str, Any]] = {}  # the variant's own rule choices over its base preset
     movement_rules_class: ClassVar[type[MovementRules]] = MovementRules
     binder_class: ClassVar[type[OrderBinder]] = OrderBinder

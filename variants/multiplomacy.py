@@ -70,6 +70,7 @@ class Multiplomacy(Variant):
     description = "Multiplomacy (C. H. Hemming, 1973): stacks of one nation, numeric attacks, partial support cuts"
     max_units_per_province = None
     victory_centres = 29
+    victory_years = 2  # "at the end of two consecutive winter moves" (rule 11)
     movement_rules_class = StackMovementRules
     binder_class = MultiplomacyBinder
     notation_class = MultiplomacyNotation
