@@ -655,9 +655,6 @@ class Pydip:
         if problems:
             raise RuntimeError("pydip name mapping broken: " + "; ".join(problems[:3]))
         self._resolve = resolve
-        for fns in PYDIP_FIXES.values():
-            for fn in fns:
-                _PYDIP_ORIGINAL.setdefault(fn, getattr(resolve, fn))
         self._fleet = UnitTypes.FLEET
         b = workload.board()
         self._loc = {}  # pydip territory -> dipsat location
@@ -713,72 +710,6 @@ def _pydip_indirect_convoy_attackers(command_map, command):
             and c.player.name != command.player.name]
 
 
-class _GuessState:
-    guess_based = False
-    recursion_hits = 0
-
-
-def _pydip_init_resolution() -> None:
-    import pydip.turn.resolve as R
-    _PYDIP_ORIGINAL["_init_resolution"]()
-    _GuessState.guess_based, _GuessState.recursion_hits = False, 0
-    R.dependency_list.clear()
-
-
-def _pydip_resolve(game_map, command_map, command):
-    """pydip's ``_resolve`` as the second algorithm of DATC 3.0 5.F: whether an order depends
-    on a guess is recorded (``guess_based``) instead of read from the growth of the cycle list,
-    and only the ancestor of the whole cycle retries its guess (``recursion_hits``)."""
-    import pydip.turn.resolve as R
-    S, g = R.ResolutionState, _GuessState
-    t = command.unit.position
-    cycle = R.dependency_list
-    if R.state_map[t] == S.RESOLVED:
-        return R.resolution_map[t]
-    if t in cycle:
-        g.guess_based = True
-        return R.resolution_map[t]
-    if R.state_map[t] == S.GUESSING:  # visited: a cyclic dependency
-        cycle.append(t)
-        g.guess_based = True
-        g.recursion_hits += 1
-        return R.resolution_map[t]
-    R.state_map[t] = S.GUESSING
-    old_len, old_guess_based, old_hits = len(cycle), g.guess_based, g.recursion_hits
-    g.guess_based = False
-    R.resolution_map[t] = False
-    first = R._adjudicate(game_map, command_map, command)
-    if not g.guess_based:
-        g.guess_based = old_guess_based
-        R.resolution_map[t], R.state_map[t] = first, S.RESOLVED
-        return first
-    if t in cycle:
-        g.recursion_hits -= 1
-    if g.recursion_hits == old_hits:  # this order is the ancestor of the whole cycle
-        del cycle[old_len:]
-        R.resolution_map[t] = True
-        second = R._adjudicate(game_map, command_map, command)
-        if first == second:
-            del cycle[old_len:]
-            g.guess_based = old_guess_based
-            R.resolution_map[t], R.state_map[t] = first, S.RESOLVED
-            return first
-        R._backup_rule(command_map, set(cycle[old_len:]) | {t})
-        del cycle[old_len:]
-        g.guess_based = old_guess_based
-        if R.state_map[t] != S.RESOLVED:
-            R.state_map[t] = S.UNRESOLVED
-        return _pydip_resolve(game_map, command_map, command)
-    if t not in cycle:
-        cycle.append(t)
-    R.resolution_map[t] = first
-    R.state_map[t] = S.UNRESOLVED
-    return first
-
-
-_PYDIP_ORIGINAL: dict[str, Callable] = {}
-
-
 # pydip 0.1.8 corrections, by deviation name: function of pydip.turn.resolve -> replacement.
 PYDIP_FIXES: dict[str, dict[str, Callable]] = {
     # A support is not cut by the unit in the province it supports into; pydip compares the
@@ -788,14 +719,7 @@ PYDIP_FIXES: dict[str, dict[str, Callable]] = {
         "_indirect_non_convoy_attackers": _pydip_indirect_non_convoy_attackers,
         "_indirect_convoy_attackers": _pydip_indirect_convoy_attackers,
     },
-    # The guess algorithm (DATC 3.0 5.F, first version) takes an order as independent of the
-    # guesses when the cycle list did not grow while adjudicating it; an order that depends on
-    # a guess already in the list is then fixed on that guess (DATC 5.D).  Use the second
-    # version of 5.F.
-    "pydip_guess_kept_as_result": {
-        "_init_resolution": _pydip_init_resolution,
-        "_resolve": _pydip_resolve,
-    },
+},
 }
 
 
@@ -942,6 +866,23 @@ def trigger_pydip_support_cut_by_coast_name(t: Turn) -> Evidence:
     return out
 
 
+def trigger_pydip_guess_kept_as_result(t: Turn) -> Evidence:
+    out = []
+    for f, o in t.orders.items():
+        if o[0] != "C":
+            continue
+        a, dest, sea = o[1], o[2], t.prov(f)
+        y = t.at.get(dest)
+        if y is None or t.dest(a) != dest or t.order(y)[0] != "S":
+            continue
+        _, x, into = t.order(y)
+        if into == sea and t.dest(x) == sea:
+            out.append((f"{t.text(y)} is attacked by the army {t.text(f)} carries: "
+                        f"a convoy paradox, a cycle that pydip's guesses do not resolve",
+                        {dest, sea, t.prov(a), t.prov(x)}))
+    return out
+
+
 @dataclass(frozen=True)
 class Deviation:
     name: str
@@ -993,6 +934,16 @@ DEVIATIONS: list[Deviation] = [
         "DATC 3.0 5.B.2 (support), 6.D.15, 6.B.6",
         "tests/corpora/peers/pydip_support_cut_by_coast_name.toml",
         trigger_pydip_support_cut_by_coast_name),
+    Deviation(
+        "pydip_guess_kept_as_result", "pydip",
+        "pydip's guess algorithm (the first version in DATC 5.F) takes an order as independent of the "
+        "guesses when the list of cycle orders did not grow while adjudicating it, so an order that "
+        "depends on a guess already in the list keeps the result computed on that guess; in Pandin's "
+        "paradox the paradox is missed and the convoying fleet is dislodged.  DATC: the Szykman rule "
+        "makes the convoy fail, the support stands and the attacks on the fleet bounce.",
+        "DATC 3.0 5.D, 5.F, 6.F.16, 6.F.17",
+        "tests/corpora/peers/pydip_guess_kept_as_result.toml",
+        trigger_pydip_guess_kept_as_result),
 ]
 DEVIATION = {d.name: d for d in DEVIATIONS}
 

@@ -16,7 +16,7 @@ from .api import TurnRequest, adjudicate, describe_validation, result_to_json
 from .errors import DipsatError
 
 
-def adjudicate_line(line: str, lineno: int, time_limit: float | None = None) -> dict[str, Any]:
+def adjudicate_line(line: str, lineno: int, time_limit: float | None = None, variant: str | None = None) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -24,6 +24,8 @@ def adjudicate_line(line: str, lineno: int, time_limit: float | None = None) -> 
     if not isinstance(data, dict):
         return _error(lineno, "invalid_request", f"expected a JSON object, got {type(data).__name__}")
     ident = data.pop("id", None)
+    if variant and "variant" not in data:
+        data["variant"] = variant
     try:
         req = TurnRequest.model_validate(data)
     except ValidationError as exc:
@@ -47,13 +49,13 @@ def _error(lineno: int, kind: str, message: str, ident: Any = None) -> dict[str,
     return out
 
 
-def run_batch(lines: IO[str], out: IO[str], time_limit: float | None = None) -> tuple[int, int]:
+def run_batch(lines: IO[str], out: IO[str], time_limit: float | None = None, variant: str | None = None) -> tuple[int, int]:
     ok = err = 0
     for n, line in enumerate(lines, start=1):
         s = line.strip()
         if not s or s.startswith("#"):
             continue
-        res = adjudicate_line(s, n, time_limit)
+        res = adjudicate_line(s, n, time_limit, variant)
         if res["ok"]:
             ok += 1
         else:

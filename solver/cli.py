@@ -82,6 +82,8 @@ def cmd_adjudicate(args) -> int:
     from variants import find_variant
 
     req = load_request(args.file)
+    if args.variant:
+        req.variant = args.variant
     if args.rules:
         req.rules = args.rules
     if args.option:
@@ -103,7 +105,7 @@ def cmd_batch(args) -> int:
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
         with open(args.input, encoding="utf-8") as f:
-            n_ok, n_err = run_batch(f, out, time_limit=args.time_limit)
+            n_ok, n_err = run_batch(f, out, time_limit=args.time_limit, variant=args.variant)
     except OSError as exc:
         raise DipsatError(f"{args.input}: cannot read: {exc.strerror}") from None
     finally:
@@ -116,7 +118,7 @@ def cmd_batch(args) -> int:
 def cmd_corpus(args) -> int:
     from .corpus import run_corpus
 
-    runs = run_corpus(args.paths, only_rules=args.rules or None)
+    runs = run_corpus(args.paths, only_rules=args.rules or None, variant=args.variant)
     passed = sum(r.passed for r in runs)
     skipped = sum(1 for r in runs if r.skipped)
     failed = len(runs) - passed - skipped
@@ -238,6 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("adjudicate", help="adjudicate one movement turn from a position-plus-orders file (TOML or JSON)")
     a.add_argument("file")
     a.add_argument("--json", action="store_true", help="machine-readable output")
+    a.add_argument("--variant", help="variant (overrides the file's; e.g. standard, multiplomacy)")
     a.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg); default: the file's, else the variant's")
     a.add_argument("--option", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
     a.add_argument("--time-limit", type=float, metavar="SECONDS", help="CP-SAT time limit per solver call (error when exceeded)")
@@ -246,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("batch", help="adjudicate one JSON turn request per line; one JSON result per line, same order")
     b.add_argument("input")
     b.add_argument("-o", "--output", help="write results here instead of standard output")
+    b.add_argument("--variant", help="variant for lines that do not name one (default standard)")
     b.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                    help="CP-SAT time limit per solver call; a turn that exceeds it gives an error object (default 10)")
     b.set_defaults(func=cmd_batch)
@@ -254,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="+")
     c.add_argument("--rules", action="append", help="only run the expectations of this preset (repeatable)")
     c.add_argument("-q", "--quiet", action="store_true", help="list only failures")
+    c.add_argument("--variant", help="only run the cases of this variant")
     c.set_defaults(func=cmd_corpus)
 
     g = sub.add_parser("play", help="replay a saved game (TOML or JSON) phase by phase; check its saved positions")

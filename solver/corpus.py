@@ -224,13 +224,15 @@ def _fmt(units: list[tuple]) -> str:
     return ", ".join(f"{p}: {k} {loc}" for p, k, loc, _ in units)
 
 
-def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None) -> list[CaseRun]:
+def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, variant: Optional[str] = None) -> list[CaseRun]:
     runs: list[CaseRun] = []
     for f in case_files(paths):
         try:
             case = load_case(f)
         except DipsatError as exc:
             runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
+            continue
+        if variant and case.variant != variant.lower():
             continue
         for rules, exp in runs_of(case):
             if only_rules and rules not in only_rules:

@@ -1,0 +1,108 @@
+"""Multiplomacy (seed 001): properties on random stacked positions, builds, victory."""
+
+import random
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from solver.api import adjudicate, result_to_json
+from solver.game import Game, StartSpec
+from variants import find_variant
+
+V = find_variant("multiplomacy")
+M = V.map
+POWERS = sorted(M.powers)
+LAND = sorted(p for p, d in M.provinces.items() if d.terrain in ("land", "coast"))
+SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def stacked_turns(draw):
+    rnd = random.Random(draw(st.integers(0, 10**9)))
+    provs = rnd.sample(LAND + sorted(p for p, d in M.provinces.items() if d.is_sea), rnd.randint(3, 10))
+    units: dict[str, list[str]] = {}
+    groups = []
+    for prov in provs:
+        power = rnd.choice(POWERS)
+        kinds = ["A"] if M.provinces[prov].terrain == "land" else ["F"] if M.provinces[prov].is_sea else ["A", "F"]
+        for kind in sorted(set(rnd.choices(kinds, k=rnd.randint(1, 2)))):
+            loc = prov if kind == "A" or not M.provinces[prov].coasts else rnd.choice(M.provinces[prov].coasts)
+            n = rnd.randint(1, 3)
+            units.setdefault(power, []).append(f"{n} {kind} {loc}")
+            groups.append((power, kind, loc, n))
+    orders: dict[str, list[str]] = {}
+    for power, kind, loc, n in groups:
+        left = n
+        while left:
+            k = rnd.randint(1, left)
+            left -= k
+            me = f"{k} {kind} {loc}"
+            nbrs = sorted(M.neighbours(kind, loc))
+            r = rnd.random()
+            if r < 0.45 and nbrs:
+                text = f"{me}-{rnd.choice(nbrs)}"
+            elif r < 0.75 and groups:
+                p2, k2, l2, _ = rnd.choice(groups)
+                n2 = sorted(M.neighbours(k2, l2))
+                text = f"{me} sup {k2} {l2}-{rnd.choice(n2).split('/')[0]}" if n2 and rnd.random() < 0.6 else f"{me} sup {k2} {l2}"
+            else:
+                text = f"{me} stands"
+            orders.setdefault(power, []).append(text)
+    return {"variant": "multiplomacy", "units": units, "orders": orders}
+
+
+def _count(pos):
+    return sum(u.count for u in pos.units)
+
+
+@SETTINGS
+@given(stacked_turns())
+def test_one_nation_per_province_and_units_conserved(req):
+    res = adjudicate(req)
+    owner = {}
+    for u in res.after.units:
+        assert owner.setdefault(u.province, u.power) == u.power, f"two nations in {u.province}"
+    dislodged = sum(res.position.units[i].count for i in res.dislodged)
+    assert _count(res.after) + dislodged == _count(res.position)
+
+
+@SETTINGS
+@given(stacked_turns(), st.randoms(use_true_random=False))
+def test_listing_order_does_not_matter(req, rnd):
+    """Powers and units may be listed in any order; each power's orders keep their written
+    order (rule 7 makes it matter for supports from one province)."""
+    ref = result_to_json(adjudicate(req))
+    powers = list(req["orders"])
+    rnd.shuffle(powers)
+    shuffled = {"variant": "multiplomacy",
+                "units": {p: rnd.sample(v, len(v)) for p, v in reversed(list(req["units"].items()))},
+                "orders": {p: req["orders"][p] for p in powers}}
+    got = result_to_json(adjudicate(shuffled))
+    assert got["units_after"] == ref["units_after"] and got["dislodged"] == ref["dislodged"]
+
+
+def test_count_larger_than_units_present_is_an_error():
+    res = adjudicate({"variant": "multiplomacy", "units": {"England": ["2 F Nth"]}, "orders": {"England": ["3 F Nth-Nwy"]}})
+    (o,) = [o for o in res.outcomes if o.order_kind == "rejected"]
+    assert "3 fleets ordered in North Sea" in o.reason and "only 2" in o.reason
+
+
+def test_builds_one_per_home_province_even_where_own_units_stand():
+    res = adjudicate({"variant": "multiplomacy", "phase": "adjustment",
+                      "units": {"England": ["2 F Lon"]},
+                      "owners": {"England": ["Lon", "Edi", "Lvp", "Wal", "Yor"]},
+                      "orders": {"England": ["Build F Lon", "Build A Lon", "Build A Wal", "Build A Par"]}})
+    by = {o.text: o.result for o in res.outcomes}
+    assert by == {"Build F Lon": "built", "Build A Lon": "illegal", "Build A Wal": "built", "Build A Par": "illegal"}
+    assert sorted(u.short() for u in res.after.units) == ["3 F Lon", "A Wal"]
+
+
+def test_victory_needs_two_consecutive_years():
+    many = sorted(p for p in M.supply_centres())[:29]
+    start = StartSpec(year=1905, season="fall", units={"France": ["A Par"]}, owners={"France": many})
+    g = Game("multiplomacy", start=start)
+    g.step({})  # Fall 1905: 29 centres once
+    assert g.winner is None
+    while g.phase_name != "F1906M":
+        g.step({})
+    g.step({})
+    assert g.winner == "France"
