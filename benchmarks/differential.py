@@ -719,7 +719,7 @@ PYDIP_FIXES: dict[str, dict[str, Callable]] = {
         "_indirect_non_convoy_attackers": _pydip_indirect_non_convoy_attackers,
         "_indirect_convoy_attackers": _pydip_indirect_convoy_attackers,
     },
-},
+}
 }
 
 
