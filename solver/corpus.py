@@ -10,7 +10,7 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -31,6 +31,7 @@ class Expectation(BaseModel):
     dislodged: list[str] = Field(default_factory=list, description="'Power: unit' dislodged this turn")
     units_after: Optional[dict[str, list[str]]] = Field(default=None, description="the whole position after the turn")
     retreats: dict[str, Expected] = Field(default_factory=dict, description="retreat order text -> expected outcome")
+    reasons: dict[str, Union[str, list[str]]] = Field(default_factory=dict, description="order text -> text(s) its explanation must contain")
     retreat_options: dict[str, list[str]] = Field(default_factory=dict, description="'Power: unit' -> the provinces it may retreat to")
     backup: Optional[Literal["circular_movement", "convoy_paradox", "other_cycle", "none"]] = None
 
@@ -159,6 +160,14 @@ def compare(case: CorpusCase, exp: Expectation, res, req: TurnRequest) -> list[s
             ok = not o.succeeded
         if not ok:
             problems.append(f"{what} {key!r}: expected {want}, got {o.result} ({o.reason})")
+    for key, want_texts in exp.reasons.items():
+        hits = _find_outcome(case, list(movement.outcomes) + (list(res.outcomes) if movement is not res else []), key)
+        if len(hits) != 1:
+            problems.append(f"reasons: order {key!r} {'not found' if not hits else 'is ambiguous'}")
+            continue
+        for t in [want_texts] if isinstance(want_texts, str) else want_texts:
+            if t not in hits[0].reason:
+                problems.append(f"reason of {key!r}: expected it to contain {t!r}, got {hits[0].reason!r}")
     variant = find_variant(case.variant)
     pos = res.position
 

@@ -23,6 +23,9 @@ class Frozen(BaseModel):
 class UnitKind(str, Enum):
     ARMY = "A"
     FLEET = "F"
+    ECONOMIC = "E"  # Multinational powers
+    MILITARY = "M"
+    POLITICAL = "P"
 
 
 class Unit(Frozen):
@@ -84,6 +87,7 @@ class Move(Frozen):
     dest: str  # location (coast id for fleets into split provinces)
     via_convoy: bool = False
     path: tuple[str, ...] = ()  # provinces of an explicitly written convoy path
+    flyover: Optional[tuple[str, ...]] = None  # a fly-over (no attack) and the provinces it crosses
 
 
 class Support(Frozen):
@@ -204,3 +208,4 @@ class MovementResult(Frozen):
     rejected: tuple[Rejected, ...] = ()
     contested: tuple[str, ...] = ()  # provinces left empty by a standoff
     convoyed: tuple[int, ...] = ()  # units that moved by convoy
+    failed_into: tuple[str, ...] = ()  # provinces some move tried and failed to enter this turn

@@ -78,6 +78,20 @@ class MovementRules:
         return adjudicate_movement(self, bound, limit=limit, time_limit=time_limit)
 
     # -- hooks ----------------------------------------------------------------------------
+    head_to_head_battles = True  # units swapping places over land fight each other (DATC 5.B.1)
+
+    def is_attack(self, mv: Move) -> bool:
+        """Does this move attack its destination?  (Multinational's fly-overs do not.)"""
+        return mv.flyover is None
+
+    def nonattack_formula(self, enc: "Encoding", u: int) -> Formula:
+        """When a move that is not an attack gets through (variants that have such moves)."""
+        return FALSE
+
+    def explain_move(self, enc: "Encoding", values: dict[str, bool], u: int, outcome: Outcome) -> Outcome:
+        """A variant may rewrite a move's explanation in its own words."""
+        return outcome
+
     def unit_weight(self, pos: Position, u: int) -> int:
         return 1
 
@@ -92,17 +106,18 @@ class MovementRules:
         dest = {u: mv.dest.split("/")[0] for u, mv in moves.items()}
         into: dict[str, list[int]] = defaultdict(list)
         for u in sorted(moves):
-            into[dest[u]].append(u)
+            if self.is_attack(moves[u]):
+                into[dest[u]].append(u)
         occupants: dict[str, list[int]] = defaultdict(list)
         for i, unit in enumerate(pos.units):
             occupants[unit.province].append(i)
         route = {u: b.route.get(u, "land") for u in moves}
         h2h: dict[int, tuple[int, Formula]] = {}
         for u in moves:
-            if route[u] == "convoy":
+            if route[u] == "convoy" or not self.is_attack(moves[u]) or not self.head_to_head_battles:
                 continue
             for v in occupants.get(dest[u], []):
-                if v in moves and route[v] != "convoy" and dest[v] == pos.units[u].province:
+                if v in moves and route[v] != "convoy" and dest[v] == pos.units[u].province and self.is_attack(moves[v]):
                     h2h[u] = (v, AND(NOT(self.via(route, u)), NOT(self.via(route, v))))
         matched: dict[int, bool] = {}
         move_supports: dict[int, list[int]] = defaultdict(list)
@@ -140,7 +155,8 @@ class MovementRules:
                 sysm.define(_name("P", u), "path", self.path_formula(enc, u))
         # moves
         for u in sorted(moves):
-            sysm.define(_name("M", u), "move", self.move_formula(enc, u))
+            f = self.move_formula(enc, u) if self.is_attack(moves[u]) else self.nonattack_formula(enc, u)
+            sysm.define(_name("M", u), "move", f)
         # supports
         for s, o in sorted(orders.items()):
             if isinstance(o.body, Support) and matched.get(s):
@@ -419,6 +435,7 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
         common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)
         if isinstance(body, Move):
             out = _move_outcome(impl, enc, values, u, o, common, strength, moved, overridden)
+            out = impl.explain_move(enc, values, u, out)
             if dis is not None:
                 out = out.model_copy(update={"reason": f"{out.reason}; dislodged by {dis_txt}"})
             outcomes.append(out)
@@ -482,13 +499,14 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
                        if p not in occupied_after and not any(x in moved for x in movers)
                        and any(not val(impl.prevent_zero(enc, x)) for x in movers))
     convoyed = tuple(sorted(u for u in moved if val(impl.via(enc.route, u))))
+    failed_into = tuple(sorted({enc.dest[u] for u in enc.moves if u not in moved}))
     backups = tuple(
         Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
                orders=tuple(sorted({b.orders[_unit_of(n)].text for n in c.decisions})))
         for c in components if c.backup)
     return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
                           dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
-                          contested=tuple(contested), convoyed=convoyed)
+                          contested=tuple(contested), convoyed=convoyed, failed_into=failed_into)
 
 
 def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:

@@ -38,7 +38,7 @@ KEYWORDS = {
     "sups": "SUPPORT", "supported": "SUPPORT",
     "convoy": "CONVOY", "convoys": "CONVOY", "c": "CONVOY",
     "via": "VIA", "by": "BY",
-    "army": "KIND_A", "a": "KIND_A", "fleet": "KIND_F", "f": "KIND_F",
+    "fo": "FO", "flyover": "FO",
     "move": "MOVE", "moves": "MOVE", "to": "MOVE",
     "r": "MOVE", "retreat": "MOVE", "retreats": "MOVE",
     "disband": "DISBAND", "disbands": "DISBAND", "d": "DISBAND", "remove": "DISBAND",
@@ -77,6 +77,7 @@ class ParsedOrder:
     path: tuple[str, ...] = ()  # intermediate provinces of a written convoy path
     power: Optional[str] = None  # "England: ..." prefix, when written
     supported_by: tuple[UnitRef, ...] = ()  # "2 A Swi-Mun sup by 1 A Swi": supports written with the move
+    flyover: Optional[tuple[str, ...]] = None  # "M Clm – Mri FO Alb Mon": a fly-over and its route
     extras: dict = field(default_factory=dict)
 
 
@@ -130,6 +131,9 @@ class Notation:
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
         self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
         self.unit_memo: dict[tuple, object] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
+
+    # unit kinds: word -> kind letter (variants with other kinds of unit replace this table)
+    kind_words: dict[str, str] = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 
     # nation letters ("FA Bur" = French army, "1 I A Tun"): off on the standard map, where the
     # letters A and F would be ambiguous; variants whose notation uses them set this table.
@@ -216,6 +220,10 @@ class Notation:
                         break
             word_m = re.match(r"[a-z][a-z']*", s[i:])
             word = word_m.group(0) if word_m else s[i]
+            if word in self.kind_words and (hit is None or len(hit[0]) <= len(word)):
+                toks.append(_Tok("KIND", self.kind_words[word], i))
+                i += len(word)
+                continue
             pk = self.power_kind(word)
             if pk is not None and (hit is None or len(hit[0]) <= len(word)):
                 toks.append(_Tok("POWKIND", pk, i))
@@ -306,6 +314,12 @@ class Notation:
             if p.peek() and p.peek().kind == "VIA":
                 p.next()
                 order.via_convoy = True
+            if p.peek() and p.peek().kind == "FO":
+                p.next()
+                route = []
+                while p.peek() and p.peek().kind == "PROV":
+                    route.append(p.next().value.province)  # type: ignore[union-attr]
+                order.flyover = tuple(route)
             by: list[UnitRef] = []
             while p.peek() and p.peek().kind == "SUPPORT" and p.i + 1 < len(p.toks) and p.toks[p.i + 1].kind == "BY":
                 p.next()
@@ -361,9 +375,9 @@ class Notation:
                 p.next()
                 power, kind = t.value  # type: ignore[misc]
                 t = p.peek()
-            if t is not None and t.kind in ("KIND_A", "KIND_F") and kind is None:
+            if t is not None and t.kind == "KIND" and kind is None:
                 p.next()
-                kind = "A" if t.kind == "KIND_A" else "F"
+                kind = t.value  # type: ignore[assignment]
                 t = p.peek()
                 # "FF": a plural kind letter repeated ("2 FF Gol", "AA")
             parts.append((count, power, kind))

@@ -541,6 +541,8 @@ def _parse_unit_spec(notation: Notation, power: str, text: str) -> Unit:
     m = notation.map
     prov = p.unit.loc.province
     pdata = m.provinces[prov]
+    if p.unit.kind not in ("A", "F"):  # other kinds of unit: the variant checks where they may stand
+        return Unit(power=power, kind=UnitKind(p.unit.kind), location=prov, count=count)
     if p.unit.kind == "A":
         if pdata.terrain not in ("land", "coast"):
             raise InvalidOrder(text, f"an army cannot stand on {pdata.name} ({pdata.terrain})")

@@ -74,6 +74,12 @@ class RuleOptions(BaseModel):
     # n); "strength": each nation's attack cuts as many as its strength (units + supports), and
     # attacks of different nations overlap (the strongest counts).
     stack_support_cuts: Literal["units", "strength"] = "units"
+    # Multinational (seed 000) gaps: a reciprocal attack with UNEQUAL strengths ("stronger_wins":
+    # the stronger gets in; "both_fail"; "both_succeed": no battle, the powers swap), and what
+    # conflicts with a fly-over ("destination": another order aimed at its destination;
+    # "any_involvement": also an order aimed at its own state or a state on its route).
+    mn_head_to_head: Literal["stronger_wins", "both_fail", "both_succeed"] = "stronger_wins"
+    mn_flyover_conflict: Literal["destination", "any_involvement"] = "destination"
     # 4.E.1 illegal orders are ignored (the unit holds and may be supported to hold).  With
     # "move_fails", an illegal move still counts as a failed move (no hold support).
     illegal_orders: Literal["ignore", "move_fails"] = "ignore"

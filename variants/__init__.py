@@ -10,10 +10,11 @@ from __future__ import annotations
 from solver.errors import DipsatError
 from solver.variant import Variant
 
+from .multinational import Multinational
 from .multiplomacy import Multiplomacy
 from .standard import Standard
 
-VARIANTS: list[type[Variant]] = [Standard, Multiplomacy]
+VARIANTS: list[type[Variant]] = [Standard, Multiplomacy, Multinational]
 
 
 class UnknownVariant(DipsatError):

@@ -1,0 +1,405 @@
+"""Multinational (Rien Kooy) — seed 000.
+
+A USA/Canada/Mexico map (``maps/multinational.toml``: 52 states, 5 seas; derived, with its
+judgement calls J1–J17 recorded in the file).  Seven multinationals (AT, CC, EX, GM, IB, PM, TW)
+with three kinds of *power* instead of armies and fleets.  A kind is data (:data:`KINDS`):
+defensive strength, attacking strength per distance (bordering, second line, third line,
+counted over LAND only), and whether it may enter seas and convoy.
+
+Movement (rule 7), through the core's hooks:
+
+* attacking strength = the power's strength at its distance from the target (a convoyed attack
+  counts as an attack on a bordering state) + each successful supporter's own attacking strength
+  against that state; the *revised* attacking strength leaves out the supports of the defender's
+  multinational (the core's restricted attack);
+* defending strength = 3 + hold supports; none when the occupant moves out successfully; a power
+  whose attack fails defends with 3;
+* the highest attack must be unique; equal reciprocal attacks both fail (unequal ones:
+  rule option ``mn_head_to_head``); never a success against one's own multinational;
+  self-standoffs allowed;
+* a support is cut by any attack from another multinational except from the state it supports
+  an attack on; a convoy needs every convoying M (any route broken breaks it, "if one convoy
+  order fails the whole convoy fails");
+* a fly-over (``M Clm – Mri FO Alb Mon Sda Neb Kan``) is no attack: it crosses no sea, no
+  uncontrolled capacity centre, only neutral, own or allowed states (``AL`` orders), ends on a
+  neutral or own controlled state, at most two per multinational a year, and fails on a conflict
+  (rule option ``mn_flyover_conflict``).
+
+The seed's slips are settled by options: the "A" in ``E Clm S A Sas – Alb`` and the "military
+power" of ``E Mai – Nca`` are wrong kind letters, which DATC 4.C.2's ``wrong_unit_kind =
+"ignore"`` (default) reads past; "defensive strength of the attacking power" reads as the
+defending power's (every kind defends with 3, so both readings agree with this kind table).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import cached_property
+from typing import Any, Optional
+
+from solver.equations import AND, FALSE, NOT, OR, TRUE, Formula
+from solver.errors import IllegalOrder, InvalidOrder, PositionError
+from solver.models import Convoy, Hold, Move, Order, Outcome, Position, Support, UnitKind
+from solver.movement import Encoding, MovementRules, Terms, _name
+from solver.notation import Notation, ParsedOrder
+from solver.orders import Geography, OrderBinder, _illegal, describe_unit
+from solver.variant import Variant
+
+KINDS: dict[str, dict[str, Any]] = {
+    "E": {"name": "Economical", "defence": 3, "attack": {1: 2, 2: 2}, "seas": False},
+    "M": {"name": "Military", "defence": 3, "attack": {1: 3}, "seas": True, "convoys": True},
+    "P": {"name": "Political", "defence": 3, "attack": {1: 1, 2: 1, 3: 1}, "seas": False},
+}
+
+MULTINATIONALS = {"at": "AT", "cc": "CC", "ex": "EX", "gm": "GM", "ib": "IB", "pm": "PM", "tw": "TW"}
+
+
+class MultinationalNotation(Notation):
+    kind_words = {"e": "E", "m": "M", "p": "P", "economical": "E", "economic": "E", "military": "M",
+                  "political": "P", "a": "A"}  # "A" only appears as the seed's slip in example f
+
+    def power_kind(self, word: str):
+        if word in MULTINATIONALS:
+            return MULTINATIONALS[word], None
+        return None
+
+
+class MultinationalGeography(Geography):
+    def convoy_area(self, province: str) -> bool:
+        return self.map.provinces[province].is_sea
+
+    def convoyable(self, unit) -> bool:
+        return True  # "all powers can be convoyed"
+
+    def army_can_stand(self, province: str) -> bool:
+        return not self.map.provinces[province].is_sea
+
+    @cached_property
+    def land_distance(self) -> dict[str, dict[str, int]]:
+        """Distances over land edges only (the seed: second and third lines never cross a sea)."""
+        out: dict[str, dict[str, int]] = {}
+        g = self.map.army_graph
+        for src in sorted(g.nodes):
+            dist = {src: 0}
+            q = deque([src])
+            while q:
+                x = q.popleft()
+                for y in sorted(g.adj[x]):
+                    if y not in dist:
+                        dist[y] = dist[x] + 1
+                        q.append(y)
+            out[src] = dist
+        return out
+
+    def distance(self, kind: str, origin: str, target: str) -> Optional[int]:
+        """How far a power of ``kind`` at ``origin`` reaches ``target`` (1, 2, 3), or None."""
+        spec = KINDS.get(kind)
+        if spec is None or origin == target:
+            return None
+        m = self.map
+        sea_involved = m.provinces[origin].is_sea or m.provinces[target].is_sea
+        if sea_involved:
+            if not spec["seas"]:
+                return None
+            return 1 if target in m.fleet_neighbours(origin) else None
+        if spec["seas"] and target in m.fleet_neighbours(origin):
+            return 1
+        d = self.land_distance.get(origin, {}).get(target)
+        return d if d is not None and d in spec["attack"] else None
+
+    def strength(self, kind: str, distance: Optional[int]) -> int:
+        if distance is None:
+            return 0
+        return KINDS[kind]["attack"].get(distance, 0)
+
+
+class MultinationalBinder(OrderBinder):
+    """Order checks for powers: reach by kind and distance, convoys by M at sea, fly-overs and
+    allowances."""
+
+    geo: MultinationalGeography
+
+    def bind(self, position: Position, orders: dict[str, list[str]]):
+        self.allowances: list[tuple[str, str, Optional[str], Optional[str], tuple[str, ...]]] = []
+        unit_orders: dict[str, list[str]] = {}
+        self._al_errors: list = []
+        for power, texts in orders.items():
+            for t in texts:
+                if t.strip().lower().startswith("al ") or t.strip().lower() == "al":
+                    self._allowance(power, t)
+                else:
+                    unit_orders.setdefault(power, []).append(t)
+        self._flyovers: dict[str, int] = {}
+        bound = super().bind(position, unit_orders)
+        from solver.models import Rejected
+
+        for power, text, sev, reason in self._al_errors:
+            bound.rejected.append(Rejected(power=power, text=text, severity=sev, reason=reason))
+        bound.allowances = self.allowances  # type: ignore[attr-defined]
+        return bound
+
+    def _allowance(self, power: str, text: str) -> None:
+        """``AL EX``; ``AL EX M Sas``; ``AL EX Mon Wyo``; ``AL EX M Sas Mon``."""
+        words = text.replace(",", " ").split()[1:]
+        if not words or words[0].lower() not in MULTINATIONALS:
+            self._al_errors.append((power, text, "invalid", "an allowance names a multinational: 'AL EX', 'AL EX M Sas', 'AL EX Mon Wyo'"))
+            return
+        to = MULTINATIONALS[words[0].lower()]
+        kind = loc = None
+        rest = words[1:]
+        if len(rest) >= 2 and rest[0].lower() in ("e", "m", "p"):
+            kind = rest[0].upper()
+            loc = self.map.lookup_province(rest[1])
+            rest = rest[2:]
+        states = []
+        for w in rest:
+            pid = self.map.lookup_province(w)
+            if pid is None:
+                self._al_errors.append((power, text, "invalid", f"unknown state {w!r}"))
+                return
+            states.append(pid)
+        self.allowances.append((power, to, kind, loc, tuple(states)))
+
+    def allowed(self, owner: str, mover_power: str, kind: str, origin: str, state: str) -> bool:
+        for giver, to, k, loc, states in self.allowances:
+            if giver == owner and to == mover_power and (k is None or (k == kind and loc == origin)) \
+                    and (not states or state in states):
+                return True
+        return False
+
+    def check_move(self, pos: Position, i: int, p: ParsedOrder) -> Move:
+        u = pos.units[i]
+        text = p.text
+        assert p.dest is not None
+        prov = p.dest.province
+        if prov == u.province:
+            raise _illegal(text, "a power cannot attack the state it stands on", i)
+        if p.flyover is not None:
+            return self._check_flyover(pos, i, p)
+        d = self.geo.distance(u.kind.value, u.location, prov)
+        if d is not None:
+            return Move.model_construct(unit=i, dest=prov, via_convoy=False, path=(), flyover=None)
+        if not self.map.provinces[prov].is_sea and self.geo.convoy_chain_possible(u.province, prov, self._fleets):
+            return Move.model_construct(unit=i, dest=prov, via_convoy=True, path=(), flyover=None)
+        kind = KINDS.get(u.kind.value, {}).get("name", u.kind.value)
+        raise _illegal(text, f"a {kind} power in {self.map.provinces[u.province].name} cannot reach "
+                             f"{self.map.provinces[prov].name} (range {max(KINDS[u.kind.value]['attack'])}, over land"
+                             f"{'' if KINDS[u.kind.value]['seas'] else '; no seas'}) and no convoy could bring it", i)
+
+    def _check_flyover(self, pos: Position, i: int, p: ParsedOrder) -> Move:
+        u = pos.units[i]
+        m = self.map
+        text = p.text
+        route = tuple(p.flyover or ())
+        dest = p.dest.province  # type: ignore[union-attr]
+        owners = pos.owners
+        occupant = {x.province: x for x in pos.units}
+        n = self._flyovers.get(u.power, 0) + 1
+        self._flyovers[u.power] = n
+        if n > 2:
+            raise _illegal(text, f"{u.power} already has two fly-overs this year (at most two per multinational)", i)
+        chain = (u.province, *route, dest)
+        for a, b in zip(chain, chain[1:]):
+            if m.provinces[b].is_sea or m.provinces[a].is_sea:
+                raise _illegal(text, "a fly-over never crosses or ends on a sea", i)
+            if b not in m.army_neighbours(a):
+                raise _illegal(text, f"the fly-over route is broken: {m.provinces[a].name} does not border {m.provinces[b].name} "
+                                     "(a fly-over names its whole route)", i)
+        for s in route:
+            pdata = m.provinces[s]
+            holder = occupant[s].power if s in occupant else owners.get(s)
+            if holder is None and pdata.supply_centre:
+                raise _illegal(text, f"a fly-over cannot cross {pdata.name}: an uncontrolled capacity centre", i)
+            if holder is not None and holder != u.power and not self.allowed(holder, u.power, u.kind.value, u.province, s):
+                raise _illegal(text, f"{holder} holds {pdata.name} and gave {u.power} no allowance to fly over it", i)
+        ddata = m.provinces[dest]
+        if ddata.supply_centre and owners.get(dest) != u.power:
+            raise _illegal(text, f"a fly-over ends only on a neutral state or one {u.power} controls; {ddata.name} is not", i)
+        return Move.model_construct(unit=i, dest=dest, via_convoy=False, path=(), flyover=route)
+
+    def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
+        u = pos.units[i]
+        text = p.text
+        assert p.target is not None
+        t = self.target_unit(pos, p.target, text, "support", i)
+        if t == i:
+            raise _illegal(text, "a power cannot support itself", i)
+        tu = pos.units[t]
+        aim = p.dest.province if p.dest is not None else tu.province
+        if self.geo.distance(u.kind.value, u.location, aim) is None:
+            raise _illegal(text, f"{describe_unit(u, self.map)} cannot attack {self.map.provinces[aim].name}, so it cannot support there", i)
+        if p.dest is not None:
+            if self.geo.distance(tu.kind.value, tu.location, aim) is None and not self.geo.convoy_chain_possible(tu.province, aim, self._fleets):
+                raise _illegal(text, f"{describe_unit(tu, self.map)} cannot reach {self.map.provinces[aim].name}", i)
+            return Support.model_construct(unit=i, target=t, dest=aim, dest_coast=None, target_power=p.target.power)
+        return Support.model_construct(unit=i, target=t, dest=None, dest_coast=None, target_power=p.target.power)
+
+    def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
+        u = pos.units[i]
+        text = p.text
+        if not KINDS.get(u.kind.value, {}).get("convoys") or not self.map.provinces[u.province].is_sea:
+            raise _illegal(text, "only a Military power in a sea area convoys", i)
+        assert p.target is not None and p.dest is not None
+        t = self.target_unit(pos, p.target, text, "convoy", i)
+        tu = pos.units[t]
+        prov = p.dest.province
+        if not self.geo.convoy_chain_possible(tu.province, prov, self._fleets, through=u.province):
+            raise _illegal(text, f"{describe_unit(u, self.map)} is on no convoy route from {self.map.provinces[tu.province].name} "
+                                 f"to {self.map.provinces[prov].name}", i)
+        return Convoy.model_construct(unit=i, target=t, dest=prov)
+
+    def choose_routes(self, b) -> None:
+        for u, o in b.orders.items():
+            if isinstance(o.body, Move):
+                b.route[u] = "convoy" if o.body.via_convoy else "land"
+
+
+class MultinationalRules(MovementRules):
+    geo: MultinationalGeography
+
+    def label(self, pos: Position, u: int) -> str:
+        return self.map.display(pos.units[u].location)
+
+    def _strength(self, enc: Encoding, u: int, target: str) -> int:
+        unit = enc.bound.position.units[u]
+        if enc.route.get(u) == "convoy":
+            return self.geo.strength(unit.kind.value, 1)
+        return self.geo.strength(unit.kind.value, self.geo.distance(unit.kind.value, unit.location, target))
+
+    def own_terms(self, enc: Encoding, u: int) -> Terms:
+        pos = enc.bound.position
+        body = enc.bound.orders[u].body
+        if isinstance(body, Move):
+            return [(enc.labels[u], self._strength(enc, u, enc.dest[u]), TRUE)]
+        return [(enc.labels[u], KINDS[pos.units[u].kind.value]["defence"], TRUE)]
+
+    def support_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
+        pos = enc.bound.position
+        out: Terms = []
+        for s in supporters:
+            if exclude_power is not None and pos.units[s].power == exclude_power:
+                continue
+            body: Support = enc.bound.orders[s].body  # type: ignore[assignment]
+            aim = body.dest if body.dest is not None else pos.units[body.target].province
+            out.append((enc.labels[s], self._strength(enc, s, aim), self.S(enc, s)))
+        return out
+
+    @property
+    def head_to_head_battles(self) -> bool:
+        return self.rules.mn_head_to_head != "both_succeed"
+
+    def failed_terms(self, enc: Encoding, v: int) -> Terms:
+        pos = enc.bound.position
+        return [(enc.labels[v], KINDS[pos.units[v].kind.value]["defence"], TRUE)]
+
+    def defend_terms(self, enc: Encoding, v: int) -> Terms:
+        mode = self.rules.mn_head_to_head
+        if mode == "both_fail":
+            return [(enc.labels[v], 10**6, TRUE)]
+        return self.prevent_terms(enc, v)
+
+    def nonattack_formula(self, enc: Encoding, u: int) -> Formula:
+        """A fly-over gets through unless another order conflicts with it."""
+        pos = enc.bound.position
+        mv: Move = enc.moves[u]
+        d = enc.dest[u]
+        touched = {d}
+        if self.rules.mn_flyover_conflict == "any_involvement":
+            touched |= {pos.units[u].province, *(mv.flyover or ())}
+        for v, o in enc.bound.orders.items():
+            if v == u:
+                continue
+            body = o.body
+            if isinstance(body, Move) and body.dest.split("/")[0] in touched:
+                return FALSE
+            if isinstance(body, Support) and body.dest in touched:
+                return FALSE
+        if any(x.province == d for x in pos.units):
+            return FALSE  # one power per state: an occupied destination conflicts
+        return TRUE
+
+    # the seed's own words for strengths ---------------------------------------------------
+    @staticmethod
+    def seed_strength(title: str, terms: Terms, values: dict[str, bool], defence: bool = False) -> tuple[int, str]:
+        """The seed's way: "Attacking strength: 2 (2 Clm, 0 Mon)" (a cut support shows 0),
+        "Defending strength: 3 (Alb)", "Defending strength: 5 (3 Cal, 2 Bca)"."""
+        from solver.equations import evaluate
+
+        parts = [(w if evaluate(f, values) else 0, l) for l, w, f in terms]
+        total = sum(w for w, _ in parts)
+        if defence and len(parts) == 1:
+            return total, f"{title}: {total} ({parts[0][1]})"
+        return total, f"{title}: {total} ({', '.join(f'{w} {l}' for w, l in parts) or 'none'})"
+
+    def explain_move(self, enc: Encoding, values: dict[str, bool], u: int, outcome: Outcome) -> Outcome:
+        pos = enc.bound.position
+        mv: Move = enc.moves[u]
+        if mv.flyover is not None:
+            ok = values[_name("M", u)]
+            return outcome.model_copy(update={"reason": "fly-over " + ("succeeds" if ok else "fails: it conflicts with another order")})
+        d = enc.dest[u]
+        _, full = self.seed_strength("Attacking strength", self.attack_terms(enc, u, None), values)
+        lines = [full]
+        occ = [v for v in enc.occupants.get(d, []) if v != u]
+        if occ:
+            v = occ[0]
+            vpow = pos.units[v].power
+            if any(pos.units[s].power == vpow for s in enc.move_supports.get(u, [])):
+                _, rev = self.seed_strength("Revised attacking strength", self.attack_terms(enc, u, vpow), values)
+                lines.append(rev)
+            if u in enc.h2h and enc.h2h[u][0] == v:
+                _, dtext = self.seed_strength("Defending strength", [(enc.labels[v], KINDS[pos.units[v].kind.value]["defence"], TRUE)], values, True)
+                _, otext = self.seed_strength(f"Attacking strength {enc.labels[v]}", self.attack_terms(enc, v, None), values)
+                lines += [dtext, otext]
+            elif v in enc.moves and values[_name("M", v)]:
+                lines.append(f"Defending strength: 0 ({enc.labels[v]} leaves)")
+            elif v in enc.moves:
+                lines.append(self.seed_strength("Defending strength", self.failed_terms(enc, v), values, True)[1])
+            else:
+                lines.append(self.seed_strength("Defending strength", self.hold_terms(enc, v), values, True)[1])
+        for r in enc.into.get(d, []):
+            if r != u:
+                lines.append(self.seed_strength(f"Attacking strength {enc.labels[r]}", self.attack_terms(enc, r, None), values)[1])
+        if outcome.result == "moved":
+            verdict = "succeeds"
+        elif outcome.result == "no_path":
+            verdict = "fails: " + outcome.reason
+        else:
+            verdict = "fails"
+        if outcome.dislodged_by:
+            lines.append(f"dislodged by {outcome.dislodged_by}")
+        return outcome.model_copy(update={"reason": f"{verdict} — " + "; ".join(lines)})
+
+
+class Multinational(Variant):
+    name = "multinational"
+    aliases = ("kooy",)
+    map_name = "multinational"
+    default_rules = "datc"
+    rule_overrides: dict[str, Any] = {
+        "multi_route_disruption": "any_route",  # "if one convoy order fails the whole convoy fails"
+        "adjacent_convoy": "2000",
+    }
+    description = "Multinational (Rien Kooy): powers E, M, P with ranges, fly-overs, allowances"
+    victory_centres = 18
+    movement_rules_class = MultinationalRules
+    binder_class = MultinationalBinder
+    notation_class = MultinationalNotation
+    geography_class = MultinationalGeography
+
+    def check_position(self, pos: Position) -> None:
+        m = self.map
+        seen: dict[str, str] = {}
+        for u in pos.units:
+            if u.kind.value not in KINDS:
+                raise PositionError(f"{u.label()}: Multinational powers are E, M or P, not {u.kind.value!r}")
+            p = m.provinces.get(u.province)
+            if p is None:
+                raise PositionError(f"{u.label()}: unknown state {u.province!r}")
+            if p.is_sea and not KINDS[u.kind.value]["seas"]:
+                raise PositionError(f"{u.label()}: only a Military power may be in a sea area")
+            if u.power not in m.powers:
+                raise PositionError(f"{u.label()}: unknown multinational {u.power!r}; known: {', '.join(m.powers)}")
+            if u.province in seen:
+                raise PositionError(f"two powers in {p.name}: only one power at a time can stay in a state")
+            seen[u.province] = u.power
