@@ -611,6 +611,38 @@ def request_for_dipsat(req: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in req.items() if k not in ("id", "planted")}
 
 
+def request_from_case(path: str | Path) -> dict[str, Any]:
+    """A movement case of a corpus (``tests/corpora``) as a turn in the workload's canonical
+    form, so that the peers can be run on it.  The orders are read by dipsat's parser; a move
+    goes "via convoy" when dipsat's reading of the orders routes it by convoy."""
+    from solver.api import TurnRequest, build_position
+    from solver.corpus import load_case
+    from variants import find_variant
+
+    case = load_case(path)
+    if case.phase != "movement" or case.variant != "standard":
+        raise ValueError(f"{path}: only standard movement cases can be given to the peers")
+    req = TurnRequest.model_validate({"units": case.units, "orders": case.orders})
+    variant = find_variant("standard")
+    pos = build_position(variant, req)
+    bound = variant.binder(variant.rules("datc")).bind(pos, {p: list(ts) for p, ts in req.orders.items()})
+    if bound.rejected:
+        raise ValueError(f"{path}: illegal orders cannot be given to the peers: {[r.text for r in bound.rejected]}")
+    units = [BUnit(u.power, u.kind.value, u.location) for u in pos.units]
+    orders: dict[int, tuple] = {}
+    for i, o in bound.orders.items():
+        b = o.body
+        if b.kind == "hold":
+            orders[i] = ("H",)
+        elif b.kind == "move":
+            orders[i] = ("M", b.dest, bound.route.get(i) == "convoy")
+        elif b.kind == "support":
+            orders[i] = ("S", b.target, b.dest)
+        else:
+            orders[i] = ("C", b.target, b.dest)
+    return workload.to_request(units, orders, ident=case.id)
+
+
 # ============================================================================================
 # engines: run(request, fixes) -> Run
 
@@ -1254,7 +1286,7 @@ def run_differential(seed: int, turns: int, kind: str = "mixed", start: int = 0,
     peers, missing = load_peers(peer_names)
     per_peer: dict[str, dict[str, Any]] = {
         p.name: {"version": p.version, "compared": 0, "agree": 0, "disagree": 0, "classes": Counter(),
-                 "examples": {}, "unclassified": []} for p in peers}
+                 "other_peer_agrees": Counter(), "examples": {}, "unclassified": []} for p in peers}
     failures: list[dict[str, Any]] = []
     refused: list[dict[str, Any]] = []
     planted: Counter = Counter()
@@ -1275,6 +1307,8 @@ def run_differential(seed: int, turns: int, kind: str = "mixed", start: int = 0,
             st["compared"] += 1
             st["disagree"] += 1
             st["classes"][v.label] += 1
+            if any(p != v.peer for p in rep.agreed):  # another peer agrees with dipsat here
+                st["other_peer_agrees"][v.label] += 1
             if v.classes:
                 exs = st["examples"].setdefault(v.label, [])
                 if len(exs) < examples:
@@ -1285,6 +1319,7 @@ def run_differential(seed: int, turns: int, kind: str = "mixed", start: int = 0,
             progress(f"  {i - start + 1}/{turns} turns ({time.perf_counter() - t0:.0f} s)")
     for st in per_peer.values():
         st["classes"] = dict(sorted(st["classes"].items(), key=lambda kv: (-kv[1], kv[0])))
+        st["other_peer_agrees"] = dict(st["other_peer_agrees"])
     return {
         "config": {"seed": seed, "turns": turns, "start": start, "workload": kind,
                    "turn_ids": "s<seed>-t<i> plain, s<seed>-r<i> rich"},
@@ -1313,8 +1348,10 @@ def format_report(res: dict[str, Any], show: int = 3) -> str:
         out.append("")
         out.append(f"== dipsat vs {name} {st['version']}: agree on {st['agree']}/{n} turns ({pct:.2f}%), "
                    f"disagree on {st['disagree']}")
+        others = len(res["peers"]) > 1
         for label, k in st["classes"].items():
-            out.append(f"   {k:6d}  {label}")
+            corr = f"   (the other peer agrees with dipsat on {st['other_peer_agrees'].get(label, 0)})" if others else ""
+            out.append(f"   {k:6d}  {label}{corr}")
         for label, exs in st["examples"].items():
             out.append(f"   -- {label}: first {min(show, len(exs))} example(s)")
             for ex in exs[:show]:

@@ -111,8 +111,7 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
         from .adjustments import adjudicate_adjustments
 
         owners = build_owners(variant, req)
-        return adjudicate_adjustments(variant.map, variant.notation, pos.model_copy(update={"owners": owners}), orders, owners,
-                                      opts.civil_disorder, stacks=variant.max_units_per_province is None)
+        return variant.adjudicate_adjustments(opts, pos.model_copy(update={"owners": owners}), orders)
     bound = variant.binder(opts).bind(pos, orders)
     result = variant.movement_rules(opts).adjudicate(bound, time_limit=time_limit)
     if req.phase == "retreat":

@@ -21,7 +21,6 @@ from typing import Any, Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .api import _power_name, build_position, describe_validation
-from .adjustments import adjudicate_adjustments
 from .errors import DipsatError, InputFileError
 from .models import MovementResult, Outcome, Position
 from .movement import adjudicate_movement
@@ -65,8 +64,8 @@ class PhaseRecord(BaseModel):
     result: Any = None  # MovementResult / RetreatResult / AdjustmentResult
 
 
-SEASON_CODE = {"spring": "S", "fall": "F", "winter": "W"}
-PHASE_CODE = {"movement": "M", "retreat": "R", "adjustment": "A"}
+SEASON_CODE = {"spring": "S", "fall": "F", "winter": "W", "year": "Y"}
+PHASE_CODE = {"movement": "M", "retreat": "R", "adjustment": "A", "placement": "P"}
 
 
 class Game:
@@ -77,11 +76,12 @@ class Game:
         self.variant = find_variant(variant)
         self.rules = self.variant.rules(rules, **(options or {}))
         m = self.variant.map
+        first = self.variant.movement_seasons[0]
         if start is None or not start.units:
             pos = self.variant.start_position()
             owners = {h: p for p, pw in m.powers.items() for h in pw.home}
             year = start.year if start and start.year else m.start_year
-            season = start.season if start else "spring"
+            season = start.season if start and start.season != "spring" else first
         else:
             from .api import TurnRequest, build_owners
 
@@ -90,11 +90,14 @@ class Game:
             owners = build_owners(self.variant, req)
             year = start.year or m.start_year
             season = start.season
-        if season not in ("spring", "fall", "winter"):
-            raise InputFileError(f"start.season: {season!r} is not spring, fall or winter")
+        seasons = (*self.variant.movement_seasons, "winter")
+        if season not in seasons:
+            raise InputFileError(f"start.season: {season!r} is not one of {', '.join(seasons)}")
         self.year = year
         self.season = season
         self.phase = "adjustment" if season == "winter" else "movement"
+        if self.variant.has_placement and (start is None or not start.units):
+            self.phase = "placement"
         self.position = pos.model_copy(update={"owners": owners, "year": year, "season": season})
         self.history: list[PhaseRecord] = []
         self.winner: Optional[str] = None
@@ -125,7 +128,12 @@ class Game:
         name = self.phase_name
         orders = self._orders(orders)
         v = self.variant
-        if self.phase == "movement":
+        if self.phase == "placement":
+            res = v.adjudicate_placement(self.position, orders)
+            self.position = res.after.model_copy(update={"owners": self.position.owners})
+            self.year += 1
+            self.phase = "movement"
+        elif self.phase == "movement":
             bound = v.binder(self.rules).bind(self.position, orders)
             res = v.movement_rules(self.rules).adjudicate(bound)
             after = res.after.model_copy(update={"owners": self.position.owners})
@@ -142,20 +150,23 @@ class Game:
             self._pending = None
             self._end_of_season()
         else:
-            res = adjudicate_adjustments(v.map, v.notation, self.position, orders, self.position.owners,
-                                         self.rules.civil_disorder, stacks=v.max_units_per_province is None)
+            res = v.adjudicate_adjustments(self.rules, self.position, orders)
             self.position = res.after
-            self.season, self.year, self.phase = "spring", self.year + 1, "movement"
+            self.season, self.year, self.phase = v.movement_seasons[0], self.year + 1, "movement"
         self.position = self.position.model_copy(update={"year": self.year, "season": self.season})
         rec = PhaseRecord(name=name, outcomes=res.outcomes, after=self.position, centres=self.centres(), result=res)
         self.history.append(rec)
         return rec
 
     def _end_of_season(self) -> None:
-        if self.season == "spring":
-            self.season, self.phase = "fall", "movement"
+        seasons = self.variant.movement_seasons
+        if self.season != seasons[-1]:
+            self.season, self.phase = seasons[seasons.index(self.season) + 1], "movement"
             return
-        # after the Fall: centres change hands, victory, then adjustments if needed
+        if not self.variant.is_building_year(self.year):
+            self.season, self.year, self.phase = seasons[0], self.year + 1, "movement"
+            return
+        # end of a building year: centres change hands, victory, then adjustments if needed
         owners = dict(self.position.owners)
         for u in self.position.units:
             if self.variant.map.provinces[u.province].supply_centre:
@@ -172,7 +183,7 @@ class Game:
         if self.needs_adjustment():
             self.season, self.phase = "winter", "adjustment"
         else:
-            self.season, self.year, self.phase = "spring", self.year + 1, "movement"
+            self.season, self.year, self.phase = seasons[0], self.year + 1, "movement"
 
     def needs_adjustment(self) -> bool:
         counts = self.centres()

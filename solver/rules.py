@@ -9,7 +9,7 @@ Named presets give the rulebook editions; any field can be overridden by name::
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -80,6 +80,9 @@ class RuleOptions(BaseModel):
     # "any_involvement": also an order aimed at its own state or a state on its route).
     mn_head_to_head: Literal["stronger_wins", "both_fail", "both_succeed"] = "stronger_wins"
     mn_flyover_conflict: Literal["destination", "any_involvement"] = "destination"
+    # Where a rule draws lots (Multinational's default retreats and removals): the seed of the
+    # random source; None = derived from the position, so the same position draws the same.
+    random_seed: Optional[int] = None
     # 4.E.1 illegal orders are ignored (the unit holds and may be supported to hold).  With
     # "move_fails", an illegal move still counts as a failed move (no hold support).
     illegal_orders: Literal["ignore", "move_fails"] = "ignore"

@@ -25,6 +25,20 @@ class Variant:
     max_units_per_province: ClassVar[Optional[int]] = 1
     victory_centres: ClassVar[int] = 18
     victory_years: ClassVar[int] = 1  # consecutive year ends with victory_centres needed
+    movement_seasons: ClassVar[tuple[str, ...]] = ("spring", "fall")
+    has_placement: ClassVar[bool] = False  # a first phase where players place their units
+
+    def is_building_year(self, year: int) -> bool:
+        return True
+
+    def adjudicate_adjustments(self, rules: RuleOptions, pos: Position, orders: dict[str, list[str]]):
+        from .adjustments import adjudicate_adjustments
+
+        return adjudicate_adjustments(self.map, self.notation, pos, orders, pos.owners, rules.civil_disorder,
+                                      stacks=self.max_units_per_province is None)
+
+    def adjudicate_placement(self, pos: Position, orders: dict[str, list[str]]):
+        raise NotImplementedError(f"{self.name} has no placement phase")
     rule_overrides: ClassVar[dict[str, Any]] = {}  # the variant's own rule choices over its base preset
     movement_rules_class: ClassVar[type[MovementRules]] = MovementRules
     binder_class: ClassVar[type[OrderBinder]] = OrderBinder

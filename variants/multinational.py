@@ -39,7 +39,7 @@ from typing import Any, Optional
 
 from solver.equations import AND, FALSE, NOT, OR, TRUE, Formula
 from solver.errors import IllegalOrder, InvalidOrder, PositionError
-from solver.models import Convoy, Hold, Move, Order, Outcome, Position, Support, UnitKind
+from solver.models import Convoy, Frozen, Hold, Move, Order, Outcome, Position, Support, UnitKind
 from solver.movement import Encoding, MovementRules, Terms, _name
 from solver.notation import Notation, ParsedOrder
 from solver.orders import Geography, OrderBinder, _illegal, describe_unit
@@ -386,6 +386,20 @@ class Multinational(Variant):
     binder_class = MultinationalBinder
     notation_class = MultinationalNotation
     geography_class = MultinationalGeography
+    movement_seasons = ("year",)  # one movement a year; 1990 is the placement
+    has_placement = True
+
+    def is_building_year(self, year: int) -> bool:
+        return year % 2 == 0  # "all even playing years, starting with 1992"
+
+    def adjudicate_placement(self, pos: Position, orders: dict[str, list[str]]):
+        return _placement(self, pos, orders)
+
+    def adjudicate_retreats(self, rules, movement, orders: dict[str, list[str]]):
+        return _retreats(self, rules, movement, orders)
+
+    def adjudicate_adjustments(self, rules, pos: Position, orders: dict[str, list[str]]):
+        return _adjustments(self, rules, pos, orders)
 
     def check_position(self, pos: Position) -> None:
         m = self.map
@@ -403,3 +417,248 @@ class Multinational(Variant):
             if u.province in seen:
                 raise PositionError(f"two powers in {p.name}: only one power at a time can stay in a state")
             seen[u.province] = u.power
+
+
+# -- phases other than movement ---------------------------------------------------------------
+
+DEFAULT_PLACEMENT = {  # the seed's table (rule 4): which home centre gets which kind
+    "AT": {"M": "uta", "E": "neb", "P": "kan"}, "CC": {"M": "vir", "E": "pen", "P": "vmo"},
+    "EX": {"M": "tex", "E": "nme", "P": "coa"}, "GM": {"M": "mic", "E": "wis", "P": "ils"},
+    "PM": {"M": "grg", "E": "ala", "P": "flo"}, "IB": {"M": "mon", "E": "nda", "P": "alb"},
+    "TW": {"M": "ore", "E": "cal", "P": "bca"},
+}
+
+
+def _rng(rules, pos: Position, what: str):
+    import hashlib
+    import random
+
+    if rules.random_seed is not None:
+        seed = rules.random_seed
+    else:
+        key = repr((what, pos.year, sorted((u.power, u.kind.value, u.location) for u in pos.units)))
+        seed = int(hashlib.sha256(key.encode()).hexdigest()[:12], 16)
+    return random.Random(seed), seed
+
+
+def _mk(power, text, kind, result, reason, unit=None) -> Outcome:
+    return Outcome.model_construct(power=power, text=text, unit=unit, order_kind=kind, result=result,
+                                   reason=reason, by=(), strengths=(), dislodged_by=None)
+
+
+class _PhaseResult(Frozen):
+    position: Position
+    outcomes: tuple[Outcome, ...]
+    after: Position
+    dislodged: tuple[int, ...] = ()
+    dislodged_by: dict[int, int] = {}
+    backups: tuple = ()
+    contested: tuple[str, ...] = ()
+    random_seed: Optional[int] = None
+
+
+def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> _PhaseResult:
+    """1990: each multinational places one E, one M and one P on its three home centres."""
+    from solver.models import Unit
+
+    m = variant.map
+    units = list(pos.units)
+    outcomes: list[Outcome] = []
+    for mn in sorted(m.powers):
+        home = set(m.powers[mn].home)
+        placed: dict[str, str] = {}
+        for text in orders.get(mn, []):
+            try:
+                p = variant.notation.parse(text, mn)
+            except Exception as exc:  # noqa: BLE001 - reported as an invalid order
+                outcomes.append(_mk(mn, text, "rejected", "invalid", f"invalid: {getattr(exc, 'reason', exc)}"))
+                continue
+            kind, prov = p.unit.kind, p.unit.loc.province
+            if kind not in KINDS or prov not in home or kind in placed or prov in placed.values():
+                outcomes.append(_mk(mn, text, "rejected", "illegal",
+                                    f"illegal: place one E, one M and one P on {mn}'s home centres "
+                                    f"({', '.join(sorted(m.display(h) for h in home))}), one power each"))
+                continue
+            placed[kind] = prov
+            outcomes.append(_mk(mn, text, "placement", "built", f"places {kind} {m.display(prov)}"))
+        for kind, prov in DEFAULT_PLACEMENT.get(mn, {}).items():
+            if kind not in placed:
+                free = [prov] if prov not in placed.values() else sorted(home - set(placed.values()))
+                placed[kind] = free[0]
+                outcomes.append(_mk(mn, f"(default) {kind} {m.display(free[0])}", "placement", "built",
+                                    "placed by default (the seed's table)"))
+        units += [Unit(power=mn, kind=UnitKind(k), location=p) for k, p in sorted(placed.items())]
+    after = pos.model_copy(update={"units": tuple(units)}).canonical()
+    return _PhaseResult(position=pos, outcomes=tuple(outcomes), after=after)
+
+
+def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
+    """Rule 8: to bordering states (an M also to bordering seas), never occupied, never where a
+    move failed this year; without an order: a neutral state, else an uncontrolled capacity
+    centre that is no home centre, else a home centre; lots among equals; else off the board."""
+    from solver.retreats import RetreatOption, RetreatResult
+
+    m = variant.map
+    pos = mv.position
+    occupied = {u.province for u in mv.after.units}
+    failed = set(mv.failed_into)
+    homes = {h for p in m.powers.values() for h in p.home}
+    options: dict[int, RetreatOption] = {}
+    for u in mv.dislodged:
+        unit = pos.units[u]
+        nbrs = set(m.army_neighbours(unit.province))
+        if KINDS[unit.kind.value]["seas"]:
+            nbrs |= set(m.fleet_neighbours(unit.province))
+        open_, closed = [], {}
+        for prov in sorted(nbrs):
+            name = m.provinces[prov].name
+            if prov in occupied:
+                closed[prov] = f"{name} is occupied"
+            elif prov in failed:
+                closed[prov] = f"a move into {name} failed this year"
+            else:
+                open_.append(prov)
+        options[u] = RetreatOption(unit=u, open=tuple(open_), closed=closed)
+    rng, seed = _rng(rules, pos, "retreat")
+    chosen: dict[int, tuple[str, str, str]] = {}
+    outcomes: list[Outcome] = []
+    for power in sorted(orders):
+        for text in orders[power]:
+            try:
+                p = variant.notation.parse(text, power)
+            except Exception as exc:  # noqa: BLE001
+                outcomes.append(_mk(power, text, "rejected", "invalid", f"invalid: {getattr(exc, 'reason', exc)}"))
+                continue
+            cands = [u for u in options if pos.units[u].province == p.unit.loc.province and pos.units[u].power == power]
+            if not cands or p.action not in ("move", "disband") or cands[0] in chosen:
+                outcomes.append(_mk(power, text, "rejected", "illegal", "illegal: not a retreat or disband of a dislodged power"))
+                continue
+            u = cands[0]
+            if p.action == "disband":
+                chosen[u] = ("disband", power, text)
+                continue
+            if p.dest.province not in options[u].open:  # type: ignore[union-attr]
+                why = options[u].closed.get(p.dest.province, "not a bordering state")  # type: ignore[union-attr]
+                outcomes.append(_mk(power, text, "rejected", "illegal", f"illegal: not a retreat option: {why}", u))
+                continue
+            chosen[u] = (p.dest.province, power, text)  # type: ignore[union-attr]
+    for u in sorted(options):
+        if u in chosen:
+            continue
+        opts = options[u].open
+        if not opts:
+            continue
+        def rank(prov: str) -> int:
+            pd = m.provinces[prov]
+            if not pd.supply_centre:
+                return 0
+            if prov not in homes and prov not in pos.owners:
+                return 1
+            return 2 if prov in homes else 3
+        best = min(rank(x) for x in opts)
+        tied = sorted(x for x in opts if rank(x) == best)
+        pick = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+        unit = pos.units[u]
+        note = f" (lots drawn among {', '.join(m.display(t) for t in tied)}; seed {seed})" if len(tied) > 1 else ""
+        chosen[u] = (pick, unit.power, f"(default) {unit.kind.value} {m.display(unit.location)} R {m.display(pick)}{note}")
+    targets: dict[str, list[int]] = {}
+    for u, (dest, _, _) in chosen.items():
+        if dest != "disband":
+            targets.setdefault(dest, []).append(u)
+    new_units = list(mv.after.units)
+    for u, (dest, power, text) in sorted(chosen.items()):
+        if dest == "disband":
+            outcomes.append(_mk(power, text, "disband", "disbanded", "disbanded off the board", u))
+        elif len(targets[dest]) > 1:
+            outcomes.append(_mk(power, text, "retreat", "bounced", "fails: another power retreats there too; both are disbanded", u))
+        else:
+            new_units.append(pos.units[u].model_copy(update={"location": dest}))
+            outcomes.append(_mk(power, text, "retreat", "moved", f"retreats to {m.display(dest)}", u))
+    for u in options:
+        if u not in chosen:
+            unit = pos.units[u]
+            outcomes.append(_mk(unit.power, f"{unit.kind.value} {m.display(unit.location)} (no retreat)", "disband",
+                                "disbanded", "disbanded off the board: no state to retreat to", u))
+    after = mv.after.model_copy(update={"units": tuple(new_units)}).canonical()
+    return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
+                         outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
+                         contested=mv.contested)
+
+
+def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) -> _PhaseResult:
+    """Building years: build on free controlled home centres (only when none is free, one on
+    another free controlled centre), any kind; remove freely; too few removals: from neutral
+    states, then controlled states, then home centres, lots among equals; too few builds: short."""
+    from solver.models import Unit
+
+    m = variant.map
+    owners = pos.owners
+    rng, seed = _rng(rules, pos, "removal")
+    units = list(pos.units)
+    removed: set[int] = set()
+    outcomes: list[Outcome] = []
+    for mn in sorted(m.powers):
+        mine = [i for i, u in enumerate(units) if u.power == mn]
+        controlled = sorted(p for p, w in owners.items() if w == mn)
+        delta = len(controlled) - len(mine)
+        home = m.powers[mn].home
+        done = 0
+        elsewhere_used = False
+        for text in orders.get(mn, []):
+            t = text.strip()
+            low = t.lower()
+            action = "build" if low.startswith("build") else "remove" if low.split()[0] in ("remove", "disband", "d", "r") else None
+            body = t.split(None, 1)[1] if action and " " in t else ""
+            try:
+                p = variant.notation.parse(body, mn) if action else None
+            except Exception as exc:  # noqa: BLE001
+                outcomes.append(_mk(mn, text, "rejected", "invalid", f"invalid: {getattr(exc, 'reason', exc)}"))
+                continue
+            if p is None or p.unit.kind not in KINDS:
+                outcomes.append(_mk(mn, text, "rejected", "invalid", "invalid: expected 'Build E Uta' or 'Remove P Kan'"))
+                continue
+            prov = p.unit.loc.province
+            occupied = {u.province for i, u in enumerate(units) if i not in removed}
+            if action == "build":
+                free_home = [h for h in home if owners.get(h) == mn and h not in occupied]
+                ok_home = prov in free_home
+                ok_else = (not free_home and not elsewhere_used and owners.get(prov) == mn and prov not in occupied
+                           and m.provinces[prov].supply_centre)
+                if delta - done <= 0 or not (ok_home or ok_else):
+                    why = (f"{mn} has no build left" if delta - done <= 0 else
+                           f"{m.provinces[prov].name} is not a free controlled home centre"
+                           + ("" if free_home else " (nor a free controlled centre for the one build elsewhere)"))
+                    outcomes.append(_mk(mn, text, "rejected", "illegal", f"illegal: {why}"))
+                    continue
+                elsewhere_used |= not ok_home
+                done += 1
+                units.append(Unit(power=mn, kind=UnitKind(p.unit.kind), location=prov))
+                outcomes.append(_mk(mn, text, "build", "built", f"builds {p.unit.kind} {m.display(prov)}"))
+            else:
+                idx = [i for i in mine if units[i].province == prov and i not in removed]
+                if -delta - done <= 0 or not idx:
+                    outcomes.append(_mk(mn, text, "rejected", "illegal", "illegal: no power there to remove, or no removal due"))
+                    continue
+                removed.add(idx[0])
+                done += 1
+                outcomes.append(_mk(mn, text, "disband", "disbanded", f"removes {units[idx[0]].kind.value} {m.display(prov)}"))
+        while delta < 0 and done < -delta:
+            left = [i for i in mine if i not in removed]
+            def rank(i: int) -> int:
+                prov = units[i].province
+                if not m.provinces[prov].supply_centre:
+                    return 0
+                return 2 if prov in home else 1
+            best = min(rank(i) for i in left)
+            tied = [i for i in left if rank(i) == best]
+            pick = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+            removed.add(pick)
+            done += 1
+            note = f" (lots drawn among {', '.join(m.display(units[i].location) for i in tied)}; seed {seed})" if len(tied) > 1 else ""
+            outcomes.append(_mk(mn, f"(default) Remove {units[pick].kind.value} {m.display(units[pick].location)}",
+                                "disband", "disbanded", "removed by default (neutral states first, then controlled, then home)" + note))
+        if delta > done:
+            outcomes.append(_mk(mn, f"({mn} plays short)", "waive", "waived", f"{delta - done} build(s) not made: {mn} plays short"))
+    after = pos.model_copy(update={"units": tuple(u for i, u in enumerate(units) if i not in removed)}).canonical()
+    return _PhaseResult(position=pos, outcomes=tuple(outcomes), after=after, random_seed=seed)
+
