@@ -107,11 +107,10 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     for power, texts in req.orders.items():
         pname = _power_name(variant, power, "orders")
         orders.setdefault(pname, []).extend(texts)
+    if req.owners:
+        pos = pos.model_copy(update={"owners": build_owners(variant, req)})
     if req.phase == "adjustment":
-        from .adjustments import adjudicate_adjustments
-
-        owners = build_owners(variant, req)
-        return variant.adjudicate_adjustments(opts, pos.model_copy(update={"owners": owners}), orders)
+        return variant.adjudicate_adjustments(opts, pos, orders)
     bound = variant.binder(opts).bind(pos, orders)
     result = variant.movement_rules(opts).adjudicate(bound, time_limit=time_limit)
     if req.phase == "retreat":

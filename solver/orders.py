@@ -38,6 +38,9 @@ class Geography:
     def convoyable(self, unit: Unit) -> bool:
         return unit.kind == UnitKind.ARMY
 
+    def can_convoy(self, unit: Unit) -> bool:
+        return unit.kind == UnitKind.FLEET
+
     def army_can_stand(self, province: str) -> bool:
         p = self.map.provinces[province]
         return p.terrain in ("land", "coast")
@@ -224,7 +227,7 @@ class OrderBinder:
             self._at.setdefault(unit.province, []).append(i)
         # convoy areas holding a fleet: a convoyed move is legal only along them (DATC 6.D.32)
         self._fleets = frozenset(u.province for u in pos.units
-                                 if u.kind == UnitKind.FLEET and self.geo.convoy_area(u.province))
+                                 if self.geo.can_convoy(u) and self.geo.convoy_area(u.province))
         rejected: list[Rejected] = []
         per_unit: dict[int, list[Order]] = {}
         illegal_moves: set[int] = set()

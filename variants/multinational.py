@@ -71,6 +71,9 @@ class MultinationalGeography(Geography):
     def convoyable(self, unit) -> bool:
         return True  # "all powers can be convoyed"
 
+    def can_convoy(self, unit) -> bool:
+        return bool(KINDS.get(unit.kind.value, {}).get("convoys"))
+
     def army_can_stand(self, province: str) -> bool:
         return not self.map.provinces[province].is_sea
 
@@ -258,7 +261,8 @@ class MultinationalRules(MovementRules):
     geo: MultinationalGeography
 
     def label(self, pos: Position, u: int) -> str:
-        return self.map.display(pos.units[u].location)
+        loc = pos.units[u].location
+        return loc.upper() if self.map.provinces[loc].is_sea else self.map.display(loc)
 
     def _strength(self, enc: Encoding, u: int, target: str) -> int:
         unit = enc.bound.position.units[u]
@@ -366,8 +370,6 @@ class MultinationalRules(MovementRules):
             verdict = "fails: " + outcome.reason
         else:
             verdict = "fails"
-        if outcome.dislodged_by:
-            lines.append(f"dislodged by {outcome.dislodged_by}")
         return outcome.model_copy(update={"reason": f"{verdict} — " + "; ".join(lines)})
 
 
