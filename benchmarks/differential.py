@@ -8,19 +8,27 @@ each peer the turn *agrees* when both give the same units after the turn -- (pow
 location with the coast where the peer gives one) -- AND the same set of dislodged units.
 
 Every disagreement is then explained, where possible, by a *documented deviation* of the peer
-from DATC 3.0 (:data:`DEVIATIONS`).  A deviation has
+from DATC 3.0 (:data:`DEVIATIONS`; :func:`classify`).  A deviation has
 
-* a predicate that inspects the turn and both results and returns the evidence: the orders
-  that trigger the peer's deviation *and* touch the units on which the engines differ;
-* where possible a *confirmation*: the peer is run again with that one deviation corrected
-  (a patch of the peer's own code, :func:`mila_patched` / :func:`pydip_patched`), and must
-  then agree with dipsat.  A disagreement whose predicates fire but whose confirmation fails
-  stays *unclassified*: something else is going on in that turn;
-* a minimal corpus case (``tests/corpora/peers/<name>.toml``) that states the DATC 3.0
-  reasoning; dipsat runs it in the test suite.
+* a trigger: a small predicate that inspects the turn (and dipsat's result) and returns the
+  orders that set the peer's deviation off, with the provinces they concern.  Every deviation
+  triggered anywhere in the turn is a candidate -- effects travel (a support wrongly cut
+  changes a battle three provinces away) -- and the evidence on the provinces where the
+  results differ is listed first;
+* a confirmation: the peer is run again with the deviation taken away -- its own code
+  corrected (:data:`MILA_FIXES`, :data:`PYDIP_FIXES`: one small patch per deviation), or the
+  turn rewritten into one with the same DATC outcome on which the deviation cannot occur
+  (``Deviation.neutralise``).  The smallest set of candidates whose confirmation makes the
+  peer agree with dipsat *exactly* is the class of the disagreement.  When no set does, the
+  disagreement stays *unclassified*, even if deviations were triggered;
+* a minimal corpus case (``tests/corpora/peers/<name>.toml``) whose expectation is the DATC 3.0
+  result and whose notes give the DATC reasoning and the peer's deviation; the test suite runs
+  it for dipsat and checks that the peer still deviates on it (``tests/test_differential.py``).
 
-Disagreements that no deviation explains are *unclassified* and listed in full: each is either
-an undocumented peer deviation (to be studied, documented and added here) or a dipsat bug.
+Unclassified disagreements are listed in full: each is a dipsat bug or an undocumented peer
+deviation (to be studied against the DATC, documented with its case and added here).  For each
+class the report also says on how many of its turns the *other* peer agrees with dipsat: an
+independent check that the class is the peer's deviation.
 
 Workloads (``--workload``): ``plain`` is :mod:`workload` (the benchmark's random legal turns);
 ``rich`` starts from such a turn and plants the situations where adjudicators are known to
@@ -28,9 +36,15 @@ differ (:func:`rich_turn`); ``mixed`` (default) alternates the two (even turn nu
 odd ones rich).  Turn ids: ``s<seed>-t<i>`` plain, ``s<seed>-r<i>`` rich.  Turn *i* of a seed
 is the same whatever ``--turns`` is.
 
+Peers: ``diplomacy==1.1.2`` and ``pydip==0.1.8`` (the versions the corrections are written
+for; a correction whose anchor is not found in the peer's source raises :class:`PatchError`).
+A peer that is not installed is reported and skipped.  From a checkout: ``PYTHONPATH=.``.
+pydip gets each army's route explicitly (:meth:`Pydip.spec`), the DATC 3.0 way.
+
 Output: a report on stdout and ``benchmarks/results/differential-seed<s>-<workload>-<n>.json``
 (``-o`` to choose).  The exit status is 1 when a disagreement is unclassified or an engine
-failed or refused an order, 0 otherwise.
+failed or refused an order (the workloads make legal orders only), 0 otherwise.
+``--turn s1-r7`` adjudicates one turn and prints the request, the verdicts and the evidence.
 """
 
 from __future__ import annotations

@@ -1,0 +1,49 @@
+"""Multinational (seed 000): reach by kind, fly-overs and allowances, the game through a building year."""
+
+from solver.api import adjudicate
+from solver.game import load_saved_game, replay
+
+from conftest import ROOT
+
+
+def _turn(units, orders, owners=None):
+    req = {"variant": "multinational", "units": units, "orders": orders}
+    if owners:
+        req["owners"] = owners
+    res = adjudicate(req)
+    return {o.text: o for o in res.outcomes}, res
+
+
+def test_ranges_by_kind_over_land_only():
+    out, _ = _turn({"IB": ["M Mon", "E Nda", "P Alb"]},
+                   {"IB": ["M Mon – Wyo", "E Nda – Neb", "P Alb – Okl"]})
+    assert out["M Mon – Wyo"].result == "moved"
+    assert out["E Nda – Neb"].result == "moved"  # Nda–Sda–Neb: second line, strength 2
+    assert out["P Alb – Okl"].result == "illegal"  # five states away
+    out, _ = _turn({"IB": ["M Mon"]}, {"IB": ["M Mon – Sda"]})
+    assert out["M Mon – Sda"].result == "moved"
+    out, _ = _turn({"TW": ["E Ore"]}, {"TW": ["E Ore – NPO"]})
+    assert out["E Ore – NPO"].result == "illegal"  # only a Military power goes to sea
+
+
+def test_flyover_rules():
+    units = {"EX": ["M Sas"], "IB": ["E Mon"]}
+    out, _ = _turn(units, {"EX": ["M Sas – Wyo FO Mon"]})
+    assert out["M Sas – Wyo FO Mon"].result == "illegal" and "no allowance" in out["M Sas – Wyo FO Mon"].reason
+    out, _ = _turn(units, {"EX": ["M Sas – Sda FO Mon"], "IB": ["AL EX M Sas Mon"]})
+    assert out["M Sas – Sda FO Mon"].result == "moved"
+    out, _ = _turn({"EX": ["M Sas", "E Tex", "P Coa"]},
+                   {"EX": ["M Sas – Nda FO Man", "E Tex – Lou FO Ark", "P Coa – Chi FO Tex"]},
+                   owners={"EX": ["Man", "Ark"]})
+    assert out["P Coa – Chi FO Tex"].result == "illegal" and "two fly-overs" in out["P Coa – Chi FO Tex"].reason
+    out, _ = _turn({"TW": ["M Cal"]}, {"TW": ["M Cal – Clm FO NPO"]})
+    assert out["M Cal – Clm FO NPO"].result == "illegal"
+
+
+def test_example_game_plays_through_a_building_year():
+    game = replay(load_saved_game(ROOT / "examples" / "multinational_game.toml"))
+    names = [r.name for r in game.history]
+    assert names[:4] == ["Y1990P", "Y1991M", "Y1992M", "W1992A"]
+    w = game.history[3]
+    assert {o.text for o in w.outcomes if o.result == "built"} >= {"Build E Mon", "Build P Kan"}
+    assert game.centres()["IB"] == 4 and game.centres()["AT"] == 5
