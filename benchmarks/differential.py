@@ -721,7 +721,7 @@ def _patch_source(func: Callable, edits: list[tuple[str, str, str]]) -> Callable
 
 # MILA 1.1.2 corrections, by deviation name: method -> source edits (or, as a callable
 # returning it, a method to add).  Each makes one deviation follow DATC 3.0 and nothing else.
-MILA_FIXES: dict[str, dict[str, list[tuple[str, str, str]]]] = {
+MILA_FIXES: dict[str, dict[str, Any]] = {
     # STEP 2 looks up the owner of the unit at the destination in the order's last word, which
     # is "VIA" for a convoyed move: no unit, so the supports by the defender's own power were
     # never set aside.  Read the destination before "VIA".

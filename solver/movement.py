@@ -88,6 +88,11 @@ class MovementRules:
         """When a move that is not an attack gets through (variants that have such moves)."""
         return FALSE
 
+    def battle_formula(self, enc: "Encoding", u: int, n: int, restricted: Terms) -> Formula:
+        """Head-to-head: ``u`` beats the unit ``n`` coming the other way (DATC 5.B.1: its attack
+        beats n's defend strength)."""
+        return self._ge(restricted, self.defend_terms(enc, n), 1)
+
     def explain_move(self, enc: "Encoding", values: dict[str, bool], u: int, outcome: Outcome) -> Outcome:
         """A variant may rewrite a move's explanation in its own words."""
         return outcome
@@ -297,7 +302,7 @@ class MovementRules:
         not_battle = OR(left, stays)
         if u in enc.h2h:
             n, battle = enc.h2h[u]
-            fight = AND(self._ge(restricted, self.defend_terms(enc, n), 1), *beat_rivals)
+            fight = AND(self.battle_formula(enc, u, n, restricted), *beat_rivals)
             return AND(self.P(enc, u), OR(AND(battle, fight), AND(NOT(battle), not_battle)))
         return AND(self.P(enc, u), not_battle)
 

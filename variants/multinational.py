@@ -288,19 +288,25 @@ class MultinationalRules(MovementRules):
             out.append((enc.labels[s], self._strength(enc, s, aim), self.S(enc, s)))
         return out
 
-    @property
-    def head_to_head_battles(self) -> bool:
-        return self.rules.mn_head_to_head != "both_succeed"
-
     def failed_terms(self, enc: Encoding, v: int) -> Terms:
         pos = enc.bound.position
         return [(enc.labels[v], KINDS[pos.units[v].kind.value]["defence"], TRUE)]
 
-    def defend_terms(self, enc: Encoding, v: int) -> Terms:
+    def battle_formula(self, enc: Encoding, u: int, n: int, restricted: Terms) -> Formula:
+        """A reciprocal attack (rule 7: "no reciprocal attack with the same strength"): equal
+        strengths both fail; unequal ones by ``mn_head_to_head``.  Either way an attack must beat
+        the defending strength (3) of the power that stays."""
         mode = self.rules.mn_head_to_head
         if mode == "both_fail":
-            return [(enc.labels[v], 10**6, TRUE)]
-        return self.prevent_terms(enc, v)
+            return FALSE
+        beats_defence = self._ge(restricted, self.failed_terms(enc, n), 1)
+        other = self.attack_terms(enc, n, None)
+        if mode == "stronger_wins":
+            return AND(beats_defence, self._ge(restricted, other, 1))
+        # "both_succeed": no battle; a power that leaves has no defensive strength, so unequal
+        # reciprocal attacks swap (a cycle the circular-movement rule settles)
+        equal = AND(self._ge(restricted, other, 0), self._ge(other, restricted, 0))
+        return AND(NOT(equal), OR(self.M(n), beats_defence))
 
     def nonattack_formula(self, enc: Encoding, u: int) -> Formula:
         """A fly-over gets through unless another order conflicts with it."""
