@@ -25,10 +25,13 @@ Movement (rule 7), through the core's hooks:
   neutral or own controlled state, at most two per multinational a year, and fails on a conflict
   (rule option ``mn_flyover_conflict``).
 
-The seed's slips are settled by options: the "A" in ``E Clm S A Sas – Alb`` and the "military
-power" of ``E Mai – Nca`` are wrong kind letters, which DATC 4.C.2's ``wrong_unit_kind =
-"ignore"`` (default) reads past; "defensive strength of the attacking power" reads as the
-defending power's (every kind defends with 3, so both readings agree with this kind table).
+The seed's slips: the "military power" of ``E Mai – Nca`` is a wrong kind letter, which DATC
+4.C.2's ``wrong_unit_kind = "ignore"`` (default; ``"fail"`` makes such orders illegal) reads
+past; "defensive strength of the attacking power" reads as the defending power's (every kind
+defends with 3, so both readings agree with this kind table).  Example f's ``E Clm S A Sas –
+Alb`` contradicts the seed's own figures, which count Clm for Alb's attack on Sas: the corpus
+runs the corrected order (``mn_f``) and, separately, the text as written with the wrong letter
+read past (``mn_f_as_written``).
 """
 
 from __future__ import annotations
