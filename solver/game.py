@@ -102,6 +102,7 @@ class Game:
         self.history: list[PhaseRecord] = []
         self.winner: Optional[str] = None
         self.year_end_leaders: list[set[str]] = []
+        self.claims: dict[str, str] = {}  # power -> the power it claims a shared victory with (this year)
         self._pending: Optional[MovementResult] = None
 
     # ------------------------------------------------------------------------------------------
@@ -128,6 +129,8 @@ class Game:
         name = self.phase_name
         orders = self._orders(orders)
         v = self.variant
+        if v.shared_victory_centres:
+            orders = self._take_claims(orders)
         if self.phase == "placement":
             res = v.adjudicate_placement(self.position, orders)
             self.position = res.after.model_copy(update={"owners": self.position.owners})
@@ -180,10 +183,34 @@ class Game:
             lasting = set.intersection(*self.year_end_leaders[-need:])
             if lasting:
                 self.winner = sorted(lasting, key=lambda p: (-self.centres()[p], p))[0]
+        shared = self.variant.shared_victory_centres
+        if shared and not self.winner:
+            counts = self.centres()
+            for a, b in sorted(self.claims.items()):
+                if self.claims.get(b) == a and a < b and counts.get(a, 0) + counts.get(b, 0) >= shared:
+                    self.winner = f"{a}+{b}"
+                    break
+        self.claims = {}
         if self.needs_adjustment():
             self.season, self.phase = "winter", "adjustment"
         else:
             self.season, self.year, self.phase = seasons[0], self.year + 1, "movement"
+
+    def _take_claims(self, orders: dict[str, list[str]]) -> dict[str, list[str]]:
+        """``CLAIM SHARED WITH XX`` / ``CLAIM XX``: a claim of a shared victory this year."""
+        out: dict[str, list[str]] = {}
+        for power, texts in orders.items():
+            for t in texts:
+                words = t.replace(",", " ").split()
+                if words and words[0].lower() == "claim":
+                    other = words[-1]
+                    try:
+                        self.claims[power] = _power_name(self.variant, other, f"claim of {power}")
+                    except DipsatError:
+                        raise InputFileError(f"{self.phase_name}: {power}: {t!r}: name the partner, e.g. 'CLAIM SHARED WITH CC'") from None
+                else:
+                    out.setdefault(power, []).append(t)
+        return out
 
     def needs_adjustment(self) -> bool:
         counts = self.centres()

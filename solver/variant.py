@@ -25,6 +25,7 @@ class Variant:
     max_units_per_province: ClassVar[Optional[int]] = 1
     victory_centres: ClassVar[int] = 18
     victory_years: ClassVar[int] = 1  # consecutive year ends with victory_centres needed
+    shared_victory_centres: ClassVar[Optional[int]] = None  # two powers claiming together win with this many
     movement_seasons: ClassVar[tuple[str, ...]] = ("spring", "fall")
     has_placement: ClassVar[bool] = False  # a first phase where players place their units
 

@@ -47,3 +47,20 @@ def test_example_game_plays_through_a_building_year():
     w = game.history[3]
     assert {o.text for o in w.outcomes if o.result == "built"} >= {"Build E Mon", "Build P Kan"}
     assert game.centres()["IB"] == 4 and game.centres()["AT"] == 5
+
+
+def test_shared_victory_needs_both_claims_and_26_centres():
+    from solver.game import Game, StartSpec
+    from variants import find_variant
+
+    m = find_variant("multinational").map
+    ccs = m.supply_centres()
+    start = StartSpec(year=1994, season="year", units={"AT": ["M Uta"], "CC": ["M Vir"]},
+                      owners={"AT": ccs[:13], "CC": ccs[13:26]})
+    g = Game("multinational", start=start)
+    g.step({"AT": ["CLAIM SHARED WITH CC"]})
+    assert g.winner is None  # only one claim
+    while g.phase_name != "Y1996M":
+        g.step({})
+    g.step({"AT": ["CLAIM SHARED WITH CC"], "CC": ["CLAIM SHARED WITH AT"]})
+    assert g.winner == "AT+CC"

@@ -393,6 +393,7 @@ class Multinational(Variant):
     }
     description = "Multinational (Rien Kooy): powers E, M, P with ranges, fly-overs, allowances"
     victory_centres = 18
+    shared_victory_centres = 26  # two players together, both claiming in the same year
     movement_rules_class = MultinationalRules
     binder_class = MultinationalBinder
     notation_class = MultinationalNotation
