@@ -581,7 +581,70 @@ class _Rich:
         return True
 
 
+    def _fleet_at(self, province: str, reaching: str, power: Optional[str] = None) -> Optional[int]:
+        """An unlocked fleet in ``province`` able to move into ``reaching`` (placed if the
+        province is empty), or None."""
+        b = self.b
+        i = self.at.get(province)
+        if i is not None:
+            u = self.units[i]
+            ok = i not in self.locked and u.kind == "F" and b.can_reach(u, reaching)
+            return i if ok else None
+        locs = [loc for loc in b.m.fleet_locations_in(province) if b.m.can_reach_province("F", loc, reaching)]
+        return self.place(power, "F", self.rng.choice(locs)) if locs else None
+
+    def convoy_cut_race(self) -> bool:
+        """An army with two convoy routes, both fleets attacked with a support that a convoyed
+        army attacks: one support from the army's own destination, the other from the
+        destination of a second convoy.  Cuts decide which routes survive (6.F.9 with 5.B.2)."""
+        b, rng = self.b, self.rng
+        cands = []
+        for p in b.coasts:
+            if p in self.at and (self.at[p] in self.locked or self.units[self.at[p]].kind != "A"):
+                continue
+            for q in b.coasts:
+                seas = [x for x in b.seas if p in b.sea_coasts[x] and q in b.sea_coasts[x] and x not in self.at]
+                if q != p and len(seas) >= 2:
+                    cands.append((p, q, seas))
+        if not cands:
+            return False
+        p, q, seas = rng.choice(cands)
+        s1, s2 = rng.sample(seas, 2)
+        # the second convoy: an army from o, through s3, to a province d2 next to s1
+        plans = [(d2, s3, o) for d2 in b.sea_coasts[s1] if d2 not in (p, q)
+                 for s3 in b.seas if s3 not in (s1, s2) and s3 not in self.at and d2 in b.sea_coasts[s3]
+                 for o in b.sea_coasts[s3] if o not in (p, q, d2) and o not in self.at]
+        if not plans:
+            return False
+        d2, s3, o = rng.choice(plans)
+        a = self.at.get(p)
+        if a is None:
+            a = self.place(None, "A", p)
+        y1 = self._fleet_at(d2, s1)  # supports the attack on s1; the second army attacks it
+        y2 = self._fleet_at(q, s2)  # supports the attack on s2; the first army attacks it
+        if y1 is None or y2 is None:
+            return False
+        a2 = self.place(None, "A", o)
+        self.orders[a2] = ("M", d2, True)
+        f3 = self.place(self.units[a2].power, "F", s3)
+        self.orders[f3] = ("C", a2, d2)
+        self.orders[a] = ("M", q, True)
+        fleets = [self.place(self.units[a].power if rng.random() < 0.7 else None, "F", x) for x in (s1, s2)]
+        for f in fleets:
+            self.orders[f] = ("C", a, q)
+        self.locked.update([a, a2, f3, y1, y2, *fleets])
+        for f, y in zip(fleets, (y1, y2)):
+            sea = self.units[f].province
+            x = self.reacher(sea, kinds="F", not_power=self.units[f].power, exclude={a, a2, f3, y1, y2, *fleets})
+            if x is None:
+                continue
+            self.move_into(x, sea)
+            self.support(y, x, sea)
+        return True
+
+
 SITUATIONS: dict[str, tuple[Callable[[_Rich], bool], int]] = {
+    "convoy_cut_race": (_Rich.convoy_cut_race, 2),
     "multi_route": (_Rich.multi_route, 2),
     "kidnap": (_Rich.kidnap, 1),
     "ring_with_convoy": (_Rich.ring_with_convoy, 2),
@@ -745,6 +808,18 @@ MILA_FIXES: dict[str, dict[str, Any]] = {
             ("before", "# Paradox Detection #1",
              "if not self._attack_can_dislodge(area, convoyer):\n    continue")],
         "_attack_can_dislodge": lambda: _mila_attack_can_dislodge},
+    # STEPS 4-5 loop: a route whose fleet looks beaten is removed from the army's routes at
+    # once, also on the provisional ("maybe") pass, and never put back when a convoyed army
+    # later cuts the support that made the attack on that fleet strong.  Start each pass from
+    # the routes of STEP 1A (strengths only fall from pass to pass: cuts remove supports).
+    "mila_convoy_route_dropped_early": {"_resolve_moves": [
+        ("before", "# STEPS 4 AND 5. DETERMINE CONVOY DISRUPTIONS",
+         "routes_at_step_1 = {u: list(paths) for u, paths in self.convoy_paths.items()}"),
+        ("before", "# STEP 4. CUT SUPPORTS MADE BY (non-maybe) CONVOYED ATTACKS",
+         "for u, paths in routes_at_step_1.items():\n"
+         "    self.convoy_paths[u] = list(paths)\n"
+         "    if self.result[u] == [MAYBE]:\n"
+         "        self.result[u] = []")]},
     # STEP 1A drops "VIA" from a move that has no convoy route ordered, so that it goes over
     # land (DATC 2 preference); DATC 3.0: the move fails.
     "mila_via_convoy_land_fallback": {"_resolve_moves": [
@@ -1040,6 +1115,24 @@ def trigger_mila_via_convoy_land_fallback(t: Turn) -> Evidence:
     return out
 
 
+def trigger_mila_convoy_route_dropped_early(t: Turn) -> Evidence:
+    out = []
+    goes_to = {t.dest(b): b for b in range(len(t.units)) if t.convoyed(b)}
+    for f, o in t.orders.items():
+        if o[0] != "C" or not t.convoyed(o[1]):
+            continue
+        a, sea = o[1], t.prov(f)
+        for x in range(len(t.units)):
+            if t.dest(x) != sea:
+                continue
+            for s in t.supporters(x, sea):
+                b = goes_to.get(t.prov(s))
+                if b is not None and b != a:
+                    out.append((f"{t.text(f)} is attacked by {t.text(x)} with a support that a convoyed army may cut: "
+                                f"{t.text(s)} / {t.text(b)}", {sea, t.prov(a), t.dest(a), t.prov(s)}))
+    return out
+
+
 def trigger_pydip_support_cut_by_coast_name(t: Turn) -> Evidence:
     out = []
     cmds = workload.pydip_spec(t.req)[1]  # one per unit, in the order of t.units
@@ -1130,6 +1223,15 @@ DEVIATIONS: list[Deviation] = [
         "DATC 3.0 4.A.3, 6.G.8",
         "tests/corpora/peers/mila_via_convoy_land_fallback.toml",
         trigger_mila_via_convoy_land_fallback),
+    Deviation(
+        "mila_convoy_route_dropped_early", "mila",
+        "MILA drops a convoy route as soon as one of its fleets looks beaten, before the supports that "
+        "convoyed armies will cut are taken away, and never restores it: an army whose route in fact "
+        "survives is taken as disrupted and does not cut the support it attacks; DATC: a convoy fails "
+        "only when every route is broken by a fleet actually dislodged.",
+        "DATC 3.0 5.B.2, 5.B.3, 5.B.4, 4.A.1 (6.F.9)",
+        "tests/corpora/peers/mila_convoy_route_dropped_early.toml",
+        trigger_mila_convoy_route_dropped_early),
     Deviation(
         "pydip_support_cut_by_coast_name", "pydip",
         "pydip lets the unit in the province a support is given into cut that support when its "

@@ -18,7 +18,7 @@ from typing import Optional
 from maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from .models import Frozen, Outcome, Position, Rejected, Unit, UnitKind
+from .models import Frozen, Outcome, Position, Unit, UnitKind
 from .notation import Notation
 
 _BUILD_RE = re.compile(r"^\s*(?:build|b)\s+(.*)$|^(.*?)\s+(?:build|builds|b)\s*$", re.I)
@@ -35,6 +35,7 @@ class AdjustmentResult(Frozen):
     backups: tuple = ()
     contested: tuple[str, ...] = ()
     civil_disorder: tuple[str, ...] = ()  # units removed by the civil-disorder rule
+    random_seed: Optional[int] = None  # where a rule drew lots: the seed of the draw
 
 
 def describe(m: GameMap, u: Unit) -> str:

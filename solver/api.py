@@ -20,9 +20,8 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .errors import DipsatError, InputFileError, OrderError, PositionError
-from .models import MovementResult, Position
-from .movement import adjudicate_movement
+from .errors import InputFileError, OrderError, PositionError
+from .models import Position
 from .orders import parse_unit_spec
 from .rules import RuleOptions
 
@@ -114,7 +113,7 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     bound = variant.binder(opts).bind(pos, orders)
     result = variant.movement_rules(opts).adjudicate(bound, time_limit=time_limit)
     if req.phase == "retreat":
-        from .retreats import adjudicate_retreats
+        pass
 
         retreats: dict[str, list[str]] = {}
         for power, texts in req.retreat_orders.items():
@@ -131,17 +130,26 @@ def describe_validation(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def read_data_file(path: str | Path) -> Any:
+    """A TOML file (or JSON, by its suffix), read with the safe standard loaders."""
+    p = Path(path)
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise InputFileError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InputFileError(f"{p}: not UTF-8 text: {exc}") from None
+    is_json = p.suffix.lower() == ".json"
+    try:
+        return json.loads(text) if is_json else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InputFileError(f"{p}: not valid {'JSON' if is_json else 'TOML'}: {exc}") from None
+
+
 def load_request(path: str | Path) -> TurnRequest:
     """Read a position-plus-orders file (TOML or JSON)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputFileError(f"{p}: cannot read: {exc.strerror}") from None
-    try:
-        data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InputFileError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
+    data = read_data_file(p)
     if isinstance(data, dict) and "expect" in data:  # a corpus case: take its position and orders
         keep = {"variant", "phase", "units", "orders", "owners", "retreat_orders"}
         data = {k: v for k, v in data.items() if k in keep}

@@ -208,7 +208,7 @@ def cmd_why(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    from .rules import PRESET_HELP, PRESETS, RuleOptions, preset
+    from .rules import PRESET_HELP, RuleOptions, preset
 
     if args.preset:
         opts = preset(args.preset)

@@ -6,17 +6,14 @@ The format is documented in ``tests/corpora/FORMAT.md``; its JSON Schema is gene
 
 from __future__ import annotations
 
-import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .api import TurnRequest, adjudicate, build_position, describe_validation
+from .api import TurnRequest, adjudicate, describe_validation, read_data_file
 from .errors import DipsatError, InputFileError
-from .models import MovementResult, Unit
 from .orders import parse_unit_spec
 
 Expected = Literal["succeeds", "fails", "illegal", "partial"]
@@ -70,14 +67,7 @@ class CaseRun:
 
 def load_case(path: str | Path) -> CorpusCase:
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputFileError(f"{p}: cannot read: {exc.strerror}") from None
-    try:
-        data = json.loads(raw) if p.suffix == ".json" else tomllib.loads(raw.decode("utf-8"))
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'TOML'}: {exc}") from None
+    data = read_data_file(p)
     try:
         return CorpusCase.model_validate(data)
     except ValidationError as exc:

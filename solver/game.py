@@ -13,18 +13,14 @@ checkpoints).  The same file replays to the same positions every time.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .api import _power_name, build_position, describe_validation
+from .api import _power_name, build_position, describe_validation, read_data_file
 from .errors import DipsatError, InputFileError
 from .models import MovementResult, Outcome, Position
-from .movement import adjudicate_movement
-from .retreats import adjudicate_retreats
 
 
 class StartSpec(BaseModel):
@@ -233,14 +229,7 @@ class Game:
 
 def load_saved_game(path: str | Path) -> SavedGame:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputFileError(f"{p}: cannot read: {exc.strerror}") from None
-    try:
-        data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InputFileError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
+    data = read_data_file(p)
     try:
         return SavedGame.model_validate(data)
     except ValidationError as exc:

@@ -28,8 +28,8 @@ import networkx as nx
 from maps import GameMap
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate, solve_system
-from .models import (Backup, Convoy, Hold, Move, MovementResult, Order, Outcome, Position, Strength,
-                     Support, Term, Unit, UnitKind)
+from .models import (Backup, Convoy, Move, MovementResult, Order, Outcome, Position, Strength, Support,
+                     Term, Unit, UnitKind)
 from .orders import BoundOrders, Geography, describe_unit
 from .rules import RuleOptions
 
@@ -434,7 +434,7 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
     for u in range(len(pos.units)):
         o = b.orders[u]
         body = o.body
-        lbl = enc.labels[u]
+        enc.labels[u]
         dis = dislodged_by.get(u)
         dis_txt = b.orders[dis].text if dis is not None else None
         common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Optional
 
 from maps import GameMap
 
@@ -327,7 +327,7 @@ class OrderBinder:
         if p.unit.count not in (None, 1) and not self.stacks:
             raise _illegal(text, f"a count ({p.unit.count}) only makes sense where several units share a province, not on the {self.map.name} board")
         i = self.find_unit(pos, power, p.unit, text) if unit is None else unit
-        u = pos.units[i]
+        pos.units[i]
         if p.action == "hold":
             return Order.model_construct(power=power, text=text, body=Hold.model_construct(unit=i))
         if p.action == "move":
@@ -351,7 +351,7 @@ class OrderBinder:
             if not self.geo.army_can_stand(prov):
                 raise _illegal(text, f"an army cannot go to {pdata.name}: it is a sea", unit)
             if dest.coast and self.rules.irrelevant_coast == "fail":
-                raise _illegal(text, f"an army move names a coast (rule option irrelevant_coast=fail)", unit)
+                raise _illegal(text, "an army move names a coast (rule option irrelevant_coast=fail)", unit)
             return prov
         # fleet
         if not m.fleet_locations_in(prov):

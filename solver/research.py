@@ -20,8 +20,8 @@ from .corpus import case_files, load_case
 from .equations import _Compiler, _Model, enumerate_all, solve_system
 from .errors import DipsatError
 from .models import Convoy, Move, Support
-from .movement import Encoding, MovementRules, _unit_of
-from .rules import PRESETS, RuleOptions
+from .movement import Encoding, _unit_of
+from .rules import RuleOptions
 
 
 # -- shared ------------------------------------------------------------------------------------
@@ -87,7 +87,7 @@ def explore(req: TurnRequest, limit: int = 64) -> Exploration:
     for label, over in READING_RULES.items():
         o2 = opts.with_(**over)
         impl2 = variant.movement_rules(o2)
-        enc2 = impl2.encode(enc.bound if o2.adjacent_convoy == opts.adjacent_convoy else enc.bound)
+        enc2 = impl2.encode(enc.bound)
         sol = solve_system(enc2.system, impl2.backup)
         used = "; ".join(c.backup[1] for c in sol.components if c.backup) or "no backup rule needed"
         match = None

@@ -17,7 +17,7 @@ from pydantic import Field
 from maps import GameMap
 
 from .errors import OrderError
-from .models import Frozen, MovementResult, Outcome, Position, Unit, UnitKind
+from .models import Frozen, MovementResult, Outcome, Position
 from .notation import Notation
 from .orders import describe_unit
 from .rules import RuleOptions

@@ -32,8 +32,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate, solve_system
-from .models import (Backup, Convoy, Hold, Move, MovementResult, Order, Outcome, Position, Strength, Support,
-                     Term, Unit)
+from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit)
 from .movement import MovementRules, Terms, _name, _unit_of
 from .orders import BoundOrders, describe_unit
 

@@ -1,4 +1,3 @@
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,7 +4,7 @@ import pytest
 
 from solver.cli import main
 from solver.errors import InputFileError
-from solver.game import Game, SavedGame, StartSpec, load_saved_game, replay, to_saved, units_by_power
+from solver.game import Game, SavedGame, StartSpec, load_saved_game, replay, units_by_power
 
 from conftest import ROOT
 

@@ -1,6 +1,6 @@
 import pytest
 
-from solver.errors import AmbiguousOrder, InvalidOrder
+from solver.errors import InvalidOrder
 from solver.api import adjudicate
 from variants import find_variant
 

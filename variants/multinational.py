@@ -41,11 +41,12 @@ from functools import cached_property
 from typing import Any, Optional
 
 from solver.equations import AND, FALSE, NOT, OR, TRUE, Formula
-from solver.errors import IllegalOrder, InvalidOrder, PositionError
-from solver.models import Convoy, Frozen, Hold, Move, Order, Outcome, Position, Support, UnitKind
+from solver.errors import PositionError
+from solver.models import Convoy, Move, Outcome, Position, Support, UnitKind
 from solver.movement import Encoding, MovementRules, Terms, _name
 from solver.notation import Notation, ParsedOrder
 from solver.orders import Geography, OrderBinder, _illegal, describe_unit
+from solver.adjustments import AdjustmentResult
 from solver.variant import Variant
 
 KINDS: dict[str, dict[str, Any]] = {
@@ -458,18 +459,7 @@ def _mk(power, text, kind, result, reason, unit=None) -> Outcome:
                                    reason=reason, by=(), strengths=(), dislodged_by=None)
 
 
-class _PhaseResult(Frozen):
-    position: Position
-    outcomes: tuple[Outcome, ...]
-    after: Position
-    dislodged: tuple[int, ...] = ()
-    dislodged_by: dict[int, int] = {}
-    backups: tuple = ()
-    contested: tuple[str, ...] = ()
-    random_seed: Optional[int] = None
-
-
-def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> _PhaseResult:
+def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
     """1990: each multinational places one E, one M and one P on its three home centres."""
     from solver.models import Unit
 
@@ -501,7 +491,7 @@ def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> _PhaseRe
                                     "placed by default (the seed's table)"))
         units += [Unit(power=mn, kind=UnitKind(k), location=p) for k, p in sorted(placed.items())]
     after = pos.model_copy(update={"units": tuple(units)}).canonical()
-    return _PhaseResult(position=pos, outcomes=tuple(outcomes), after=after)
+    return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after)
 
 
 def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
@@ -597,7 +587,7 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
                          contested=mv.contested)
 
 
-def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) -> _PhaseResult:
+def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
     """Building years: build on free controlled home centres (only when none is free, one on
     another free controlled centre), any kind; remove freely; too few removals: from neutral
     states, then controlled states, then home centres, lots among equals; too few builds: short."""
@@ -672,5 +662,5 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
         if delta > done:
             outcomes.append(_mk(mn, f"({mn} plays short)", "waive", "waived", f"{delta - done} build(s) not made: {mn} plays short"))
     after = pos.model_copy(update={"units": tuple(u for i, u in enumerate(units) if i not in removed)}).canonical()
-    return _PhaseResult(position=pos, outcomes=tuple(outcomes), after=after, random_seed=seed)
+    return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after, random_seed=seed)
 
