@@ -643,7 +643,70 @@ class _Rich:
         return True
 
 
+    def _support_something(self, i: int) -> None:
+        """Give unit ``i`` a support of a neighbour's present order (move or hold)."""
+        b, rng = self.b, self.rng
+        u = self.units[i]
+        cands = []
+        for j, v in enumerate(self.units):
+            if j == i:
+                continue
+            o = self.orders.get(j, ("H",))
+            if o[0] == "M":
+                d = o[1].split("/")[0]
+                if b.can_reach(u, d):
+                    cands.append((j, d))
+            elif b.can_reach(u, v.province):
+                cands.append((j, None))
+        if cands:
+            self.support(i, *rng.choice(cands))
+
+    def convoy_cut_late(self) -> bool:
+        """A convoyed army attacks a supporter while its fleet is attacked 2 against 2, the
+        fleet's hold support itself attacked by a second convoyed army (5.B.2 with 6.F.6)."""
+        b, rng = self.b, self.rng
+        chain = self.ensure_convoy()
+        if not chain:
+            return False
+        a, fleets = chain
+        q = self.orders[a][1].split("/")[0]
+        f = rng.choice(fleets)
+        sea = self.units[f].province
+        plans = [(hp, s3, o) for hp in b.sea_coasts[sea] if hp not in (q, self.units[a].province)
+                 and (hp not in self.at or self.at[hp] not in self.locked)
+                 for s3 in b.seas if s3 != sea and s3 not in self.at and hp in b.sea_coasts[s3]
+                 for o in b.sea_coasts[s3] if o not in self.at and o not in (hp, q)]
+        if not plans:
+            return False
+        hp, s3, o = rng.choice(plans)
+        h = self._fleet_at(hp, sea, self.units[f].power)
+        if h is None:
+            return False
+        self.support(h, f, None)
+        a2 = self.place(rng.choice([p for p in workload.POWERS if p != self.units[h].power]), "A", o)
+        self.orders[a2] = ("M", hp, True)
+        f3 = self.place(self.units[a2].power, "F", s3)
+        self.orders[f3] = ("C", a2, hp)
+        self.locked.update((a2, f3))
+        x = self.reacher(sea, kinds="F", not_power=self.units[f].power, exclude={a, h, a2, f3, *fleets})
+        if x is None:
+            return True
+        self.move_into(x, sea)
+        sp = self.reacher(sea, kinds="F", not_power=self.units[f].power, exclude={a, h, x, a2, f3, *fleets})
+        if sp is not None:
+            self.support(sp, x, sea)
+        y = self.at.get(q)
+        if y is None:
+            kind, loc = ("A", q) if rng.random() < 0.5 else ("F", rng.choice(b.m.fleet_locations_in(q)))
+            y = self.place(rng.choice([p for p in workload.POWERS if p != self.units[a].power]), kind, loc)
+        if y not in self.locked:
+            self._support_something(y)
+            self.locked.add(y)
+        return True
+
+
 SITUATIONS: dict[str, tuple[Callable[[_Rich], bool], int]] = {
+    "convoy_cut_late": (_Rich.convoy_cut_late, 2),
     "convoy_cut_race": (_Rich.convoy_cut_race, 2),
     "multi_route": (_Rich.multi_route, 2),
     "kidnap": (_Rich.kidnap, 1),
@@ -763,8 +826,9 @@ class PatchError(RuntimeError):
 
 def _patch_source(func: Callable, edits: list[tuple[str, str, str]]) -> Callable:
     """``func`` recompiled in its module with ``edits`` applied to its source: (how, anchor,
-    text) with how "replace" (anchor -> text) or "before" (insert the line text before the
-    line holding anchor, at its indentation).  Each anchor must occur exactly once."""
+    text) with how "replace" (anchor -> text), "before" or "after" (insert the lines of text
+    before / after the line holding anchor, at its indentation).  Each anchor must occur
+    exactly once."""
     src = textwrap.dedent(inspect.getsource(func))
     for how, anchor, text in edits:
         if src.count(anchor) != 1:
@@ -775,7 +839,8 @@ def _patch_source(func: Callable, edits: list[tuple[str, str, str]]) -> Callable
             lines = src.split("\n")
             k = next(n for n, line in enumerate(lines) if anchor in line)
             indent = lines[k][: len(lines[k]) - len(lines[k].lstrip())]
-            lines[k:k] = [indent + t for t in text.split("\n")]
+            at = k if how == "before" else k + 1
+            lines[at:at] = [indent + t for t in text.split("\n")]
             src = "\n".join(lines)
     ns: dict[str, Any] = {}
     exec(compile(src, f"<patched {func.__qualname__}>", "exec"), vars(sys.modules[func.__module__]), ns)
@@ -820,6 +885,32 @@ MILA_FIXES: dict[str, dict[str, Any]] = {
          "    self.convoy_paths[u] = list(paths)\n"
          "    if self.result[u] == [MAYBE]:\n"
          "        self.result[u] = []")]},
+    # STEPS 4-5: a convoyed army that still has a route cuts supports at once, and when its
+    # convoy turns out disrupted on a later pass (a cut made by another convoyed army broke
+    # it), those cuts stay.  Record them, and undo them when the army gets NO_CONVOY (then
+    # go round once more: strengths changed).
+    "mila_convoy_cut_kept_after_disruption": {
+        "_resolve_moves": [
+            ("before", "# STEP 3. LET DIRECT (NON-CONVOYED) ATTACKS CUT SUPPORTS", "self._convoy_cuts = {}"),
+            ("before", "for sup, help_unit in self.command.items():",
+             "for cut_unit, affected, no_help in self._convoy_cuts.pop(unit, []):\n"
+             "    self.result[cut_unit].remove(CUT)\n"
+             "    self.supports[affected][0] += 1\n"
+             "    if no_help:\n"
+             "        self.supports[affected][1].append(cut_unit)\n"
+             "    cut = 1")],
+        "_cut_support": [
+            ("after", "self.result[other_unit] += [CUT]",
+             "if not direct:\n"
+             "    self._convoy_cuts.setdefault(unit, []).append(\n"
+             "        (other_unit, ' '.join(coord[1:3]), other_unit in self.supports[' '.join(coord[1:3])][1]))")]},
+    # Convoy disruption takes a paradox for granted when a chain of supports leads from the
+    # convoy's destination to a support of the convoying fleet, without looking at the
+    # supports of the chain: one already cut (by another unit than the army, which only reaches
+    # the first) passes nothing on, the chain is broken there.
+    "mila_paradox_chain_through_cut_support": {"_detect_paradox": [
+        ("after", "visited_units += [current_unit]",
+         "if len(visited_units) > 1 and CUT in self.result.get(current_unit, []):\n    break")]},
     # STEP 1A drops "VIA" from a move that has no convoy route ordered, so that it goes over
     # land (DATC 2 preference); DATC 3.0: the move fails.
     "mila_via_convoy_land_fallback": {"_resolve_moves": [
@@ -1133,6 +1224,45 @@ def trigger_mila_convoy_route_dropped_early(t: Turn) -> Evidence:
     return out
 
 
+def trigger_mila_convoy_cut_kept_after_disruption(t: Turn) -> Evidence:
+    out = []
+    armies = [a for a in range(len(t.units)) if t.convoyed(a)]
+    cutters = {a: t.at[t.dest(a)] for a in armies if t.dest(a) in t.at and t.order(t.at[t.dest(a)])[0] == "S"}
+    for a, sup in cutters.items():
+        attacked = [t.prov(f) for f, o in t.orders.items() if o[0] == "C" and o[1] == a
+                    and any(t.dest(x) == t.prov(f) for x in range(len(t.units)))]
+        others = [b for b in cutters if b != a]
+        if attacked and others:
+            out.append((f"{t.text(a)} may cut {t.text(sup)} before its convoy, attacked in {', '.join(attacked)}, "
+                        f"is found disrupted after {'; '.join(t.text(b) for b in others)} cut(s) a support",
+                        {t.dest(a), *attacked, *(t.dest(b) for b in others)}))
+    return out
+
+
+def trigger_mila_paradox_chain_through_cut_support(t: Turn) -> Evidence:
+    out = []
+    for f, o in t.orders.items():
+        if o[0] != "C" or not t.convoyed(o[1]) or t.dest(o[1]) != o[2]:
+            continue
+        a, sea = o[1], t.prov(f)
+        node, chain = o[2], []
+        while node in t.at and t.at[node] not in chain:  # MILA's walk: each order's last province
+            u = t.at[node]
+            chain.append(u)
+            ou = t.order(u)
+            if len(chain) > 1 and ou[0] == "S" and ou[2] is None and ou[1] == f:
+                out.append((f"a chain of supports from {t.text(a)}'s destination to the convoying fleet: "
+                            + " -> ".join(t.text(x) for x in chain), {sea, *(t.prov(x) for x in chain)}))
+                break
+            if ou[0] == "S":
+                node = ou[2] or t.prov(ou[1])
+            elif ou[0] == "C":
+                node = ou[2]
+            else:
+                break
+    return out
+
+
 def trigger_pydip_support_cut_by_coast_name(t: Turn) -> Evidence:
     out = []
     cmds = workload.pydip_spec(t.req)[1]  # one per unit, in the order of t.units
@@ -1232,6 +1362,23 @@ DEVIATIONS: list[Deviation] = [
         "DATC 3.0 5.B.2, 5.B.3, 5.B.4, 4.A.1 (6.F.9)",
         "tests/corpora/peers/mila_convoy_route_dropped_early.toml",
         trigger_mila_convoy_route_dropped_early),
+    Deviation(
+        "mila_convoy_cut_kept_after_disruption", "mila",
+        "MILA lets a convoyed army cut a support while its convoy still looks safe and keeps that cut when "
+        "the convoy is found disrupted on a later pass (after another convoyed army's cut made the attack "
+        "on the fleet succeed); DATC: only a move with a successful path cuts a support.",
+        "DATC 3.0 5.B.2, 5.B.4, 6.F.6",
+        "tests/corpora/peers/mila_convoy_cut_kept_after_disruption.toml",
+        trigger_mila_convoy_cut_kept_after_disruption),
+    Deviation(
+        "mila_paradox_chain_through_cut_support", "mila",
+        "MILA takes a convoy for a paradox (and disrupts it) when a chain of support orders leads from the "
+        "convoy's destination to a hold support of the convoying fleet, even when a support of the chain is "
+        "already cut, so that the orders have a single resolution in which the convoy succeeds; DATC: a "
+        "single consistent resolution must be taken, the paradox rule applies only to zero or two.",
+        "DATC 3.0 4.A.2, 5.B.9 (6.F.22-6.F.24 are the real second-order paradoxes)",
+        "tests/corpora/peers/mila_paradox_chain_through_cut_support.toml",
+        trigger_mila_paradox_chain_through_cut_support),
     Deviation(
         "pydip_support_cut_by_coast_name", "pydip",
         "pydip lets the unit in the province a support is given into cut that support when its "

@@ -231,10 +231,19 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
     body = enc.bound.orders[u].body
     tname = {Move: "M", Support: "S", Convoy: "C"}.get(type(body))
     key = f"{tname}{u:04d}" if tname else None
+    if key is None and target.result == "dislodged":
+        # a holding unit: explain the move that dislodged it
+        attacker = next((m for m in enc.into.get(enc.bound.position.units[u].province, [])
+                         if sol.values.get(f"M{m:04d}")), None)
+        if attacker is not None:
+            key = f"M{attacker:04d}"
+            ans.forced_by = [describe_decision(enc, key, True) + ", because:"]
     if key in sol.defs:
-        ans.forced_by = [describe_decision(enc, n, sol.values[n]) for n in _core(sol.defs, sol.values, key)]
-    else:
-        ans.forced_by = []
+        core = [describe_decision(enc, n, sol.values[n]) for n in _core(sol.defs, sol.values, key)]
+        if ans.forced_by and not core:
+            ans.forced_by = [ans.forced_by[0].replace(", because:", ", which the orders and the board alone force")]
+        else:
+            ans.forced_by = ans.forced_by + core
     # 2. counterfactual orders
     base = target.succeeded
     for power, texts in sorted(req.orders.items()):
