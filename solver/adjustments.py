@@ -82,7 +82,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
         built_here: set[str] = set()
         for text in orders.get(power, []):
             def reject(sev: str, reason: str) -> None:
-                outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="rejected", result=sev,
+                outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="rejected", result=sev,
                                                         reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
             try:
                 action, kind, prov, coast, count = _parse(notation, text)
@@ -94,7 +94,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                     reject("illegal", f"{power} has no build to waive")
                     continue
                 done += 1
-                outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="waive", result="waived",
+                outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="waive", result="waived",
                                                         reason="build waived", by=(), strengths=(), dislodged_by=None))
                 continue
             if action == "build":
@@ -109,7 +109,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                 done += 1
                 built_here.add(unit.province)
                 new_units.append(unit)
-                outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="build", result="built",
+                outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="build", result="built",
                                                         reason=f"builds {unit.short()}", by=(), strengths=(), dislodged_by=None))
                 continue
             # disband
@@ -124,7 +124,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             n = min(count or 1, left(idx[0]), -delta - done)
             done += n
             removed[idx[0]] = removed.get(idx[0], 0) + n
-            outcomes.append(Outcome.model_construct(power=power, text=text, unit=idx[0], order_kind="disband", result="disbanded",
+            outcomes.append(Outcome.build(power=power, text=text, unit=idx[0], order_kind="disband", result="disbanded",
                                                     reason=f"disbands {n if stacks else ''}{' ' if stacks else ''}{describe(game_map, pos.units[idx[0]])}".replace("  ", " "),
                                                     by=(), strengths=(), dislodged_by=None))
         if delta < 0 and done < -delta:
@@ -137,7 +137,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             for i in order[: -delta - done]:
                 removed[i] = removed.get(i, 0) + 1
                 civil.append(pos.units[i].label())
-                outcomes.append(Outcome.model_construct(power=power, text=f"(civil disorder) Disband {pos.units[i].short()}",
+                outcomes.append(Outcome.build(power=power, text=f"(civil disorder) Disband {pos.units[i].short()}",
                                                         unit=i, order_kind="disband", result="disbanded",
                                                         reason="disbanded by the civil-disorder rule (farthest from an owned centre)",
                                                         by=(), strengths=(), dislodged_by=None))

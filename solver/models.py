@@ -19,6 +19,34 @@ from pydantic import BaseModel, ConfigDict, Field
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    @classmethod
+    def build(cls, **values):
+        """Construct without validation, for values the engine makes itself (pydantic's
+        ``model_construct`` walks every field's default on each call; this copies a prepared
+        dict of defaults).  Input from users always goes through validation."""
+        defaults = cls.__dict__.get("_build_defaults")
+        if defaults is None:
+            defaults = {}
+            for name, f in cls.model_fields.items():
+                if f.default_factory is not None:
+                    defaults[name] = None  # filled per call below
+                elif not f.is_required():
+                    defaults[name] = f.default
+            type.__setattr__(cls, "_build_defaults", defaults)
+            type.__setattr__(cls, "_build_factories",
+                             {n: f.default_factory for n, f in cls.model_fields.items() if f.default_factory is not None})
+        data = dict(defaults)
+        for name, factory in cls.__dict__["_build_factories"].items():
+            if name not in values:
+                data[name] = factory()
+        data.update(values)
+        obj = cls.__new__(cls)
+        object.__setattr__(obj, "__dict__", data)
+        object.__setattr__(obj, "__pydantic_fields_set__", set(values))
+        object.__setattr__(obj, "__pydantic_extra__", None)
+        object.__setattr__(obj, "__pydantic_private__", None)
+        return obj
+
 
 class UnitKind(str, Enum):
     ARMY = "A"

@@ -449,42 +449,42 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
                 t = b.orders[body.target]
                 want = "hold" if body.dest is None else f"move to {m.provinces[body.dest].name}"
                 has = t.text if body.target not in b.implicit else f"{impl.label(pos, body.target)} (no order, holds)"
-                outcomes.append(Outcome.model_construct(order_kind="support", result="void", by=(t.text,),
+                outcomes.append(Outcome.build(order_kind="support", result="void", by=(t.text,),
                                         reason=f"void: the supported unit was not ordered to {want} ({has})", **common))
             elif values[_name("S", u)]:
                 spared = [f"not cut by {b.orders[mv].text}: {why}" for mv, when, why in enc.exempt.get(u, [])
                           if val(impl.P(enc, mv)) and val(when) and pos.units[mv].power != pos.units[u].power]
                 reason = "support given" + ("; " + "; ".join(spared) if spared else "")
-                outcomes.append(Outcome.model_construct(order_kind="support", result="given", reason=reason, **common))
+                outcomes.append(Outcome.build(order_kind="support", result="given", reason=reason, **common))
             elif dis is not None:
-                outcomes.append(Outcome.model_construct(order_kind="support", result="cut", by=(dis_txt,), reason=f"cut: dislodged by {dis_txt}", **common))
+                outcomes.append(Outcome.build(order_kind="support", result="cut", by=(dis_txt,), reason=f"cut: dislodged by {dis_txt}", **common))
             else:
                 when = {m: w for m, w, _ in enc.exempt.get(u, [])}
                 cut_by = [b.orders[c].text for c in enc.cutters.get(u, [])
                           if val(impl.P(enc, c)) and not val(when.get(c, FALSE))]
-                outcomes.append(Outcome.model_construct(order_kind="support", result="cut", by=tuple(cut_by),
+                outcomes.append(Outcome.build(order_kind="support", result="cut", by=tuple(cut_by),
                                         reason="cut by " + ", ".join(cut_by), **common))
         elif isinstance(body, Convoy):
             name = _name("C", u)
             if not enc.matched.get(u):
                 t = b.orders[body.target]
-                outcomes.append(Outcome.model_construct(order_kind="convoy", result="void", by=(t.text,),
+                outcomes.append(Outcome.build(order_kind="convoy", result="void", by=(t.text,),
                                         reason=f"void: no matching convoyed move ({t.text})", **common))
             elif name in overridden:
                 c = overridden[name]
-                outcomes.append(Outcome.model_construct(order_kind="convoy", result="disrupted", reason=f"fails: {c.backup[1]}", **common))
+                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", reason=f"fails: {c.backup[1]}", **common))
             elif values[name]:
-                outcomes.append(Outcome.model_construct(order_kind="convoy", result="convoyed", reason="convoys", **common))
+                outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", reason="convoys", **common))
             else:
-                outcomes.append(Outcome.model_construct(order_kind="convoy", result="disrupted", by=(dis_txt,) if dis_txt else (),
+                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_txt,) if dis_txt else (),
                                         reason=f"disrupted: dislodged by {dis_txt}", **common))
         else:
             if dis is not None:
-                outcomes.append(Outcome.model_construct(order_kind="hold", result="dislodged", by=(dis_txt,), reason=f"dislodged by {dis_txt}", **common))
+                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_txt,), reason=f"dislodged by {dis_txt}", **common))
             else:
-                outcomes.append(Outcome.model_construct(order_kind="hold", result="held", reason="holds", **common))
+                outcomes.append(Outcome.build(order_kind="hold", result="held", reason="holds", **common))
     for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.model_construct(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
+        outcomes.append(Outcome.build(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
                                 result=r.severity if "several different orders" not in r.reason else "duplicate",
                                 reason=f"{r.severity}: {r.reason}"))
     # the position after
@@ -535,7 +535,7 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
     by_convoy = val(impl.via(enc.route, u))
     via = " via convoy" if by_convoy else ""
     if u in moved:
-        return Outcome.model_construct(order_kind="move", result="moved", reason=f"moves{via}{backup_note} — {attack.describe()}",
+        return Outcome.build(order_kind="move", result="moved", reason=f"moves{via}{backup_note} — {attack.describe()}",
                                        strengths=(attack,), **common)
     if not val(impl.P(enc, u)):
         fleets = enc.convoyers.get(u, [])
@@ -544,7 +544,7 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
         else:
             broken = [b.orders[f].text for f in fleets if not val(impl.C(enc, f))]
             why = "no convoy path: " + ("; ".join(f"{t} fails" for t in broken) if broken else "the fleets do not form a chain")
-        return Outcome.model_construct(order_kind="move", result="no_path", by=tuple(b.orders[f].text for f in fleets),
+        return Outcome.build(order_kind="move", result="no_path", by=tuple(b.orders[f].text for f in fleets),
                                        reason=why, **common)
     culprits: list[str] = []
     parts: list[str] = []
@@ -575,5 +575,5 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
             culprits.append(b.orders[r].text)
             parts.append(f"bounced by {b.orders[r].text}: {ps.describe()}")
     reason = f"fails{via}{backup_note} — {attack.describe()} " + ("; ".join(parts) if parts else "")
-    return Outcome.model_construct(order_kind="move", result="bounced", by=tuple(culprits), reason=reason.strip(),
+    return Outcome.build(order_kind="move", result="bounced", by=tuple(culprits), reason=reason.strip(),
                                    strengths=tuple(strengths), **common)

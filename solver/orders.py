@@ -274,8 +274,8 @@ class OrderBinder:
             if i in final:
                 bound.orders[i] = final[i]
             else:
-                bound.orders[i] = Order.model_construct(power=unit.power, text=f"{describe_unit(unit, self.map)} Hold",
-                                        body=Hold.model_construct(unit=i))
+                bound.orders[i] = Order.build(power=unit.power, text=f"{describe_unit(unit, self.map)} Hold",
+                                        body=Hold.build(unit=i))
                 bound.implicit.add(i)
         bound.illegal_moves = {u for u in illegal_moves if u in bound.implicit}
         self.choose_routes(bound)
@@ -329,13 +329,13 @@ class OrderBinder:
         i = self.find_unit(pos, power, p.unit, text) if unit is None else unit
         pos.units[i]
         if p.action == "hold":
-            return Order.model_construct(power=power, text=text, body=Hold.model_construct(unit=i))
+            return Order.build(power=power, text=text, body=Hold.build(unit=i))
         if p.action == "move":
-            return Order.model_construct(power=power, text=text, body=self.check_move(pos, i, p))
+            return Order.build(power=power, text=text, body=self.check_move(pos, i, p))
         if p.action == "support":
-            return Order.model_construct(power=power, text=text, body=self.check_support(pos, i, p))
+            return Order.build(power=power, text=text, body=self.check_support(pos, i, p))
         if p.action == "convoy":
-            return Order.model_construct(power=power, text=text, body=self.check_convoy(pos, i, p))
+            return Order.build(power=power, text=text, body=self.check_convoy(pos, i, p))
         if p.action == "disband":
             raise _illegal(text, "a disband is a retreat or adjustment order, not a movement order", i)
         raise InvalidOrder(text, f"unknown action {p.action!r}")  # pragma: no cover
@@ -392,25 +392,25 @@ class OrderBinder:
         prov = p.dest.province
         if prov == u.province:
             if self.move_to_own_province_holds:
-                return Hold.model_construct(unit=i)  # type: ignore[return-value]
+                return Hold.build(unit=i)  # type: ignore[return-value]
             raise _illegal(text, "move to its own province: a unit cannot move to where it is", i)
         dest = self.resolve_dest(u, p.dest, text, i)
         adjacent = self.map.can_reach_province(u.kind.value, u.location, prov)
         if u.kind == UnitKind.FLEET:
             if not adjacent:
                 raise _illegal(text, f"{self.map.display(u.location)} does not border {self.map.provinces[prov].name} and only armies can be convoyed", i)
-            return Move.model_construct(unit=i, dest=dest)
+            return Move.build(unit=i, dest=dest)
         path: tuple[str, ...] = ()
         if p.path and self.rules.convoy_path != "ignored":
             path = p.path
         if not adjacent or p.via_convoy or p.path:
             if not self.geo.convoyable(u) or not self.geo.convoy_chain_possible(u.province, prov, self._fleets):
                 if adjacent and not p.path:
-                    return Move.model_construct(unit=i, dest=dest)
+                    return Move.build(unit=i, dest=dest)
                 raise _illegal(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no chain of fleets could convoy it there (DATC 4.E.1)", i)
         if not adjacent and self.rules.convoy_path == "required" and not p.path:
             raise _illegal(text, "a convoyed move must name its path (rule option convoy_path=required)", i)
-        return Move.model_construct(unit=i, dest=dest, via_convoy=p.via_convoy, path=path)
+        return Move.build(unit=i, dest=dest, via_convoy=p.via_convoy, path=path)
 
     def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
         u = pos.units[i]
@@ -424,7 +424,7 @@ class OrderBinder:
         if p.dest is None:
             if not m.can_reach_province(u.kind.value, u.location, tu.province):
                 raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[tu.province].name}, so it cannot support there", i)
-            return Support.model_construct(unit=i, target=t, target_power=p.target.power)
+            return Support.build(unit=i, target=t, target_power=p.target.power)
         prov = p.dest.province
         if prov == tu.province:
             raise _illegal(text, "the supported move goes nowhere", i)
@@ -451,7 +451,7 @@ class OrderBinder:
         coast = None
         if p.dest.coast and self.rules.support_coast != "ignored" and f"{prov}/{p.dest.coast}" in m.coasts:
             coast = f"{prov}/{p.dest.coast}"
-        return Support.model_construct(unit=i, target=t, dest=prov, dest_coast=coast, target_power=p.target.power)
+        return Support.build(unit=i, target=t, dest=prov, dest_coast=coast, target_power=p.target.power)
 
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         u = pos.units[i]
@@ -469,7 +469,7 @@ class OrderBinder:
             raise _illegal(text, "the convoyed move goes nowhere", i)
         if not self.geo.convoy_chain_possible(tu.province, prov, self._fleets, through=u.province):
             raise _illegal(text, f"{describe_unit(u, m)} is on no convoy route from {m.provinces[tu.province].name} to {m.provinces[prov].name} (DATC 6.G.19)", i)
-        return Convoy.model_construct(unit=i, target=t, dest=prov)
+        return Convoy.build(unit=i, target=t, dest=prov)
 
     # -- route choice (DATC 4.A.3) ----------------------------------------------------------
     def choose_routes(self, b: BoundOrders) -> None:

@@ -79,7 +79,7 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
     chosen: dict[int, tuple[str, str, str]] = {}  # unit -> (location or "disband", power, text)
 
     def reject(power: str, text: str, sev: str, reason: str, unit: Optional[int] = None) -> None:
-        outcomes.append(Outcome.model_construct(power=power, text=text, unit=unit, order_kind="rejected", result=sev,
+        outcomes.append(Outcome.build(power=power, text=text, unit=unit, order_kind="rejected", result=sev,
                                                 reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
 
     for power in sorted(orders):
@@ -131,25 +131,25 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
     for u in sorted(chosen):
         loc, power, text = chosen[u]
         if loc == "disband":
-            outcomes.append(Outcome.model_construct(power=power, text=text, unit=u, order_kind="disband", result="disbanded",
+            outcomes.append(Outcome.build(power=power, text=text, unit=u, order_kind="disband", result="disbanded",
                                                     reason="disbanded as ordered", by=(), strengths=(), dislodged_by=None))
             continue
         rivals = [v for v in per_target[game_map.province_of(loc)] if v != u]
         if rivals:
-            outcomes.append(Outcome.model_construct(
+            outcomes.append(Outcome.build(
                 power=power, text=text, unit=u, order_kind="retreat", result="bounced",
                 by=tuple(chosen[v][2] for v in rivals),
                 reason="fails: " + ", ".join(chosen[v][2] for v in rivals) + " retreats there too; both are disbanded",
                 strengths=(), dislodged_by=None))
         else:
             moved[u] = loc
-            outcomes.append(Outcome.model_construct(power=power, text=text, unit=u, order_kind="retreat", result="moved",
+            outcomes.append(Outcome.build(power=power, text=text, unit=u, order_kind="retreat", result="moved",
                                                     reason=f"retreats to {game_map.display(loc)}", by=(), strengths=(), dislodged_by=None))
     for u in mv.dislodged:
         if u not in chosen:
             unit = pos.units[u]
             why = "no retreat order" if options[u].open else "no province to retreat to"
-            outcomes.append(Outcome.model_construct(power=unit.power, text=f"{describe_unit(unit, game_map)} (no retreat)",
+            outcomes.append(Outcome.build(power=unit.power, text=f"{describe_unit(unit, game_map)} (no retreat)",
                                                     unit=u, order_kind="disband", result="disbanded",
                                                     reason=f"disbanded: {why}", by=(), strengths=(), dislodged_by=None))
     units = list(mv.after.units) + [pos.units[u].model_copy(update={"location": loc}) for u, loc in sorted(moved.items())]
@@ -183,7 +183,7 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
     moves: list[tuple[int, str, int, str, str]] = []  # (unit, location, count, power, text)
 
     def reject(power: str, text: str, sev: str, reason: str) -> None:
-        outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="rejected", result=sev,
+        outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="rejected", result=sev,
                                                 reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
 
     for power in sorted(orders):
@@ -252,7 +252,7 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
     for (power, text), parts in done_text.items():
         total = sum(n for n, _, _ in parts)
         if parts[0][2] == "disband":
-            outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="disband", result="disbanded",
+            outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="disband", result="disbanded",
                                                     reason="disbanded as ordered", by=(), strengths=(), dislodged_by=None))
             continue
         kept = sum(k for _, k, _ in parts)
@@ -263,12 +263,12 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
             res, why = "bounced", f"destroyed: another nation retreated more units into {where}, or as many"
         else:
             res, why = "partial", f"{kept} of {total} reach {where}; the rest are destroyed in the retreat battle"
-        outcomes.append(Outcome.model_construct(power=power, text=text, unit=None, order_kind="retreat", result=res,
+        outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="retreat", result=res,
                                                 reason=why, by=(), strengths=(), dislodged_by=None))
     for u in options:
         if remaining[u]:
             unit = pos.units[u]
-            outcomes.append(Outcome.model_construct(power=unit.power, text=f"{remaining[u]} {describe_unit(unit, game_map)} (no retreat)",
+            outcomes.append(Outcome.build(power=unit.power, text=f"{remaining[u]} {describe_unit(unit, game_map)} (no retreat)",
                                                     unit=u, order_kind="disband", result="disbanded",
                                                     reason="disbanded: no retreat order", by=(), strengths=(), dislodged_by=None))
     after = mv.after.model_copy(update={"units": tuple(new_units)}).canonical()

@@ -346,11 +346,11 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: dict[st
             restricted = owner if owner and owner != k[0] and not all(v in moved for v in owner_units) else None
             att = strength("attack", f"{k[0]} into {k[1]}", impl.force_terms(enc, k, restricted))
             if u in moved:
-                outcomes.append(Outcome.model_construct(order_kind="move", result="moved", reason=f"moves — {att.describe()}",
+                outcomes.append(Outcome.build(order_kind="move", result="moved", reason=f"moves — {att.describe()}",
                                                         strengths=(att,), by=(), **common))
                 continue
             if not val(impl.P(enc, u)):
-                outcomes.append(Outcome.model_construct(order_kind="move", result="no_path", by=(), strengths=(),
+                outcomes.append(Outcome.build(order_kind="move", result="no_path", by=(), strengths=(),
                                                         reason="no convoy path", **common))
                 continue
             parts, culprits, strengths = [], [], [att]
@@ -376,46 +376,46 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: dict[st
             reason = f"fails — {att.describe()} " + "; ".join(parts)
             if dis_txt:
                 reason += f"; dislodged by {dis_txt}"
-            outcomes.append(Outcome.model_construct(order_kind="move", result="bounced", by=tuple(culprits),
+            outcomes.append(Outcome.build(order_kind="move", result="bounced", by=tuple(culprits),
                                                     reason=reason.strip(), strengths=tuple(strengths), **common))
         elif isinstance(body, Support):
             if not enc.matched.get(u):
-                outcomes.append(Outcome.model_construct(order_kind="support", result="void", by=(), strengths=(),
+                outcomes.append(Outcome.build(order_kind="support", result="void", by=(), strengths=(),
                                                         reason="void: no matching order of the supported units", **common))
                 continue
             slots = enc.slots[u]
             given = sum(1 for name, _ in slots if values[name])
             n = len(slots)
             if given == n:
-                outcomes.append(Outcome.model_construct(order_kind="support", result="given", by=(), strengths=(),
+                outcomes.append(Outcome.build(order_kind="support", result="given", by=(), strengths=(),
                                                         reason="support given" + (f" by all {n}" if n > 1 else ""), **common))
             elif given == 0:
                 why = f"dislodged by {dis_txt}" if dis_txt else "cut"
-                outcomes.append(Outcome.model_construct(order_kind="support", result="cut", by=(dis_txt,) if dis_txt else (),
+                outcomes.append(Outcome.build(order_kind="support", result="cut", by=(dis_txt,) if dis_txt else (),
                                                         strengths=(), reason=f"cut: {why}", **common))
             else:
-                outcomes.append(Outcome.model_construct(order_kind="support", result="partial", by=(), strengths=(),
+                outcomes.append(Outcome.build(order_kind="support", result="partial", by=(), strengths=(),
                                                         reason=f"partly cut: {given} of {n} give support, {n - given} cut"
                                                         f" — published as {published_split(o.text, given, n - given)!r}", **common))
         elif isinstance(body, Convoy):
             if not enc.matched.get(u):
-                outcomes.append(Outcome.model_construct(order_kind="convoy", result="void", by=(), strengths=(),
+                outcomes.append(Outcome.build(order_kind="convoy", result="void", by=(), strengths=(),
                                                         reason="void: no matching convoyed move", **common))
             elif values[_name("C", u)]:
-                outcomes.append(Outcome.model_construct(order_kind="convoy", result="convoyed", by=(), strengths=(),
+                outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", by=(), strengths=(),
                                                         reason="convoys", **common))
             else:
-                outcomes.append(Outcome.model_construct(order_kind="convoy", result="disrupted", by=(dis_txt,), strengths=(),
+                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_txt,), strengths=(),
                                                         reason=f"disrupted: displaced by {dis_txt}", **common))
         else:
             if dis is not None:
-                outcomes.append(Outcome.model_construct(order_kind="hold", result="dislodged", by=(dis_txt,), strengths=(),
+                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_txt,), strengths=(),
                                                         reason=f"displaced by {dis_txt}", **common))
             else:
-                outcomes.append(Outcome.model_construct(order_kind="hold", result="held", by=(), strengths=(),
+                outcomes.append(Outcome.build(order_kind="hold", result="held", by=(), strengths=(),
                                                         reason="holds", **common))
     for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.model_construct(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
+        outcomes.append(Outcome.build(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
                                                 result=r.severity, reason=f"{r.severity}: {r.reason}", by=(), strengths=(),
                                                 dislodged_by=None))
     new_units: list[Unit] = []

@@ -185,9 +185,9 @@ class MultinationalBinder(OrderBinder):
             return self._check_flyover(pos, i, p)
         d = self.geo.distance(u.kind.value, u.location, prov)
         if d is not None:
-            return Move.model_construct(unit=i, dest=prov, via_convoy=False, path=(), flyover=None)
+            return Move.build(unit=i, dest=prov, via_convoy=False, path=(), flyover=None)
         if not self.map.provinces[prov].is_sea and self.geo.convoy_chain_possible(u.province, prov, self._fleets):
-            return Move.model_construct(unit=i, dest=prov, via_convoy=True, path=(), flyover=None)
+            return Move.build(unit=i, dest=prov, via_convoy=True, path=(), flyover=None)
         kind = KINDS.get(u.kind.value, {}).get("name", u.kind.value)
         raise _illegal(text, f"a {kind} power in {self.map.provinces[u.province].name} cannot reach "
                              f"{self.map.provinces[prov].name} (range {max(KINDS[u.kind.value]['attack'])}, over land"
@@ -222,7 +222,7 @@ class MultinationalBinder(OrderBinder):
         ddata = m.provinces[dest]
         if ddata.supply_centre and owners.get(dest) != u.power:
             raise _illegal(text, f"a fly-over ends only on a neutral state or one {u.power} controls; {ddata.name} is not", i)
-        return Move.model_construct(unit=i, dest=dest, via_convoy=False, path=(), flyover=route)
+        return Move.build(unit=i, dest=dest, via_convoy=False, path=(), flyover=route)
 
     def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
         u = pos.units[i]
@@ -238,8 +238,8 @@ class MultinationalBinder(OrderBinder):
         if p.dest is not None:
             if self.geo.distance(tu.kind.value, tu.location, aim) is None and not self.geo.convoy_chain_possible(tu.province, aim, self._fleets):
                 raise _illegal(text, f"{describe_unit(tu, self.map)} cannot reach {self.map.provinces[aim].name}", i)
-            return Support.model_construct(unit=i, target=t, dest=aim, dest_coast=None, target_power=p.target.power)
-        return Support.model_construct(unit=i, target=t, dest=None, dest_coast=None, target_power=p.target.power)
+            return Support.build(unit=i, target=t, dest=aim, dest_coast=None, target_power=p.target.power)
+        return Support.build(unit=i, target=t, dest=None, dest_coast=None, target_power=p.target.power)
 
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         u = pos.units[i]
@@ -253,7 +253,7 @@ class MultinationalBinder(OrderBinder):
         if not self.geo.convoy_chain_possible(tu.province, prov, self._fleets, through=u.province):
             raise _illegal(text, f"{describe_unit(u, self.map)} is on no convoy route from {self.map.provinces[tu.province].name} "
                                  f"to {self.map.provinces[prov].name}", i)
-        return Convoy.model_construct(unit=i, target=t, dest=prov)
+        return Convoy.build(unit=i, target=t, dest=prov)
 
     def choose_routes(self, b) -> None:
         for u, o in b.orders.items():
@@ -455,7 +455,7 @@ def _rng(rules, pos: Position, what: str):
 
 
 def _mk(power, text, kind, result, reason, unit=None) -> Outcome:
-    return Outcome.model_construct(power=power, text=text, unit=unit, order_kind=kind, result=result,
+    return Outcome.build(power=power, text=text, unit=unit, order_kind=kind, result=result,
                                    reason=reason, by=(), strengths=(), dislodged_by=None)
 
 
