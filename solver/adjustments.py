@@ -82,8 +82,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
         built_here: set[str] = set()
         for text in orders.get(power, []):
             def reject(sev: str, reason: str) -> None:
-                outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="rejected", result=sev,
-                                                        reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
+                outcomes.append(Outcome.rejected(power, text, sev, reason))
             try:
                 action, kind, prov, coast, count = _parse(notation, text)
             except OrderError as exc:

@@ -212,6 +212,12 @@ class Outcome(Frozen):
     strengths: tuple[Strength, ...] = ()
     dislodged_by: Optional[str] = None
 
+    @classmethod
+    def rejected(cls, power: str, text: str, severity: str, reason: str, unit: Optional[int] = None) -> "Outcome":
+        """An order that could not be used (invalid, illegal, ambiguous): the unit holds."""
+        return cls.build(power=power, text=text, unit=unit, order_kind="rejected", result=severity,
+                         reason=f"{severity}: {reason}", by=(), strengths=(), dislodged_by=None)
+
     @property
     def succeeded(self) -> bool:
         return self.result in ("moved", "held", "given", "convoyed", "built", "disbanded", "waived")

@@ -484,9 +484,8 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
             else:
                 outcomes.append(Outcome.build(order_kind="hold", result="held", reason="holds", **common))
     for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.build(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
-                                result=r.severity if "several different orders" not in r.reason else "duplicate",
-                                reason=f"{r.severity}: {r.reason}"))
+        outcomes.append(Outcome.rejected(r.power, r.text, r.severity if "several different orders" not in r.reason else "duplicate",
+                                         r.reason, r.unit))
     # the position after
     new_units: list[Unit] = []
     for u, unit in enumerate(pos.units):

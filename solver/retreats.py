@@ -79,8 +79,7 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
     chosen: dict[int, tuple[str, str, str]] = {}  # unit -> (location or "disband", power, text)
 
     def reject(power: str, text: str, sev: str, reason: str, unit: Optional[int] = None) -> None:
-        outcomes.append(Outcome.build(power=power, text=text, unit=unit, order_kind="rejected", result=sev,
-                                                reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
+        outcomes.append(Outcome.rejected(power, text, sev, reason, unit))
 
     for power in sorted(orders):
         for text in orders[power]:
@@ -183,8 +182,7 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
     moves: list[tuple[int, str, int, str, str]] = []  # (unit, location, count, power, text)
 
     def reject(power: str, text: str, sev: str, reason: str) -> None:
-        outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="rejected", result=sev,
-                                                reason=f"{sev}: {reason}", by=(), strengths=(), dislodged_by=None))
+        outcomes.append(Outcome.rejected(power, text, sev, reason))
 
     for power in sorted(orders):
         for text in orders[power]:

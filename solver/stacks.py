@@ -415,9 +415,7 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: dict[st
                 outcomes.append(Outcome.build(order_kind="hold", result="held", by=(), strengths=(),
                                                         reason="holds", **common))
     for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.build(power=r.power, text=r.text, unit=r.unit, order_kind="rejected",
-                                                result=r.severity, reason=f"{r.severity}: {r.reason}", by=(), strengths=(),
-                                                dislodged_by=None))
+        outcomes.append(Outcome.rejected(r.power, r.text, r.severity, r.reason, r.unit))
     new_units: list[Unit] = []
     for u, unit in enumerate(pos.units):
         if u in dislodged_by:
