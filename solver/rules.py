@@ -80,6 +80,8 @@ class RuleOptions(BaseModel):
     # "any_involvement": also an order aimed at its own state or a state on its route).
     mn_head_to_head: Literal["stronger_wins", "both_fail", "both_succeed"] = "stronger_wins"
     mn_flyover_conflict: Literal["destination", "any_involvement"] = "destination"
+    # the seed's slip "defensive strength of the attacking power": whose kind's defence counts
+    mn_defensive_strength_of: Literal["defending_power", "attacking_power"] = "defending_power"
     # Where a rule draws lots (Multinational's default retreats and removals): the seed of the
     # random source; None = derived from the position, so the same position draws the same.
     random_seed: Optional[int] = None

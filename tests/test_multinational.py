@@ -2,6 +2,7 @@
 
 from solver.api import adjudicate
 from solver.game import load_saved_game, replay
+from variants import find_variant
 
 from conftest import ROOT
 
@@ -64,3 +65,20 @@ def test_shared_victory_needs_both_claims_and_26_centres():
         g.step({})
     g.step({"AT": ["CLAIM SHARED WITH CC"], "CC": ["CLAIM SHARED WITH AT"]})
     assert g.winner == "AT+CC"
+
+
+def test_defensive_strength_slip_is_an_option(monkeypatch):
+    """The seed's "defensive strength of the attacking power": with the seed's kinds (all defend
+    with 3) both readings agree; with a kind table where they differ, the option decides."""
+    import variants.multinational as mn
+    req = {"variant": "multinational", "units": {"CC": ["P Wyo"], "GM": ["E Mon"]},
+           "orders": {"CC": ["P Wyo – Mon"]}}
+    for reading in ("defending_power", "attacking_power"):
+        rules = find_variant("multinational").rules(None, mn_defensive_strength_of=reading)
+        assert {o.text: o.result for o in adjudicate(req, rules=rules).outcomes}["P Wyo – Mon"] == "bounced"
+    monkeypatch.setitem(mn.KINDS, "P", {**mn.KINDS["P"], "defence": 0})
+    literal = find_variant("multinational").rules(None, mn_defensive_strength_of="attacking_power")
+    res = adjudicate(req, rules=literal)
+    moved = {o.text: o.result for o in res.outcomes}
+    assert moved["P Wyo – Mon"] == "moved"  # 1 against the attacker's own defence 0
+    assert {o.text: o.result for o in adjudicate(req).outcomes}["P Wyo – Mon"] == "bounced"

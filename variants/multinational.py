@@ -27,8 +27,9 @@ Movement (rule 7), through the core's hooks:
 
 The seed's slips: the "military power" of ``E Mai – Nca`` is a wrong kind letter, which DATC
 4.C.2's ``wrong_unit_kind = "ignore"`` (default; ``"fail"`` makes such orders illegal) reads
-past; "defensive strength of the attacking power" reads as the defending power's (every kind
-defends with 3, so both readings agree with this kind table).  Example f's ``E Clm S A Sas –
+past; "defensive strength of the attacking power" reads as the defending power's
+(``mn_defensive_strength_of = "defending_power"``; every kind defends with 3, so with the seed's
+kind table the literal reading, ``"attacking_power"``, gives the same results).  Example f's ``E Clm S A Sas –
 Alb`` contradicts the seed's own figures, which count Clm for Alb's attack on Sas: the corpus
 runs the corrected order (``mn_f``) and, separately, the text as written with the wrong letter
 read past (``mn_f_as_written``).
@@ -274,12 +275,29 @@ class MultinationalRules(MovementRules):
             return self.geo.strength(unit.kind.value, 1)
         return self.geo.strength(unit.kind.value, self.geo.distance(unit.kind.value, unit.location, target))
 
-    def own_terms(self, enc: Encoding, u: int) -> Terms:
+    _attacker: Optional[int] = None  # the attack being judged (for mn_defensive_strength_of)
+
+    def defence_of(self, enc: Encoding, v: int) -> int:
+        """The defensive strength of the power ``v`` being attacked: its own kind's, or, read
+        literally ("defensive strength of the attacking power"), the attacker's kind's."""
         pos = enc.bound.position
+        who = v
+        if self.rules.mn_defensive_strength_of == "attacking_power" and self._attacker is not None:
+            who = self._attacker
+        return KINDS[pos.units[who].kind.value]["defence"]
+
+    def move_formula(self, enc: Encoding, u: int) -> Formula:
+        self._attacker = u
+        try:
+            return super().move_formula(enc, u)
+        finally:
+            self._attacker = None
+
+    def own_terms(self, enc: Encoding, u: int) -> Terms:
         body = enc.bound.orders[u].body
         if isinstance(body, Move):
             return [(enc.labels[u], self._strength(enc, u, enc.dest[u]), TRUE)]
-        return [(enc.labels[u], KINDS[pos.units[u].kind.value]["defence"], TRUE)]
+        return [(enc.labels[u], self.defence_of(enc, u), TRUE)]
 
     def support_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
         pos = enc.bound.position
@@ -293,8 +311,7 @@ class MultinationalRules(MovementRules):
         return out
 
     def failed_terms(self, enc: Encoding, v: int) -> Terms:
-        pos = enc.bound.position
-        return [(enc.labels[v], KINDS[pos.units[v].kind.value]["defence"], TRUE)]
+        return [(enc.labels[v], self.defence_of(enc, v), TRUE)]
 
     def battle_formula(self, enc: Encoding, u: int, n: int, restricted: Terms) -> Formula:
         """A reciprocal attack (rule 7: "no reciprocal attack with the same strength"): equal
@@ -346,6 +363,13 @@ class MultinationalRules(MovementRules):
         return total, f"{title}: {total} ({', '.join(f'{w} {l}' for w, l in parts) or 'none'})"
 
     def explain_move(self, enc: Encoding, values: dict[str, bool], u: int, outcome: Outcome) -> Outcome:
+        self._attacker = u
+        try:
+            return self._explain_move(enc, values, u, outcome)
+        finally:
+            self._attacker = None
+
+    def _explain_move(self, enc: Encoding, values: dict[str, bool], u: int, outcome: Outcome) -> Outcome:
         pos = enc.bound.position
         mv: Move = enc.moves[u]
         if mv.flyover is not None:
@@ -362,7 +386,7 @@ class MultinationalRules(MovementRules):
                 _, rev = self.seed_strength("Revised attacking strength", self.attack_terms(enc, u, vpow), values)
                 lines.append(rev)
             if u in enc.h2h and enc.h2h[u][0] == v:
-                _, dtext = self.seed_strength("Defending strength", [(enc.labels[v], KINDS[pos.units[v].kind.value]["defence"], TRUE)], values, True)
+                _, dtext = self.seed_strength("Defending strength", [(enc.labels[v], self.defence_of(enc, v), TRUE)], values, True)
                 _, otext = self.seed_strength(f"Attacking strength {enc.labels[v]}", self.attack_terms(enc, v, None), values)
                 lines += [dtext, otext]
             elif v in enc.moves and values[_name("M", v)]:
