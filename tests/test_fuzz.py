@@ -65,3 +65,23 @@ def test_corpus_file_fuzz(tmp_path_factory, text):
         load_case(p)
     except DipsatError as exc:
         assert str(p) in str(exc)
+
+
+VARIANT_UNITS = {
+    "multiplomacy": {"England": ["3 F Nth", "A Lon"], "France": ["2 A Par", "F Bre"], "Italy": ["2 A Swi"]},
+    "multinational": {"CC": ["E Clm", "M NPO"], "GM": ["E Alb", "P Mon"], "TW": ["M Cal"]},
+}
+VARIANT_WORDS = WORDS + ["E", "M", "P", "sup", "by", "FO", "AL", "CC", "GM", "Clm", "Alb", "Mon", "NPO", "Cal",
+                         "stands", "&", "FA", "I", "Swi", "–", "R", "D"]
+
+
+@SETTINGS
+@given(st.sampled_from(sorted(VARIANT_UNITS)), st.sampled_from(["movement", "retreat", "adjustment"]),
+       st.lists(st.lists(st.sampled_from(VARIANT_WORDS), min_size=1, max_size=8).map(" ".join), max_size=4))
+def test_variant_orders_fuzz(variant, phase, texts):
+    powers = sorted(VARIANT_UNITS[variant])
+    orders = {p: texts[i::len(powers)] for i, p in enumerate(powers)}
+    line = json.dumps({"variant": variant, "phase": phase, "units": VARIANT_UNITS[variant], "orders": orders,
+                       "retreat_orders": orders if phase == "retreat" else {}})
+    out = adjudicate_line(line, 1)
+    assert out["ok"] or out["error"]["message"]
