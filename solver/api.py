@@ -113,8 +113,6 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     bound = variant.binder(opts).bind(pos, orders)
     result = variant.movement_rules(opts).adjudicate(bound, time_limit=time_limit)
     if req.phase == "retreat":
-        pass
-
         retreats: dict[str, list[str]] = {}
         for power, texts in req.retreat_orders.items():
             retreats.setdefault(_power_name(variant, power, "retreat_orders"), []).extend(texts)
