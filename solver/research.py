@@ -68,7 +68,7 @@ class Exploration:
 
 
 READING_RULES = {
-    "datc preset (Szykman)": {},
+    "the rules as given": {},
     "all hold": {"convoy_paradox_rule": "all_hold"},
     "1971 paradox rule": {"convoy_paradox_rule": "1971"},
     "1982 paradox rule": {"convoy_paradox_rule": "1982"},
@@ -233,8 +233,8 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
     key = f"{tname}{u:04d}" if tname else None
     if key is None and target.result == "dislodged":
         # a holding unit: explain the move that dislodged it
-        attacker = next((m for m in enc.into.get(enc.bound.position.units[u].province, [])
-                         if sol.values.get(f"M{m:04d}")), None)
+        prov = enc.bound.position.units[u].province
+        attacker = next((m for m in sorted(enc.moves) if enc.dest[m] == prov and sol.values.get(f"M{m:04d}")), None)
         if attacker is not None:
             key = f"M{attacker:04d}"
             ans.forced_by = [describe_decision(enc, key, True) + ", because:"]

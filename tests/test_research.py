@@ -28,7 +28,7 @@ def test_explore_simple_paradox_two_readings_rules_disagree():
     ex = explore(load_request(DATC / "6.F.14.toml"))
     assert len(ex.resolutions) == 2
     picks = {label: match for label, _, match, _ in ex.picks}
-    assert picks["datc preset (Szykman)"] != picks["all hold"]  # DATC 4.A.2 d: all-hold differs on 6.F.14
+    assert picks["the rules as given"] != picks["all hold"]  # DATC 4.A.2 d: all-hold differs on 6.F.14
 
 
 def test_explore_unique_turn(capsys):
@@ -60,3 +60,12 @@ def test_why_core_names_the_deciding_support():
     ans = why(req, target)
     assert ans.outcome == "dislodged"
     assert ans.orders, "the dislodgement hinges on other orders"
+
+
+def test_research_commands_work_on_the_variants(capsys):
+    for path, order in ((CORPORA / "multiplomacy" / "m6_iii.toml", "2 A Mun stands"),
+                        (CORPORA / "multinational" / "mn_e.toml", "M Sas – Alb")):
+        assert main(["explore", str(path)]) == 0
+        assert main(["why", str(path), "--order", order]) == 0
+    out = capsys.readouterr().out
+    assert "displaced by 2 A Swi-Mun sup by 1 A Swi" in out and "Revised attacking strength: 3 (3 Sas)" in out
