@@ -211,12 +211,20 @@ def cmd_rules(args) -> int:
     from .rules import PRESET_HELP, RuleOptions, preset
 
     if args.preset:
-        opts = preset(args.preset)
+        from variants import VARIANTS, find_variant
+
+        names = {c.name: c for c in VARIANTS}
+        opts = find_variant(args.preset).rules() if args.preset.lower() in names else preset(args.preset)
         for k, v in opts.model_dump().items():
             print(f"{k} = {v}")
         return 0
+    from variants import VARIANTS
+
     for name, text in PRESET_HELP.items():
         print(f"{name:<6} {text}")
+    for cls in VARIANTS:
+        if cls.name != "standard":
+            print(f"{cls.name:<6} the {cls.name} variant's rules: the {cls.default_rules} preset with the variant's own choices")
     print("\nOptions (override with --option NAME=VALUE):")
     for name, f in RuleOptions.model_fields.items():
         if name != "name":

@@ -53,3 +53,14 @@ def test_broken_case_file_is_reported(tmp_path, capsys):
 def test_missing_file_error(capsys):
     assert main(["adjudicate", "/nonexistent/x.toml"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_published_corpus_schema_is_current(capsys):
+    assert main(["schema", "corpus"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads((ROOT / "tests" / "corpora" / "schema.json").read_text())
+
+
+def test_rules_lists_presets_and_variant_rules(capsys):
+    assert main(["rules", "multinational"]) == 0
+    out = capsys.readouterr().out
+    assert "name = multinational" in out and "multi_route_disruption = any_route" in out
