@@ -57,7 +57,7 @@ def test_missing_file_error(capsys):
 
 def test_published_corpus_schema_is_current(capsys):
     assert main(["schema", "corpus"]) == 0
-    assert json.loads(capsys.readouterr().out) == json.loads((ROOT / "tests" / "corpora" / "schema.json").read_text())
+    assert json.loads(capsys.readouterr().out) == json.loads((ROOT / "tests" / "corpus.schema.json").read_text())
 
 
 def test_rules_lists_presets_and_variant_rules(capsys):
