@@ -172,6 +172,15 @@ def load_map(name_or_path: str | Path, changes: Iterable[dict[str, Any]] = ()) -
         raise MapError(f"{path}: no such map file") from None
     except tomllib.TOMLDecodeError as exc:
         raise MapError(f"{path}: not valid TOML: {exc}") from None
+    base = raw.pop("base", None)
+    if base is not None:  # a map written as a change to another map
+        if not isinstance(base, str) or Path(base).suffix or base == Path(path).stem:
+            raise MapError(f"{path}: base must name another map of maps/, e.g. base = \"standard\"")
+        try:
+            base_raw = tomllib.loads((MAP_DIR / f"{base}.toml").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise MapError(f"{path}: base map {base!r} not found") from None
+        raw = _merge(base_raw, raw)
     for change in changes:
         raw = _merge(raw, change)
     return build_map(raw, str(path))
@@ -274,10 +283,15 @@ def build_map(raw: dict[str, Any], path: str = "<map>") -> GameMap:
         start = []
         for u in pdata.get("start", []):
             parts = str(u).split()
-            if len(parts) != 2 or parts[0] not in ("A", "F"):
-                raise _err(path, where, f"start unit {u!r} must be 'A loc' or 'F loc'")
+            if len(parts) != 2 or len(parts[0]) != 1 or not parts[0].isupper():
+                raise _err(path, where, f"start unit {u!r} must be a kind letter and a location, e.g. 'A par' or 'F stp/sc'")
             kind, loc = parts
-            ok = loc in fleet_edges if kind == "F" else (loc in provinces and provinces[loc].terrain in ("land", "coast"))
+            if kind == "F":
+                ok = loc in fleet_edges
+            elif kind == "A":
+                ok = loc in provinces and provinces[loc].terrain in ("land", "coast")
+            else:  # other kinds of unit (variants): the province must exist
+                ok = loc in provinces
             if not ok:
                 raise _err(path, where, f"start unit {u!r}: a {'fleet' if kind == 'F' else 'army'} cannot stand on {loc!r}")
             start.append((kind, loc))

@@ -45,3 +45,18 @@ def test_bad_terrain():
     raw = _tiny(y={"name": "Y", "terrain": "swamp"})
     with pytest.raises(MapError, match=r"terrain 'swamp'"):
         build_map(raw, "tiny.toml")
+
+
+def test_a_map_written_as_a_change_to_another():
+    m = load_map("multiplomacy")
+    assert len(m.supply_centres()) == 57 and m.passable("swi")
+    assert m.powers["Austria"].home == ("alb", "bud", "gal", "tri", "tyr", "vie")
+    assert "boh" not in {h for p in m.powers.values() for h in p.home}
+    assert m.army_neighbours("ber") == load_map("standard").army_neighbours("ber")  # the rest is the standard board
+
+
+def test_bad_base_is_named(tmp_path):
+    f = tmp_path / "x.toml"
+    f.write_text('base = "nosuchmap"\nname = "x"\n')
+    with pytest.raises(MapError, match="base map 'nosuchmap' not found"):
+        load_map(f)

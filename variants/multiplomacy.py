@@ -10,41 +10,19 @@ only when a convoying fleet is displaced (rule 8); retreats fight numerically (r
 any owned home province, one per province (rule 10); victory at 29 centres at the end of two
 consecutive winters (rule 11).  Everything else: the 1971 rules (rule 1).
 
-The movement rules are the core's stack rules (:mod:`solver.stacks`); this module only says
-what differs from the standard board and notation.
+The board is ``maps/multiplomacy.toml``, a change file over the standard map.  The movement
+rules are the core's stack rules (:mod:`solver.stacks`); this module only says what differs
+from the standard notation and rules.
 """
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
 
-from maps import MAP_DIR
 from solver.notation import Notation
 from solver.orders import OrderBinder
 from solver.stacks import StackMovementRules
 from solver.variant import Variant
-
-START = {
-    "England": ["F cly", "F edi", "A lvp", "F yor", "A wal", "F lon"],
-    "Germany": ["A mun", "F kie", "F ber", "F pru", "A sil", "A ruh"],
-    "Russia": ["A war", "F stp/sc", "A mos", "F sev", "A ukr", "A lvn", "F fin"],
-    "Turkey": ["A con", "F ank", "A arm", "F smy", "F syr", "A bul"],
-    "Austria": ["F tri", "A bud", "A vie", "A tyr", "A gal", "F alb"],
-    "Italy": ["A pie", "A ven", "F tus", "F rom", "A apu", "F nap"],
-    "France": ["A pic", "F bre", "A par", "A bur", "F gas", "F mar"],
-}
-
-
-def _board_changes() -> dict[str, Any]:
-    raw = tomllib.loads((MAP_DIR / "standard.toml").read_text(encoding="utf-8"))
-    provinces: dict[str, Any] = {"swi": {"terrain": "land"}}
-    for pid, p in raw["provinces"].items():
-        if p["terrain"] in ("land", "coast") or pid == "swi":
-            provinces.setdefault(pid, {})["supply_centre"] = True
-    powers = {name: {"home": sorted({u.split()[1].split("/")[0] for u in units}), "start": units}
-              for name, units in START.items()}
-    return {"name": "multiplomacy", "title": "Multiplomacy", "provinces": provinces, "powers": powers}
 
 
 class MultiplomacyNotation(Notation):
@@ -63,8 +41,7 @@ class MultiplomacyBinder(OrderBinder):
 class Multiplomacy(Variant):
     name = "multiplomacy"
     aliases = ("multi", "cb13/07", "hemming")
-    map_name = "standard"
-    map_changes = (_board_changes(),)
+    map_name = "multiplomacy"  # maps/multiplomacy.toml: a change to the standard map
     default_rules = "1971"
     rule_overrides: dict[str, Any] = {}
     description = "Multiplomacy (C. H. Hemming, 1973): stacks of one nation, numeric attacks, partial support cuts"
