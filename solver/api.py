@@ -144,6 +144,17 @@ def read_data_file(path: str | Path) -> Any:
         raise InputFileError(f"{p}: not valid {'JSON' if is_json else 'TOML'}: {exc}") from None
 
 
+def load_model(path: str | Path, model, data: Any = None):
+    """A data file validated as ``model``; errors name the file and the fields."""
+    p = Path(path)
+    if data is None:
+        data = read_data_file(p)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise InputFileError(f"{p}: {describe_validation(exc)}") from None
+
+
 def load_request(path: str | Path) -> TurnRequest:
     """Read a position-plus-orders file (TOML or JSON)."""
     p = Path(path)
@@ -151,10 +162,7 @@ def load_request(path: str | Path) -> TurnRequest:
     if isinstance(data, dict) and "expect" in data:  # a corpus case: take its position and orders
         keep = {"variant", "phase", "units", "orders", "owners", "retreat_orders"}
         data = {k: v for k, v in data.items() if k in keep}
-    try:
-        return TurnRequest.model_validate(data)
-    except ValidationError as exc:
-        raise InputFileError(f"{p}: {describe_validation(exc)}") from None
+    return load_model(p, TurnRequest, data)
 
 
 def result_to_json(res) -> dict[str, Any]:

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .api import TurnRequest, adjudicate, describe_validation, read_data_file
+from .api import TurnRequest, adjudicate, load_model
 from .errors import DipsatError, InputFileError
 from .orders import parse_unit_spec
 
@@ -66,12 +66,7 @@ class CaseRun:
 
 
 def load_case(path: str | Path) -> CorpusCase:
-    p = Path(path)
-    data = read_data_file(p)
-    try:
-        return CorpusCase.model_validate(data)
-    except ValidationError as exc:
-        raise InputFileError(f"{p}: {describe_validation(exc)}") from None
+    return load_model(path, CorpusCase)
 
 
 def case_files(paths: list[str | Path]) -> list[Path]:

@@ -16,9 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from .api import _power_name, build_position, describe_validation, read_data_file
+from .api import _power_name, build_position, load_model
 from .errors import DipsatError, InputFileError
 from .models import MovementResult, Outcome, Position
 
@@ -228,12 +228,7 @@ class Game:
 
 
 def load_saved_game(path: str | Path) -> SavedGame:
-    p = Path(path)
-    data = read_data_file(p)
-    try:
-        return SavedGame.model_validate(data)
-    except ValidationError as exc:
-        raise InputFileError(f"{p}: {describe_validation(exc)}") from None
+    return load_model(path, SavedGame)
 
 
 def units_by_power(pos: Position) -> dict[str, list[str]]:

@@ -75,7 +75,13 @@ class MovementRules:
         self.geo = geography or Geography(game_map)
 
     def adjudicate(self, bound: BoundOrders, limit: int = 2, time_limit: float | None = None) -> MovementResult:
-        return adjudicate_movement(self, bound, limit=limit, time_limit=time_limit)
+        """Encode the turn, solve it by components, and explain the solution."""
+        enc = self.encode(bound)
+        sol = solve_system(enc.system, self.backup, limit=limit, time_limit=time_limit)
+        return self.explain(enc, sol.values, sol.components)
+
+    def explain(self, enc, values: dict[str, bool], components) -> MovementResult:
+        return explain(self, enc, values, components)
 
     # -- hooks ----------------------------------------------------------------------------
     head_to_head_battles = True  # units swapping places over land fight each other (DATC 5.B.1)
@@ -397,13 +403,6 @@ class MovementRules:
 
 # ---------------------------------------------------------------------------------------------
 # running a turn and explaining it
-
-
-def adjudicate_movement(rules_impl: MovementRules, bound: BoundOrders, limit: int = 2,
-                        time_limit: float | None = None) -> MovementResult:
-    enc = rules_impl.encode(bound)
-    sol = solve_system(enc.system, rules_impl.backup, limit=limit, time_limit=time_limit)
-    return explain(rules_impl, enc, sol.values, sol.components)
 
 
 def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], components) -> MovementResult:

@@ -31,7 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate, solve_system
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate
 from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit)
 from .movement import MovementRules, Terms, _name, _unit_of
 from .orders import BoundOrders, describe_unit
@@ -71,8 +71,8 @@ class StackMovementRules(MovementRules):
         n = pos.units[u].count
         return (f"{n} " if n != 1 else "") + describe_unit(pos.units[u], self.map)
 
-    def adjudicate(self, bound: BoundOrders, limit: int = 2, time_limit: float | None = None) -> MovementResult:
-        return adjudicate_stacks(self, bound, limit=limit, time_limit=time_limit)
+    def explain(self, enc, values: dict[str, bool], components) -> MovementResult:  # type: ignore[override]
+        return explain_stacks(self, enc, values, components)
 
     # -- encoding -------------------------------------------------------------------------
     def encode(self, b: BoundOrders) -> StackEncoding:  # type: ignore[override]
@@ -304,13 +304,6 @@ class StackMovementRules(MovementRules):
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def adjudicate_stacks(impl: StackMovementRules, bound: BoundOrders, limit: int = 2,
-                      time_limit: float | None = None) -> MovementResult:
-    enc = impl.encode(bound)
-    sol = solve_system(enc.system, impl.backup, limit=limit, time_limit=time_limit)
-    return explain_stacks(impl, enc, sol.values, sol.components)
 
 
 def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: dict[str, bool], components) -> MovementResult:
