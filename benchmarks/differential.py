@@ -755,9 +755,9 @@ def request_from_case(path: str | Path) -> dict[str, Any]:
     """A movement case of a corpus (``tests/corpora``) as a turn in the workload's canonical
     form, so that the peers can be run on it.  The orders are read by dipsat's parser; a move
     goes "via convoy" when dipsat's reading of the orders routes it by convoy."""
-    from solver.api import TurnRequest, build_position
-    from solver.corpus import load_case
-    from variants import find_variant
+    from dipsat.api import TurnRequest, build_position
+    from dipsat.corpus import load_case
+    from dipsat.variants import find_variant
 
     case = load_case(path)
     if case.phase != "movement" or case.variant != "standard":
@@ -807,8 +807,8 @@ class Dipsat:
     name = "dipsat"
 
     def __init__(self) -> None:
-        from solver.api import adjudicate
-        from solver.rules import preset
+        from dipsat.api import adjudicate
+        from dipsat.rules import preset
         self._adjudicate, self._preset = adjudicate, preset
         self.version = _version("dipsat") or "checkout"
 

@@ -61,7 +61,7 @@ from typing import Any, Callable, Optional
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 try:
-    import maps  # noqa: F401
+    import dipsat.maps as maps  # noqa: F401
 except ImportError:
     sys.path.insert(0, str(HERE.parent))
 
@@ -106,7 +106,7 @@ class Dipsat(Engine):
 
     def __init__(self) -> None:
         try:
-            from solver.api import adjudicate
+            from dipsat.api import adjudicate
         except ImportError as exc:
             self.missing = f"not installed ({exc})"
             return

@@ -54,10 +54,10 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 try:
-    from maps import load_map
+    from dipsat.maps import load_map
 except ImportError:  # running from a checkout without PYTHONPATH: add the repo root
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from maps import load_map
+    from dipsat.maps import load_map
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 

@@ -15,7 +15,7 @@ import re
 from collections import deque
 from typing import Optional
 
-from maps import GameMap
+from dipsat.maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from .models import Frozen, Outcome, Position, Unit, UnitKind

@@ -92,7 +92,7 @@ def resolve_rules(variant, req: TurnRequest, rules: str | RuleOptions | None = N
 def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
                time_limit: float | None = None):
     """Adjudicate one movement turn."""
-    from variants import find_variant
+    from dipsat.variants import find_variant
 
     if isinstance(req, dict):
         try:

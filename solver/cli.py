@@ -34,7 +34,7 @@ def _print_outcomes(outcomes) -> None:
 
 
 def _print_result(res, req, opts) -> None:
-    from variants import find_variant
+    from dipsat.variants import find_variant
 
     variant = find_variant(req.variant)
     date = " ".join(str(x) for x in (req.season, req.year) if x)
@@ -79,7 +79,7 @@ def _print_result(res, req, opts) -> None:
 def cmd_adjudicate(args) -> int:
     from .api import adjudicate, load_request, resolve_rules, result_to_json
     from .rules import parse_overrides
-    from variants import find_variant
+    from dipsat.variants import find_variant
 
     req = load_request(args.file)
     if args.variant:
@@ -211,14 +211,14 @@ def cmd_rules(args) -> int:
     from .rules import PRESET_HELP, RuleOptions, preset
 
     if args.preset:
-        from variants import VARIANTS, find_variant
+        from dipsat.variants import VARIANTS, find_variant
 
         names = {c.name: c for c in VARIANTS}
         opts = find_variant(args.preset).rules() if args.preset.lower() in names else preset(args.preset)
         for k, v in opts.model_dump().items():
             print(f"{k} = {v}")
         return 0
-    from variants import VARIANTS
+    from dipsat.variants import VARIANTS
 
     for name, text in PRESET_HELP.items():
         print(f"{name:<6} {text}")

@@ -88,7 +88,7 @@ def runs_of(case: CorpusCase) -> list[tuple[str, Expectation]]:
 def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = "") -> CaseRun:
     label = rules + ("+" + ",".join(f"{k}={v}" for k, v in sorted(exp.options.items())) if exp.options else "")
     run = CaseRun(case.id, label, path, passed=False)
-    from variants import variant_names
+    from dipsat.variants import variant_names
 
     if case.variant not in variant_names():
         run.skipped = f"variant {case.variant!r} is not implemented yet"
@@ -117,7 +117,7 @@ def _find_outcome(case: CorpusCase, outcomes, key: str):
 
 
 def compare(case: CorpusCase, exp: Expectation, res, req: TurnRequest) -> list[str]:
-    from variants import find_variant
+    from dipsat.variants import find_variant
 
     problems: list[str] = []
     movement = getattr(res, "movement", None) or res

@@ -67,7 +67,7 @@ PHASE_CODE = {"movement": "M", "retreat": "R", "adjustment": "A", "placement": "
 class Game:
     def __init__(self, variant: str = "standard", rules: Optional[str] = None, options: Optional[dict] = None,
                  start: Optional[StartSpec] = None):
-        from variants import find_variant
+        from dipsat.variants import find_variant
 
         self.variant = find_variant(variant)
         self.rules = self.variant.rules(rules, **(options or {}))

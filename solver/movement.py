@@ -25,7 +25,7 @@ from typing import Optional
 
 import networkx as nx
 
-from maps import GameMap
+from dipsat.maps import GameMap
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate, solve_system
 from .models import (Backup, Convoy, Move, MovementResult, Order, Outcome, Position, Strength, Support,

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from maps import GameMap
+from dipsat.maps import GameMap
 
 from .errors import InvalidOrder
 

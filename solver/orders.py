@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Optional
 
-from maps import GameMap
+from dipsat.maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from .models import Convoy, Hold, Move, Order, Position, Rejected, Support, Unit, UnitKind

@@ -28,7 +28,7 @@ from .rules import RuleOptions
 
 
 def _prepare(req: TurnRequest, rules: str | RuleOptions | None = None):
-    from variants import find_variant
+    from dipsat.variants import find_variant
 
     if req.phase != "movement":
         raise DipsatError(f"research commands work on movement turns; this file's phase is {req.phase!r}")

@@ -14,7 +14,7 @@ from typing import Optional
 
 from pydantic import Field
 
-from maps import GameMap
+from dipsat.maps import GameMap
 
 from .errors import OrderError
 from .models import Frozen, MovementResult, Outcome, Position

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, ClassVar, Optional
 
-from maps import GameMap, load_map
+from dipsat.maps import GameMap, load_map
 
 from .errors import PositionError
 from .models import Position, Unit, UnitKind

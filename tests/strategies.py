@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import workload  # noqa: E402
 
-from variants import find_variant  # noqa: E402
+from dipsat.variants import find_variant  # noqa: E402
 
 MAP = find_variant("standard").map
 POWERS = sorted(MAP.powers)

@@ -1,6 +1,6 @@
 import json
 
-from solver.cli import main
+from dipsat.cli import main
 
 from conftest import ROOT
 

@@ -3,7 +3,7 @@
 import random
 import tomllib
 
-from solver.api import adjudicate, result_to_json
+from dipsat.api import adjudicate, result_to_json
 
 from conftest import ROOT
 

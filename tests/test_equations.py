@@ -1,4 +1,4 @@
-from solver.equations import AND, GE, NOT, OR, VAR, System, enumerate_all, evaluate, solve_system
+from dipsat.equations import AND, GE, NOT, OR, VAR, System, enumerate_all, evaluate, solve_system
 
 
 def test_acyclic_system_has_one_solution():

@@ -4,11 +4,11 @@ import json
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from solver.batch import adjudicate_line
-from solver.corpus import load_case
-from solver.errors import DipsatError, OrderError
-from solver.api import adjudicate
-from variants import find_variant
+from dipsat.batch import adjudicate_line
+from dipsat.corpus import load_case
+from dipsat.errors import DipsatError, OrderError
+from dipsat.api import adjudicate
+from dipsat.variants import find_variant
 
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 N = find_variant("standard").notation

@@ -2,9 +2,9 @@ import json
 
 import pytest
 
-from solver.cli import main
-from solver.errors import InputFileError
-from solver.game import Game, SavedGame, StartSpec, load_saved_game, replay, units_by_power
+from dipsat.cli import main
+from dipsat.errors import InputFileError
+from dipsat.game import Game, SavedGame, StartSpec, load_saved_game, replay, units_by_power
 
 from conftest import ROOT
 

@@ -1,6 +1,6 @@
 import pytest
 
-from maps import MapError, build_map, load_map
+from dipsat.maps import MapError, build_map, load_map
 
 
 def test_standard_map_facts():

@@ -1,8 +1,8 @@
 """Multinational (seed 000): reach by kind, fly-overs and allowances, the game through a building year."""
 
-from solver.api import adjudicate
-from solver.game import load_saved_game, replay
-from variants import find_variant
+from dipsat.api import adjudicate
+from dipsat.game import load_saved_game, replay
+from dipsat.variants import find_variant
 
 from conftest import ROOT
 
@@ -51,8 +51,8 @@ def test_example_game_plays_through_a_building_year():
 
 
 def test_shared_victory_needs_both_claims_and_26_centres():
-    from solver.game import Game, StartSpec
-    from variants import find_variant
+    from dipsat.game import Game, StartSpec
+    from dipsat.variants import find_variant
 
     m = find_variant("multinational").map
     ccs = m.supply_centres()
@@ -70,7 +70,7 @@ def test_shared_victory_needs_both_claims_and_26_centres():
 def test_defensive_strength_slip_is_an_option(monkeypatch):
     """The seed's "defensive strength of the attacking power": with the seed's kinds (all defend
     with 3) both readings agree; with a kind table where they differ, the option decides."""
-    import variants.multinational as mn
+    import dipsat.variants.multinational as mn
     req = {"variant": "multinational", "units": {"CC": ["P Wyo"], "GM": ["E Mon"]},
            "orders": {"CC": ["P Wyo – Mon"]}}
     for reading in ("defending_power", "attacking_power"):

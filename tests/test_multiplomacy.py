@@ -4,9 +4,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from solver.api import adjudicate, result_to_json
-from solver.game import Game, StartSpec
-from variants import find_variant
+from dipsat.api import adjudicate, result_to_json
+from dipsat.game import Game, StartSpec
+from dipsat.variants import find_variant
 
 V = find_variant("multiplomacy")
 M = V.map

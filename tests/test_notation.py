@@ -1,8 +1,8 @@
 import pytest
 
-from solver.errors import InvalidOrder
-from solver.api import adjudicate
-from variants import find_variant
+from dipsat.errors import InvalidOrder
+from dipsat.api import adjudicate
+from dipsat.variants import find_variant
 
 N = find_variant("standard").notation
 

@@ -7,12 +7,12 @@ import sys
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from solver.api import adjudicate, result_to_json
-from solver.equations import evaluate
-from solver.models import Position
-from solver.notation import format_order
-from solver.retreats import retreat_options
-from variants import find_variant
+from dipsat.api import adjudicate, result_to_json
+from dipsat.equations import evaluate
+from dipsat.models import Position
+from dipsat.notation import format_order
+from dipsat.retreats import retreat_options
+from dipsat.variants import find_variant
 
 from conftest import ROOT
 from strategies import MAP, any_turns, rich_turns, workload
@@ -64,8 +64,8 @@ def test_order_of_submission_does_not_matter(req, rnd):
 @SETTINGS
 @given(any_turns())
 def test_every_resolution_satisfies_the_equations(req):
-    from solver.api import TurnRequest, build_position
-    from solver.equations import solve_system
+    from dipsat.api import TurnRequest, build_position
+    from dipsat.equations import solve_system
 
     r = TurnRequest.model_validate(req)
     pos = build_position(STANDARD, r)
@@ -105,7 +105,7 @@ def test_hash_seed_does_not_matter(tmp_path):
     for seed in ("0", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
         out = tmp_path / f"out{seed}.jsonl"
-        subprocess.run([sys.executable, "-m", "solver.cli", "batch", str(inp), "-o", str(out)],
+        subprocess.run([sys.executable, "-m", "dipsat.cli", "batch", str(inp), "-o", str(out)],
                        check=True, env=env, cwd=ROOT, capture_output=True)
         outs.append(out.read_text())
     assert outs[0] == outs[1] and outs[0].count("\n") == 40

@@ -1,8 +1,8 @@
 """explore / compare / why on the DATC circular-movement and paradox cases."""
 
-from solver.api import load_request
-from solver.cli import main
-from solver.research import compare, explore, why
+from dipsat.api import load_request
+from dipsat.cli import main
+from dipsat.research import compare, explore, why
 
 from conftest import CORPORA
 

@@ -7,8 +7,8 @@ which variant it is running.
 
 from __future__ import annotations
 
-from solver.errors import DipsatError
-from solver.variant import Variant
+from dipsat.errors import DipsatError
+from dipsat.variant import Variant
 
 from .multinational import Multinational
 from .multiplomacy import Multiplomacy

@@ -41,14 +41,14 @@ from collections import deque
 from functools import cached_property
 from typing import Any, Optional
 
-from solver.equations import AND, FALSE, NOT, OR, TRUE, Formula
-from solver.errors import PositionError
-from solver.models import Convoy, Move, Outcome, Position, Support, UnitKind
-from solver.movement import Encoding, MovementRules, Terms, _name
-from solver.notation import Notation, ParsedOrder
-from solver.orders import Geography, OrderBinder, _illegal, describe_unit
-from solver.adjustments import AdjustmentResult
-from solver.variant import Variant
+from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula
+from dipsat.errors import PositionError
+from dipsat.models import Convoy, Move, Outcome, Position, Support, UnitKind
+from dipsat.movement import Encoding, MovementRules, Terms, _name
+from dipsat.notation import Notation, ParsedOrder
+from dipsat.orders import Geography, OrderBinder, _illegal, describe_unit
+from dipsat.adjustments import AdjustmentResult
+from dipsat.variant import Variant
 
 KINDS: dict[str, dict[str, Any]] = {
     "E": {"name": "Economical", "defence": 3, "attack": {1: 2, 2: 2}, "seas": False},
@@ -139,7 +139,7 @@ class MultinationalBinder(OrderBinder):
                     unit_orders.setdefault(power, []).append(t)
         self._flyovers: dict[str, int] = {}
         bound = super().bind(position, unit_orders)
-        from solver.models import Rejected
+        from dipsat.models import Rejected
 
         for power, text, sev, reason in self._al_errors:
             bound.rejected.append(Rejected(power=power, text=text, severity=sev, reason=reason))
@@ -354,7 +354,7 @@ class MultinationalRules(MovementRules):
     def seed_strength(title: str, terms: Terms, values: dict[str, bool], defence: bool = False) -> tuple[int, str]:
         """The seed's way: "Attacking strength: 2 (2 Clm, 0 Mon)" (a cut support shows 0),
         "Defending strength: 3 (Alb)", "Defending strength: 5 (3 Cal, 2 Bca)"."""
-        from solver.equations import evaluate
+        from dipsat.equations import evaluate
 
         parts = [(w if evaluate(f, values) else 0, l) for l, w, f in terms]
         total = sum(w for w, _ in parts)
@@ -485,7 +485,7 @@ def _mk(power, text, kind, result, reason, unit=None) -> Outcome:
 
 def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
     """1990: each multinational places one E, one M and one P on its three home centres."""
-    from solver.models import Unit
+    from dipsat.models import Unit
 
     m = variant.map
     units = list(pos.units)
@@ -522,7 +522,7 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
     """Rule 8: to bordering states (an M also to bordering seas), never occupied, never where a
     move failed this year; without an order: a neutral state, else an uncontrolled capacity
     centre that is no home centre, else a home centre; lots among equals; else off the board."""
-    from solver.retreats import RetreatOption, RetreatResult
+    from dipsat.retreats import RetreatOption, RetreatResult
 
     m = variant.map
     pos = mv.position
@@ -615,7 +615,7 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
     """Building years: build on free controlled home centres (only when none is free, one on
     another free controlled centre), any kind; remove freely; too few removals: from neutral
     states, then controlled states, then home centres, lots among equals; too few builds: short."""
-    from solver.models import Unit
+    from dipsat.models import Unit
 
     m = variant.map
     owners = pos.owners

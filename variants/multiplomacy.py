@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.notation import Notation
-from solver.orders import OrderBinder
-from solver.stacks import StackMovementRules
-from solver.variant import Variant
+from dipsat.notation import Notation
+from dipsat.orders import OrderBinder
+from dipsat.stacks import StackMovementRules
+from dipsat.variant import Variant
 
 
 class MultiplomacyNotation(Notation):
@@ -53,12 +53,12 @@ class Multiplomacy(Variant):
     notation_class = MultiplomacyNotation
 
     def adjudicate_retreats(self, rules, movement, orders):
-        from solver.retreats import adjudicate_stack_retreats
+        from dipsat.retreats import adjudicate_stack_retreats
 
         return adjudicate_stack_retreats(self.map, self.notation, rules, movement, orders)
 
     def check_position(self, pos) -> None:
-        from solver.errors import PositionError
+        from dipsat.errors import PositionError
 
         super().check_position(pos)
         nations: dict[str, str] = {}

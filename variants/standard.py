@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solver.variant import Variant
+from dipsat.variant import Variant
 
 
 class Standard(Variant):
