@@ -116,9 +116,11 @@ def cmd_batch(args) -> int:
 
 
 def cmd_corpus(args) -> int:
-    from .corpus import run_corpus
+    from .corpus import case_files, run_corpus
+    from .progress import progress_bar
 
-    runs = run_corpus(args.paths, only_rules=args.rules or None, variant=args.variant)
+    with progress_bar("corpus", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
+        runs = run_corpus(args.paths, only_rules=args.rules or None, variant=args.variant, on_progress=bar.advance)
     passed = sum(r.passed for r in runs)
     skipped = sum(1 for r in runs if r.skipped)
     failed = len(runs) - passed - skipped
@@ -139,8 +141,11 @@ def cmd_corpus(args) -> int:
 def cmd_play(args) -> int:
     from .game import load_saved_game, replay, to_saved, units_by_power
 
+    from .progress import progress_bar
+
     saved = load_saved_game(args.file)
-    game = replay(saved, check=not args.no_check)
+    with progress_bar("play", total=len(saved.phases), unit="phases", quiet=args.quiet or args.json) as bar:
+        game = replay(saved, check=not args.no_check, on_progress=bar.advance)
     if args.save:
         data = to_saved(saved, game).model_dump(exclude_none=True)
         with open(args.save, "w", encoding="utf-8") as f:
@@ -190,10 +195,13 @@ def cmd_explore(args) -> int:
 
 
 def cmd_compare(args) -> int:
+    from .corpus import case_files
+    from .progress import progress_bar
     from .research import compare, format_compare
 
     presets = args.rules or ["datc", "1971", "1982", "2000", "dptg"]
-    diffs, errors, n = compare(args.paths, presets)
+    with progress_bar("compare", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
+        diffs, errors, n = compare(args.paths, presets, on_progress=bar.advance)
     print(format_compare(diffs, presets, n))
     for e in errors:
         print(f"error: {e}")
@@ -287,6 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     k = sub.add_parser("compare", help="run corpus cases under several presets; list the orders whose outcomes differ")
     k.add_argument("paths", nargs="+")
     k.add_argument("--rules", action="append", help="a preset to compare (repeat; default: all editions)")
+    k.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     k.set_defaults(func=cmd_compare)
 
     w = sub.add_parser("why", help="what one order's outcome hinges on: decisions, other orders, rule options")

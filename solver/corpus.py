@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Optional, Union
+from typing import Callable, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -218,9 +218,13 @@ def _fmt(units: list[tuple]) -> str:
     return ", ".join(f"{p}: {k} {loc}" for p, k, loc, _ in units)
 
 
-def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, variant: Optional[str] = None) -> list[CaseRun]:
+def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, variant: Optional[str] = None,
+               on_progress: Optional[Callable[[], None]] = None) -> list[CaseRun]:
+    """Run every case file of ``paths``; ``on_progress`` is called once per file (progress bars)."""
     runs: list[CaseRun] = []
     for f in case_files(paths):
+        if on_progress is not None:
+            on_progress()
         try:
             case = load_case(f)
         except DipsatError as exc:

@@ -14,7 +14,7 @@ checkpoints).  The same file replays to the same positions every time.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -238,12 +238,15 @@ def units_by_power(pos: Position) -> dict[str, list[str]]:
     return dict(sorted(out.items()))
 
 
-def replay(saved: SavedGame, check: bool = True) -> Game:
-    """Play every phase of a saved game; with ``check``, compare each checkpoint."""
+def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[[], None]] = None) -> Game:
+    """Play every phase of a saved game; with ``check``, compare each checkpoint.
+    ``on_progress`` is called once per phase (progress bars)."""
     from .orders import parse_unit_spec
 
     game = Game(saved.variant, saved.rules, saved.options, saved.start)
     for i, ph in enumerate(saved.phases, start=1):
+        if on_progress is not None:
+            on_progress()
         if game.winner:
             raise InputFileError(f"phases[{i}]: the game ended in {game.history[-1].name} ({game.winner} won), but more phases follow")
         if ph.phase and ph.phase.upper() != game.phase_name:

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ortools.sat.python import cp_model
 
@@ -133,13 +133,16 @@ class Difference:
     results: dict[str, str]  # preset -> result
 
 
-def compare(paths: list[str], presets: list[str]) -> tuple[list[Difference], list[str], int]:
+def compare(paths: list[str], presets: list[str],
+            on_progress: Optional[Callable[[], None]] = None) -> tuple[list[Difference], list[str], int]:
     """Run every case of ``paths`` under each preset; return the order-level differences, the
-    errors, and the number of cases compared."""
+    errors, and the number of cases compared.  ``on_progress`` is called once per case file."""
     diffs: list[Difference] = []
     errors: list[str] = []
     n = 0
     for f in case_files(paths):
+        if on_progress is not None:
+            on_progress()
         try:
             case = load_case(f)
         except DipsatError as exc:
