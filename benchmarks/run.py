@@ -1,6 +1,6 @@
 """Time dipsat against the peer adjudicators MILA ``diplomacy`` and ``pydip`` on the same turns.
 
-    python benchmarks/run.py --seed 1 --turns 300
+    python -m benchmarks.run --seed 1 --turns 300
 
 The workload (:mod:`workload`: random legal standard-map movement turns with holds, moves,
 supports, swaps, rings and convoys) is generated first, and converted to each engine's input
@@ -46,6 +46,9 @@ such and skipped.  Results go to ``benchmarks/results/*.json``.
 
 from __future__ import annotations
 
+if not __package__:  # run as a file: the relative imports below need the package
+    raise SystemExit("run from the repository root: python -m benchmarks.run ...")
+
 import argparse
 import gc
 import json
@@ -58,14 +61,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-try:
-    import dipsat.maps as maps  # noqa: F401
-except ImportError:
-    sys.path.insert(0, str(HERE.parent))
+from . import workload
 
-import workload  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 ENGINES = ("dipsat", "mila", "pydip")
 

@@ -4,7 +4,7 @@ A *turn* is a dipsat turn request (a dict: ``variant``, ``rules``, ``year``, ``s
 ``units``, ``orders``, and an ``id``), so a workload written with ``-o`` is directly usable by
 ``dipsat batch``::
 
-    python benchmarks/workload.py --seed 1 --turns 200 -o /tmp/turns.jsonl
+    python -m benchmarks.workload --seed 1 --turns 200 -o /tmp/turns.jsonl
     dipsat batch /tmp/turns.jsonl -o /tmp/results.jsonl
 
 Each turn is generated from its own ``random.Random(f"dipsat-bench:{seed}:{index}")`` stream
@@ -53,11 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-try:
-    from dipsat.maps import load_map
-except ImportError:  # running from a checkout without PYTHONPATH: add the repo root
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from dipsat.maps import load_map
+from dipsat.maps import load_map
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 

@@ -4,15 +4,10 @@
 rings, convoys); ``small_turns`` builds small positions with arbitrary (often illegal) orders.
 """
 
-import sys
-from pathlib import Path
-
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-import workload  # noqa: E402
-
-from dipsat.variants import find_variant  # noqa: E402
+from benchmarks import workload
+from dipsat.variants import find_variant
 
 MAP = find_variant("standard").map
 POWERS = sorted(MAP.powers)

@@ -1,7 +1,7 @@
 """Differential tests against the PyPI adjudicators ``diplomacy`` (MILA) and ``pydip``.
 
-A fast slice of ``benchmarks/differential.py`` (the long run: ``python
-benchmarks/differential.py --seed 1 --turns 10000``): on seeded random turns, plain and
+A fast slice of the differential run (the test-support package ``benchmarks.peers``; the long
+run: ``python -m benchmarks.differential --seed 1 --turns 10000``): on seeded random turns, plain and
 "rich" ones, dipsat's units after the turn and dislodged units agree with each installed peer,
 and every disagreement is explained by a documented deviation of that peer from DATC 3.0,
 confirmed by re-running the peer with the deviation taken away.  Each documented deviation has
@@ -11,15 +11,13 @@ corpus case); here each case must still show its peer's deviation, and be classi
 Without the peers installed the peer tests are skipped; the generator tests still run.
 """
 
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from benchmarks import peers
 
-import differential  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SEED = 1
 TURNS = 150  # turns 0..149 of seed 1, mixed workload (even: plain, odd: rich)
@@ -28,14 +26,14 @@ PEERS = [pytest.param("mila", "diplomacy", id="mila"), pytest.param("pydip", "py
 
 @pytest.fixture(scope="module")
 def dipsat():
-    return differential.Dipsat()
+    return peers.Dipsat()
 
 
 def _peer(name, module):
     pytest.importorskip(module)
-    peers, missing = differential.load_peers((name,))
-    assert peers, missing
-    return peers[0]
+    found, missing = peers.load_peers((name,))
+    assert found, missing
+    return found[0]
 
 
 def _show(ex) -> str:
@@ -49,7 +47,7 @@ def _show(ex) -> str:
 @pytest.mark.parametrize("name,module", PEERS)
 def test_every_disagreement_is_a_documented_deviation(name, module):
     _peer(name, module)
-    res = differential.run_differential(SEED, TURNS, "mixed", peer_names=(name,))
+    res = peers.run_differential(SEED, TURNS, "mixed", peer_names=(name,))
     st = res["peers"][name]
     assert not res["failures"], res["failures"][:3]
     assert not res["refused_orders"], res["refused_orders"][:5]  # the workload makes legal orders only
@@ -62,11 +60,11 @@ def test_every_disagreement_is_a_documented_deviation(name, module):
 
 def _label_sets(peer):
     import itertools
-    names = [d.name for d in differential.DEVIATIONS if d.peer == peer]
+    names = [d.name for d in peers.DEVIATIONS if d.peer == peer]
     return [c for k in range(1, len(names) + 1) for c in itertools.combinations(names, k)]
 
 
-DEVIATIONS = [pytest.param(d, id=d.name) for d in differential.DEVIATIONS]
+DEVIATIONS = [pytest.param(d, id=d.name) for d in peers.DEVIATIONS]
 
 
 @pytest.mark.parametrize("dev", DEVIATIONS)
@@ -84,17 +82,17 @@ def test_deviation_has_its_minimal_case(dev, dipsat):
         run = run_expectation(case, rules, exp, str(path))
         assert run.passed, run.problems
     peer = _peer(dev.peer, {"mila": "diplomacy", "pydip": "pydip"}[dev.peer])
-    req = differential.request_from_case(path)
+    req = peers.request_from_case(path)
     ds, got = dipsat.run(req), peer.run(req)
     assert (ds.after, ds.dislodged) != (got.after, got.dislodged), f"{dev.peer} no longer deviates on {case.id}"
-    verdict = differential.classify(differential.Turn(req), peer, ds, got)
+    verdict = peers.classify(peers.Turn(req), peer, ds, got)
     assert verdict.classes == [dev.name], (verdict.label, verdict.note, verdict.evidence)
 
 
 def test_rich_turns_are_deterministic_and_legal(dipsat):
     """Turn i of a seed is the same turn every time, and dipsat finds every order legal."""
     for i in range(12):
-        a = differential.make_turn(SEED, i, "mixed")
-        assert a == differential.make_turn(SEED, i, "mixed")
+        a = peers.make_turn(SEED, i, "mixed")
+        assert a == peers.make_turn(SEED, i, "mixed")
         assert a["id"] == (f"s{SEED}-r{i}" if i % 2 else f"s{SEED}-t{i}")
         assert not dipsat.run(a).refused, a
