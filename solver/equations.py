@@ -1,46 +1,163 @@
-"""A system of boolean equations ``x_i <=> f_i(x)`` solved with CP-SAT, component by component.
+"""A system of exact equations over boolean and integer decisions, solved component by component.
 
 Every adjudication decision (a move succeeds, a support is given, a convoy is carried out, a
-path exists, ...) is a named boolean *decision* defined by exactly one formula over the other
-decisions.  Formulas are small trees:
+path exists, a battle's losses, ...) is a *decision* named by a typed :class:`Key` and defined
+by exactly one expression over the other decisions:
 
-* ``("var", name)``, ``True`` / ``False``,
-* ``("not", f)``, ``("and", (f, ...))``, ``("or", (f, ...))``,
-* ``("ge", ((weight, f), ...), k)``: the weighted count of the true ``f`` is at least ``k``
-  (strength comparisons).
+* a **boolean decision** ``x <=> f`` where ``f`` is a :data:`Formula`: ``True`` / ``False``,
+  :class:`Var` (another boolean decision), :class:`Not`, :class:`And`, :class:`Or`, or
+  :class:`Ge` -- "the weighted sum of these terms is at least ``k``", where a term is a boolean
+  formula (counting 0 or 1) or an integer expression (strength comparisons, ``x >= y``);
+* an **integer decision** ``x = e`` where ``e`` is an :data:`IntExpr`: an ``int`` constant,
+  :class:`IntVar` (another integer decision), :class:`Sum` (weighted terms plus a constant:
+  sums and differences), :class:`Min`, :class:`Max` or :class:`If`.  Its domain is bounded:
+  derived from the definition (interval arithmetic), or declared where it lies on a cycle.
 
-Because each decision is defined by an exact equivalence, and every helper literal made while
-compiling is exactly defined too, a system whose dependency graph has no cycle has exactly one
-solution, and the number of solutions of a cyclic component is the number of consistent
-resolutions of the rules.
+The constructors :func:`VAR`, :func:`NOT`, :func:`AND`, :func:`OR`, :func:`GE`, :func:`INT`,
+:func:`SUM`, :func:`MIN`, :func:`MAX` and :func:`IF` fold constants as they build, so a
+formula is never larger than it must be.  Folding never changes the meaning of a formula.
 
-:func:`solve_system` solves the system in topological order of its strongly connected components
-(networkx): all acyclic parts between cycles in one CP-SAT call each, every cyclic component
-counted exactly (0, 1, 2, ... up to a limit).  Where a cyclic component has not exactly one
-resolution, a *backup* callback supplied by the rules replaces some definitions and the component
-is solved again.  Every solution is finally checked in plain Python against the formulas.
+Because each decision is defined by an exact equivalence (or equality), and every helper made
+while compiling for CP-SAT is exactly defined too, a system whose dependency graph has no cycle
+has exactly one solution, and the number of solutions of a cyclic component is the number of
+consistent resolutions of the rules.
 
-The CP-SAT model is an implementation detail: callers speak in decisions and formulas.
+:func:`solve_system` takes the strongly connected components of the dependency graph in
+dependency order.  An acyclic decision is *evaluated directly* from its definition (the values it
+depends on are known by then: what CP-SAT's presolve would do, without building a model).  Every
+cyclic component goes to CP-SAT (:mod:`dipsat.cpsat`, imported only then), which counts its
+resolutions exactly (0, 1, 2, ... up to a limit); where the count is not one, a *backup* callback
+supplied by the rules replaces some definitions and the component is solved again.  Every value
+CP-SAT returns is checked in plain Python against the definitions, and a "no resolution" verdict
+is confirmed with CP-SAT's presolve off.  ``all_cpsat=True`` sends the acyclic parts to CP-SAT as
+well (one call per run of acyclic decisions between cycles); both ways give the same values.
+
+Decisions are named by keys, not strings: a :class:`Key` is ``(kind, unit, part)``, e.g.
+``Key("move", 3)`` for the move of unit 3, ``Key("support", 5, 2)`` for the second supporting
+unit of a stack's support order.  Keys sort by kind, then unit, so models are built in a fixed
+order; a :class:`System` names them for people (``move A Par``) from its unit labels.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional, Union
-
-import networkx as nx
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, Optional, Sequence, TypeGuard, Union
 
 from .errors import SolverError
 
-Formula = Union[bool, tuple]
+if TYPE_CHECKING:
+    import networkx as nx
+
+
+class Key(NamedTuple):
+    """The id of one decision: its kind (a domain word: ``move``, ``support``, ``convoy``,
+    ``path``, ``force``, or whatever a variant decides), the unit (order) it belongs to, and a
+    part number where one unit has several decisions of a kind.  Immutable, hashable and sorted
+    by ``(kind, unit, part)``."""
+
+    kind: str
+    unit: int
+    part: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.unit}" + (f".{self.part}" if self.part else "")
+
+
+# -- boolean formulas ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """The value of a boolean decision."""
+
+    key: Key
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    arg: "Formula"
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    args: tuple["Formula", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    args: tuple["Formula", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Ge:
+    """``sum(w * t for w, t in terms) >= k``; a term is a boolean formula (0 or 1) or an integer
+    expression."""
+
+    terms: tuple[tuple[int, "Term"], ...]
+    k: int
+
+
+# -- integer expressions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class IntVar:
+    """The value of an integer decision."""
+
+    key: Key
+
+
+@dataclass(frozen=True, slots=True)
+class Sum:
+    """``const + sum(w * t for w, t in terms)``; a term is a boolean formula (0 or 1) or an
+    integer expression.  Differences are sums with negative weights."""
+
+    terms: tuple[tuple[int, "Term"], ...]
+    const: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Min:
+    args: tuple["IntExpr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Max:
+    args: tuple["IntExpr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    """``then`` when ``cond`` holds, else ``other``."""
+
+    cond: "Formula"
+    then: "IntExpr"
+    other: "IntExpr"
+
+
+Formula = Union[bool, Var, Not, And, Or, Ge]
+IntExpr = Union[int, IntVar, Sum, Min, Max, If]
+Term = Union[Formula, IntExpr]  # inside Ge and Sum: a boolean counts 0 or 1
+Definition = Union[Formula, IntExpr]
+Value = Union[bool, int]
+
+_BOOL_NODES = (Var, Not, And, Or, Ge)
+_INT_NODES = (IntVar, Sum, Min, Max, If)
 
 TRUE: Formula = True
 FALSE: Formula = False
 
 
-def VAR(name: str) -> Formula:
-    return ("var", name)
+def is_formula(t: Term) -> TypeGuard[Formula]:
+    """Is this term a boolean formula (as opposed to an integer expression)?"""
+    return t is True or t is False or isinstance(t, _BOOL_NODES)
+
+
+# -- constructors with constant folding -------------------------------------------------------------
+
+
+def VAR(name: Key) -> Formula:
+    return Var(name)
 
 
 def NOT(f: Formula) -> Formula:
@@ -48,143 +165,325 @@ def NOT(f: Formula) -> Formula:
         return False
     if f is False:
         return True
-    if f[0] == "not":
-        return f[1]
-    return ("not", f)
+    if isinstance(f, Not):
+        return f.arg
+    return Not(f)
 
 
 def AND(*fs: Formula) -> Formula:
-    out = []
+    out: list[Formula] = []
     for f in fs:
         if f is False:
             return False
         if f is True:
             continue
-        if f[0] == "and":
-            out.extend(f[1])
+        if isinstance(f, And):
+            out.extend(f.args)
         else:
             out.append(f)
     if not out:
         return True
     if len(out) == 1:
         return out[0]
-    return ("and", tuple(out))
+    return And(tuple(out))
 
 
 def OR(*fs: Formula) -> Formula:
-    out = []
+    out: list[Formula] = []
     for f in fs:
         if f is True:
             return True
         if f is False:
             continue
-        if f[0] == "or":
-            out.extend(f[1])
+        if isinstance(f, Or):
+            out.extend(f.args)
         else:
             out.append(f)
     if not out:
         return False
     if len(out) == 1:
         return out[0]
-    return ("or", tuple(out))
+    return Or(tuple(out))
 
 
-def GE(terms: Iterable[tuple[int, Formula]], k: int) -> Formula:
-    """``sum(w for w, f in terms if f) >= k`` with constant folding."""
+def _split_terms(terms: Iterable[tuple[int, Term]]) -> tuple[int, list[tuple[int, Term]]]:
+    """Constant part and live terms (constants, booleans and folded sums merged away)."""
     const = 0
-    live: list[tuple[int, Formula]] = []
-    for w, f in terms:
-        if w == 0 or f is False:
+    live: list[tuple[int, Term]] = []
+    for w, t in terms:
+        if w == 0 or t is False:
             continue
-        if f is True:
+        if t is True:
             const += w
+        elif isinstance(t, int):
+            const += w * t
+        elif isinstance(t, Sum):
+            const += w * t.const
+            live.extend((w * w2, t2) for w2, t2 in t.terms)
         else:
-            live.append((w, f))
+            live.append((w, t))
+    return const, live
+
+
+def GE(terms: Iterable[tuple[int, Term]], k: int) -> Formula:
+    """``sum(w * t for w, t in terms) >= k`` with constant folding.  A term may be a boolean
+    formula or an integer expression (``GE([(1, INT(x)), (-1, INT(y))], 0)`` is ``x >= y``)."""
+    const, live = _split_terms(terms)
     k2 = k - const
-    lo = sum(w for w, _ in live if w < 0)
-    hi = sum(w for w, _ in live if w > 0)
-    if lo >= k2:
-        return True
-    if hi < k2:
-        return False
-    if len(live) == 1 and live[0][0] > 0:
-        return live[0][1]
-    if all(w == 1 for w, _ in live) and k2 == 1:
-        return OR(*(f for _, f in live))
-    if all(w == 1 for w, _ in live) and k2 == len(live):
-        return AND(*(f for _, f in live))
-    return ("ge", tuple(live), k2)
+    fs = [t for _, t in live if is_formula(t)]
+    if len(fs) == len(live):
+        lo = sum(w for w, _ in live if w < 0)
+        hi = sum(w for w, _ in live if w > 0)
+        if lo >= k2:
+            return True
+        if hi < k2:
+            return False
+        if len(live) == 1 and live[0][0] > 0:
+            return fs[0]
+        if all(w == 1 for w, _ in live) and k2 == 1:
+            return OR(*fs)
+        if all(w == 1 for w, _ in live) and k2 == len(live):
+            return AND(*fs)
+    return Ge(tuple(live), k2)
 
 
-def variables(f: Formula, out: Optional[set] = None) -> set:
+def INT(name: Key) -> IntExpr:
+    """The value of an integer decision."""
+    return IntVar(name)
+
+
+def SUM(terms: Iterable[tuple[int, Term]], const: int = 0) -> IntExpr:
+    """``const + sum(w * t for w, t in terms)`` (nested sums flattened, constants folded)."""
+    c, live = _split_terms(terms)
+    if not live:
+        return const + c
+    if len(live) == 1 and live[0][0] == 1 and const + c == 0:
+        only = live[0][1]
+        if not is_formula(only):
+            return only
+    return Sum(tuple(live), const + c)
+
+
+def _minmax(args: Sequence[IntExpr], pick: Callable[[Iterable[int]], int], node: type[Min] | type[Max]) -> IntExpr:
+    consts: list[int] = []
+    rest: list[IntExpr] = []
+    for a in args:
+        if isinstance(a, int):
+            consts.append(a)
+        elif isinstance(a, node):
+            rest.extend(a.args)
+        else:
+            rest.append(a)
+    if consts:
+        rest.append(pick(consts))
+    if not rest:
+        raise ValueError("min/max of no values")
+    if len(rest) == 1:
+        return rest[0]
+    return node(tuple(rest))
+
+
+def MIN(*args: IntExpr) -> IntExpr:
+    return _minmax(args, min, Min)
+
+
+def MAX(*args: IntExpr) -> IntExpr:
+    return _minmax(args, max, Max)
+
+
+def IF(cond: Formula, then: IntExpr, other: IntExpr) -> IntExpr:
+    if cond is True:
+        return then
+    if cond is False or then == other:
+        return other
+    return If(cond, then, other)
+
+
+# -- reading formulas ------------------------------------------------------------------------------
+
+
+def variables(f: Definition, out: Optional[set[Key]] = None) -> set[Key]:
+    """Every decision a formula or integer expression refers to."""
     if out is None:
         out = set()
-    if f is True or f is False:
+    if f is True or f is False or isinstance(f, int):
         return out
-    tag = f[0]
-    if tag == "var":
-        out.add(f[1])
-    elif tag == "not":
-        variables(f[1], out)
-    elif tag in ("and", "or"):
-        for g in f[1]:
+    if isinstance(f, (Var, IntVar)):
+        out.add(f.key)
+    elif isinstance(f, Not):
+        variables(f.arg, out)
+    elif isinstance(f, (And, Or, Min, Max)):
+        for g in f.args:
             variables(g, out)
-    else:
-        for _, g in f[1]:
+    elif isinstance(f, (Ge, Sum)):
+        for _, g in f.terms:
             variables(g, out)
+    elif isinstance(f, If):
+        variables(f.cond, out)
+        variables(f.then, out)
+        variables(f.other, out)
     return out
 
 
-def evaluate(f: Formula, values: dict[str, bool]) -> bool:
+def evaluate(f: Formula, values: Mapping[Key, Value]) -> bool:
+    """The truth of a formula under known values (every decision it refers to must be known)."""
     if f is True or f is False:
         return f
-    tag = f[0]
-    if tag == "var":
-        return values[f[1]]
-    if tag == "not":
-        return not evaluate(f[1], values)
-    if tag == "and":
-        return all(evaluate(g, values) for g in f[1])
-    if tag == "or":
-        return any(evaluate(g, values) for g in f[1])
-    return sum(w for w, g in f[1] if evaluate(g, values)) >= f[2]
+    if isinstance(f, Var):
+        return bool(values[f.key])
+    if isinstance(f, Not):
+        return not evaluate(f.arg, values)
+    if isinstance(f, And):
+        return all(evaluate(g, values) for g in f.args)
+    if isinstance(f, Or):
+        return any(evaluate(g, values) for g in f.args)
+    if isinstance(f, Ge):
+        return sum(w * value_of(g, values) for w, g in f.terms) >= f.k
+    raise TypeError(f"not a boolean formula: {f!r}")
 
 
-def substitute(f: Formula, values: dict[str, bool]) -> Formula:
+def value_of(e: Term, values: Mapping[Key, Value]) -> int:
+    """The value of an integer expression (a boolean formula counts 0 or 1)."""
+    if isinstance(e, int):  # constants, True and False
+        return int(e)
+    if isinstance(e, IntVar):
+        return int(values[e.key])
+    if isinstance(e, Sum):
+        return e.const + sum(w * value_of(g, values) for w, g in e.terms)
+    if isinstance(e, Min):
+        return min(value_of(g, values) for g in e.args)
+    if isinstance(e, Max):
+        return max(value_of(g, values) for g in e.args)
+    if isinstance(e, If):
+        return value_of(e.then if evaluate(e.cond, values) else e.other, values)
+    return int(evaluate(e, values))
+
+
+def substitute(f: Formula, values: Mapping[Key, Value]) -> Formula:
     """Replace known decisions by constants and fold."""
-    if f is True or f is False:
+    if isinstance(f, bool):
         return f
-    tag = f[0]
-    if tag == "var":
-        v = values.get(f[1])
-        return f if v is None else v
-    if tag == "not":
-        return NOT(substitute(f[1], values))
-    if tag == "and":
-        return AND(*(substitute(g, values) for g in f[1]))
-    if tag == "or":
-        return OR(*(substitute(g, values) for g in f[1]))
-    return GE(((w, substitute(g, values)) for w, g in f[1]), f[2])
+    if isinstance(f, Var):
+        v = values.get(f.key)
+        return f if v is None else bool(v)
+    if isinstance(f, Not):
+        return NOT(substitute(f.arg, values))
+    if isinstance(f, And):
+        return AND(*(substitute(g, values) for g in f.args))
+    if isinstance(f, Or):
+        return OR(*(substitute(g, values) for g in f.args))
+    return GE(((w, substitute_term(g, values)) for w, g in f.terms), f.k)
 
 
-# ---------------------------------------------------------------------------------------------
+def substitute_int(e: IntExpr, values: Mapping[Key, Value]) -> IntExpr:
+    """Replace known decisions by constants and fold (integer expressions)."""
+    if isinstance(e, int):
+        return e
+    if isinstance(e, IntVar):
+        v = values.get(e.key)
+        return e if v is None else int(v)
+    if isinstance(e, Sum):
+        return SUM(((w, substitute_term(g, values)) for w, g in e.terms), e.const)
+    if isinstance(e, Min):
+        return MIN(*(substitute_int(g, values) for g in e.args))
+    if isinstance(e, Max):
+        return MAX(*(substitute_int(g, values) for g in e.args))
+    return IF(substitute(e.cond, values), substitute_int(e.then, values), substitute_int(e.other, values))
+
+
+def substitute_term(t: Term, values: Mapping[Key, Value]) -> Term:
+    return substitute(t, values) if is_formula(t) else substitute_int(t, values)
+
+
+def substitute_def(d: Definition, values: Mapping[Key, Value]) -> Definition:
+    return substitute_term(d, values)
+
+
+def bounds_of(e: Term, domains: Mapping[Key, tuple[int, int]]) -> tuple[int, int]:
+    """Interval bounds of an integer expression (a boolean formula: 0..1, or its constant)."""
+    if e is True or e is False:
+        return int(e), int(e)
+    if isinstance(e, int):
+        return e, e
+    if isinstance(e, IntVar):
+        d = domains.get(e.key)
+        if d is None:
+            raise KeyError(e.key)
+        return d
+    if isinstance(e, Sum):
+        lo = hi = e.const
+        for w, g in e.terms:
+            a, b = bounds_of(g, domains)
+            lo += min(w * a, w * b)
+            hi += max(w * a, w * b)
+        return lo, hi
+    if isinstance(e, (Min, Max)):
+        bs = [bounds_of(g, domains) for g in e.args]
+        pick = min if isinstance(e, Min) else max
+        return pick(b[0] for b in bs), pick(b[1] for b in bs)
+    if isinstance(e, If):
+        a, b = bounds_of(e.then, domains), bounds_of(e.other, domains)
+        return min(a[0], b[0]), max(a[1], b[1])
+    return 0, 1
+
+
+# -- systems ----------------------------------------------------------------------------------------
 
 
 @dataclass
 class System:
-    """Decisions and their defining formulas.  Insertion order is kept (callers add in sorted
-    order), so the CP-SAT model is the same on every run."""
+    """Decisions and their definitions.  Insertion order is kept (callers add in sorted order), so
+    the CP-SAT model is the same on every run.  ``domains`` holds the bounds of the integer
+    decisions; ``labels`` (unit -> "A Par"), when given, names decisions for people."""
 
-    defs: dict[str, Formula] = field(default_factory=dict)
-    kinds: dict[str, str] = field(default_factory=dict)  # decision -> "move", "support", ...
+    defs: dict[Key, Definition] = field(default_factory=dict)
+    kinds: dict[Key, str] = field(default_factory=dict)  # decision -> "move", "support", ...
+    domains: dict[Key, tuple[int, int]] = field(default_factory=dict)
+    labels: Sequence[str] = ()
 
-    def define(self, name: str, kind: str, f: Formula) -> None:
+    def define(self, name: Key, kind: str, f: Formula) -> None:
+        """A boolean decision ``name <=> f``."""
         if name in self.defs:
-            raise ValueError(f"decision {name!r} defined twice")
+            raise ValueError(f"decision {self.name(name)!r} defined twice")
+        if not is_formula(f):
+            raise TypeError(f"decision {self.name(name)!r}: a boolean decision needs a formula, not {f!r}")
         self.defs[name] = f
         self.kinds[name] = kind
 
-    def graph(self) -> nx.DiGraph:
+    def define_int(self, name: Key, kind: str, e: IntExpr, lo: Optional[int] = None, hi: Optional[int] = None) -> None:
+        """An integer decision ``name = e`` with the domain ``lo..hi``.  Without bounds they are
+        derived from ``e``, whose integer decisions must be defined already (a decision on a
+        cycle needs declared bounds)."""
+        if name in self.defs:
+            raise ValueError(f"decision {self.name(name)!r} defined twice")
+        if is_formula(e):
+            e = SUM([(1, e)])
+        if lo is None or hi is None:
+            try:
+                dlo, dhi = bounds_of(e, self.domains)
+            except KeyError as exc:
+                raise ValueError(f"integer decision {self.name(name)!r} refers to {self.name(exc.args[0])!r}, "
+                                 "which has no domain yet: define it first or declare lo and hi") from None
+            lo = dlo if lo is None else lo
+            hi = dhi if hi is None else hi
+        if lo > hi:
+            raise ValueError(f"integer decision {self.name(name)!r}: empty domain {lo}..{hi}")
+        self.defs[name] = e
+        self.kinds[name] = kind
+        self.domains[name] = (lo, hi)
+
+    def is_int(self, name: Key) -> bool:
+        return name in self.domains
+
+    def name(self, key: Key) -> str:
+        """``move A Par``, ``support F Lon #2``: the kind and the unit's label."""
+        if 0 <= key.unit < len(self.labels):
+            return f"{key.kind} {self.labels[key.unit]}" + (f" #{key.part}" if key.part else "")
+        return str(key)
+
+    def graph(self) -> "nx.DiGraph":
+        import networkx as nx
+
         g = nx.DiGraph()
         g.add_nodes_from(self.defs)
         for x, f in self.defs.items():
@@ -197,167 +496,95 @@ class System:
 class Component:
     """A cyclic component and what happened to it."""
 
-    decisions: tuple[str, ...]
+    decisions: tuple[Key, ...]
     resolutions: int  # exact count, capped at the limit
-    solutions: list[dict[str, bool]]
+    solutions: list[dict[Key, Value]]
     backup: Optional[tuple[str, str]] = None  # (kind, rule) when a backup rule was applied
-    overrides: dict[str, Formula] = field(default_factory=dict)
+    overrides: dict[Key, Definition] = field(default_factory=dict)
 
 
 @dataclass
 class Solution:
-    values: dict[str, bool]
+    values: dict[Key, Value]
     components: list[Component]
-    defs: dict[str, Formula]  # the definitions in force (after backup overrides)
-    calls: int = 0
+    defs: dict[Key, Definition]  # the definitions in force (after backup overrides)
+    calls: int = 0  # CP-SAT calls made
 
 
 # A backup callback: given the component's decisions, the current definitions and the count,
 # return (kind, rule name, overrides) or None to leave the component unresolved (error).
-Backup = Callable[[tuple[str, ...], dict[str, Formula], int], Optional[tuple[str, str, dict[str, Formula]]]]
+Backup = Callable[[tuple[Key, ...], dict[Key, Definition], int],
+                  Optional[tuple[str, str, dict[Key, Definition]]]]
 
 
-class _Model(cp_model.CpModel):
-    """CP-SAT model without the per-instance aliases of the deprecated camel-case API (building
-    them costs more than solving a typical turn)."""
-
-    def _add_pre_pep8_methods(self) -> None:
-        pass
-
-
-class _Compiler:
-    def __init__(self, model: cp_model.CpModel):
-        self.m = model
-        self.vars: dict[str, cp_model.IntVar] = {}
-        self.cache: dict[Formula, object] = {}
-
-    def var(self, name: str):
-        v = self.vars.get(name)
-        if v is None:
-            v = self.vars[name] = self.m.new_bool_var(name)
-        return v
-
-    def lit(self, f: Formula):
-        if f is True or f is False:
-            c = self.cache.get(f)
-            if c is None:
-                c = self.cache[f] = self.m.new_constant(1 if f else 0)
-            return c
-        tag = f[0]
-        if tag == "var":
-            return self.var(f[1])
-        if tag == "not":
-            return ~self.lit(f[1])
-        hit = self.cache.get(f)
-        if hit is not None:
-            return hit
-        m = self.m
-        b = m.new_bool_var("")
-        if tag == "and":
-            ls = [self.lit(g) for g in f[1]]
-            for l in ls:
-                m.add_implication(b, l)
-            m.add_bool_or([~l for l in ls] + [b])
-        elif tag == "or":
-            ls = [self.lit(g) for g in f[1]]
-            for l in ls:
-                m.add_implication(l, b)
-            m.add_bool_or(ls + [~b])
-        else:
-            expr = sum(w * self.lit(g) for w, g in f[1])
-            m.add(expr >= f[2]).only_enforce_if(b)
-            m.add(expr <= f[2] - 1).only_enforce_if(~b)
-        self.cache[f] = b
-        return b
-
-    def define(self, name: str, f: Formula) -> None:
-        x = self.var(name)
-        if f is True or f is False:
-            self.m.add(x == (1 if f else 0))
-            return
-        l = self.lit(f)
-        self.m.add(x == l)
+def check_value(system_domains: Mapping[Key, tuple[int, int]], defs: Mapping[Key, Definition],
+                values: Mapping[Key, Value], x: Key) -> bool:
+    """Does the value of ``x`` satisfy its definition (and its domain)?"""
+    f = defs[x]
+    d = system_domains.get(x)
+    if d is None:
+        return is_formula(f) and evaluate(f, values) == values[x]
+    v = values[x]
+    return d[0] <= v <= d[1] and value_of(f, values) == v
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, names: list[str], vars_: list, limit: int):
-        super().__init__()
-        self.names, self.vars_, self.limit = names, vars_, limit
-        self.found: list[dict[str, bool]] = []
-
-    def on_solution_callback(self) -> None:
-        self.found.append({n: bool(self.value(v)) for n, v in zip(self.names, self.vars_)})
-        if len(self.found) >= self.limit:
-            self.stop_search()
-
-
-def _solve_group(defs: dict[str, Formula], names: list[str], known: dict[str, bool], limit: int,
-                 presolve: bool = True, time_limit: float | None = None) -> list[dict[str, bool]]:
-    """All solutions (up to ``limit``) of the definitions of ``names`` with ``known`` fixed."""
-    model = _Model()
-    comp = _Compiler(model)
-    for n in names:
-        comp.define(n, substitute(defs[n], known))
-    solver = cp_model.CpSolver()
-    p = solver.parameters
-    p.num_workers = 1
-    p.random_seed = 0
-    if time_limit:
-        p.max_time_in_seconds = time_limit
-    if not presolve:
-        p.cp_model_presolve = False
-    vs = [comp.var(n) for n in names]
-    if limit == 1:
-        status = solver.solve(model)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return [{n: bool(solver.value(v)) for n, v in zip(names, vs)}]
-        if status == cp_model.INFEASIBLE:
-            return []
-        if status == cp_model.UNKNOWN and time_limit:
-            raise SolverError(f"the solver time limit of {time_limit:g} s was exceeded on a component of {len(names)} decisions")
-        raise SolverError(f"CP-SAT returned {solver.status_name(status)} on a component of {len(names)} decisions")
-    p.enumerate_all_solutions = True
-    cb = _Collector(names, vs, limit)
-    status = solver.solve(model, cb)
-    if status == cp_model.UNKNOWN and len(cb.found) < limit:
-        raise SolverError(f"the solver time limit of {time_limit:g} s was exceeded while counting the resolutions of a cycle of {len(names)} decisions"
-                          if time_limit else f"CP-SAT stopped without an answer on a cycle of {len(names)} decisions")
-    return cb.found
-
-
-def solve_system(system: System, backup: Backup, limit: int = 2,
-                 time_limit: float | None = None) -> Solution:
+def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: float | None = None,
+                 all_cpsat: bool = False) -> Solution:
     """Solve by components; see the module docstring.
 
     ``limit`` caps the count of resolutions of each cyclic component (2 is enough to decide
-    "exactly one"; exploration asks for more).
+    "exactly one"; exploration asks for more).  ``all_cpsat`` sends the acyclic parts to CP-SAT
+    too instead of evaluating them directly.
     """
     defs = dict(system.defs)
-    values: dict[str, bool] = {}
+    domains = system.domains
+    values: dict[Key, Value] = {}
     components: list[Component] = []
+    from_solver: set[Key] = set()
     calls = [0]
 
-    def run(names: list[str], known: dict[str, bool], lim: int) -> list[dict[str, bool]]:
+    def run(names: list[Key], known: dict[Key, Value], lim: int) -> list[dict[Key, Value]]:
+        from .cpsat import solve_group
+
         calls[0] += 1
-        sols = _solve_group(defs, names, known, lim, time_limit=time_limit)
+        sols = solve_group(defs, domains, names, known, lim, time_limit=time_limit)
         if not sols:  # confirm "no resolution" with presolve off
             calls[0] += 1
-            sols = _solve_group(defs, names, known, lim, presolve=False, time_limit=time_limit)
+            sols = solve_group(defs, domains, names, known, lim, presolve=False, time_limit=time_limit)
+        from_solver.update(names)
         return sols
 
-    def solve_names(names: set[str]) -> None:
+    def flush(pending: list[Key]) -> None:
+        sol = run(pending, values, 1)
+        if len(sol) != 1:
+            raise SolverError("an acyclic part of the turn had no solution: the rules' equations are inconsistent")
+        values.update(sol[0])
+
+    def direct(x: Key) -> None:
+        f = defs[x]
+        d = domains.get(x)
+        if d is None:
+            values[x] = evaluate(f, values) if is_formula(f) else bool(value_of(f, values))
+            return
+        v = value_of(f, values)
+        if not d[0] <= v <= d[1]:
+            raise SolverError(f"an acyclic part of the turn had no solution: {system.name(x)} = {v} "
+                              f"is outside its domain {d[0]}..{d[1]}")
+        values[x] = v
+
+    def solve_names(names: set[Key]) -> None:
         deps = {x: sorted(y for y in variables(defs[x]) if y in names) for x in sorted(names)}
-        pending: list[str] = []
+        pending: list[Key] = []
         for members in strongly_connected(deps):
             cyclic = len(members) > 1 or members[0] in deps[members[0]]
             if not cyclic:
-                pending.extend(members)
+                if all_cpsat:
+                    pending.extend(members)
+                else:
+                    direct(members[0])
                 continue
             if pending:
-                sol = run(pending, values, 1)
-                if len(sol) != 1:
-                    raise SolverError("an acyclic part of the turn had no solution: the rules' equations are inconsistent")
-                values.update(sol[0])
+                flush(pending)
                 pending = []
             sols = run(members, values, limit)
             comp = Component(tuple(members), len(sols), sols)
@@ -367,34 +594,33 @@ def solve_system(system: System, backup: Backup, limit: int = 2,
                 continue
             decision = backup(tuple(members), defs, len(sols))
             if decision is None:
-                raise SolverError(f"{len(sols)} resolutions of a cycle and no backup rule for it: {', '.join(members)}")
+                raise SolverError(f"{len(sols)} resolutions of a cycle and no backup rule for it: "
+                                  + ", ".join(system.name(m) for m in members))
             kind, rule, overrides = decision
             comp.backup = (kind, rule)
             comp.overrides = overrides
             defs.update(overrides)
             solve_names(set(members))
         if pending:
-            sol = run(pending, values, 1)
-            if len(sol) != 1:
-                raise SolverError("an acyclic part of the turn had no solution: the rules' equations are inconsistent")
-            values.update(sol[0])
+            flush(pending)
 
     solve_names(set(defs))
-    # independent check in plain Python
-    bad = [x for x, f in defs.items() if evaluate(f, values) != values[x]]
+    # independent check in plain Python of everything CP-SAT decided
+    bad = [x for x in sorted(from_solver) if not check_value(domains, defs, values, x)]
     if bad:
-        raise SolverError(f"verification failed: CP-SAT's resolution violates the equations of {', '.join(sorted(bad)[:5])}")
+        raise SolverError("verification failed: CP-SAT's resolution violates the equations of "
+                          + ", ".join(system.name(x) for x in bad[:5]))
     return Solution(values, components, defs, calls[0])
 
 
-def strongly_connected(deps: dict[str, list[str]]) -> list[list[str]]:
+def strongly_connected(deps: dict[Key, list[Key]]) -> list[list[Key]]:
     """Tarjan's algorithm (iterative).  ``deps[x]`` lists what ``x`` depends on.  Components come
     out dependencies first, each sorted; the order is fixed by the (sorted) input."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    out: list[list[str]] = []
+    index: dict[Key, int] = {}
+    low: dict[Key, int] = {}
+    on_stack: set[Key] = set()
+    stack: list[Key] = []
+    out: list[list[Key]] = []
     counter = 0
     for root in deps:
         if root in index:
@@ -436,7 +662,8 @@ def strongly_connected(deps: dict[str, list[str]]) -> list[list[str]]:
     return out
 
 
-def enumerate_all(system: System, limit: int = 64) -> list[dict[str, bool]]:
+def enumerate_all(system: System, limit: int = 64) -> list[dict[Key, Value]]:
     """Every consistent resolution of the whole system (no backup rule), up to ``limit``."""
-    names = list(system.defs)
-    return _solve_group(system.defs, names, {}, limit)
+    from .cpsat import solve_group
+
+    return solve_group(system.defs, system.domains, list(system.defs), {}, limit)

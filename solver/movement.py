@@ -1,11 +1,12 @@
 """Movement adjudication: the equations of DATC 3.0 chapter 5, as CP-SAT constraints.
 
-Decisions (one boolean each, defined by an exact equivalence; see :mod:`solver.equations`):
+Decisions (one boolean each, defined by an exact equivalence; see :mod:`solver.equations`),
+keyed ``Key(kind, u)``:
 
-* ``M<u>`` the move of unit ``u`` succeeds;
-* ``S<u>`` the support given by ``u`` is not cut (only for supports that match an order);
-* ``C<u>`` the convoy of fleet ``u`` is carried out (only for convoys that match a move);
-* ``P<u>`` the convoyed move of ``u`` has a path (a chain of successful convoys).
+* ``move`` the move of unit ``u`` succeeds;
+* ``support`` the support given by ``u`` is not cut (only for supports that match an order);
+* ``convoy`` the convoy of fleet ``u`` is carried out (only for convoys that match a move);
+* ``path`` the convoyed move of ``u`` has a path (a chain of successful convoys).
 
 Strengths (DATC 5.B.5-5.B.8) are lists of labelled terms ``(label, weight, formula)``; the same
 list builds the comparison in the model and the explanation of the outcome ("attack 2 (A Bur +
@@ -27,7 +28,7 @@ import networkx as nx
 
 from dipsat.maps import GameMap
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate, solve_system
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, System, evaluate, solve_system
 from .models import (Backup, Convoy, Move, MovementResult, Order, Outcome, Position, Strength, Support,
                      Term, Unit, UnitKind)
 from .orders import BoundOrders, Geography, describe_unit
@@ -36,12 +37,16 @@ from .rules import RuleOptions
 Terms = list[tuple[str, int, Formula]]
 
 
-def _name(prefix: str, u: int) -> str:
-    return f"{prefix}{u:04d}"
+KINDS = {"M": "move", "S": "support", "C": "convoy", "P": "path", "F": "force"}
 
 
-def _unit_of(name: str) -> int:
-    return int(name[1:5])
+def _name(prefix: str, u: int) -> Key:
+    """The key of a decision of unit ``u``: ``_name("M", 3)`` is ``Key("move", 3)``."""
+    return Key(KINDS[prefix], u)
+
+
+def _unit_of(name: Key) -> int:
+    return name.unit
 
 
 @dataclass
@@ -74,10 +79,12 @@ class MovementRules:
         self.rules = rules
         self.geo = geography or Geography(game_map)
 
-    def adjudicate(self, bound: BoundOrders, limit: int = 2, time_limit: float | None = None) -> MovementResult:
-        """Encode the turn, solve it by components, and explain the solution."""
+    def adjudicate(self, bound: BoundOrders, limit: int = 2, time_limit: float | None = None,
+                   all_cpsat: bool = False) -> MovementResult:
+        """Encode the turn, solve it by components (``all_cpsat``: every part through CP-SAT,
+        not only the cycles), and explain the solution."""
         enc = self.encode(bound)
-        sol = solve_system(enc.system, self.backup, limit=limit, time_limit=time_limit)
+        sol = solve_system(enc.system, self.backup, limit=limit, time_limit=time_limit, all_cpsat=all_cpsat)
         return self.explain(enc, sol.values, sol.components)
 
     def explain(self, enc, values: dict[str, bool], components) -> MovementResult:
@@ -159,6 +166,7 @@ class MovementRules:
                        dict(hold_supports), dict(convoyers), {}, matched, {})
         enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
         sysm = enc.system
+        sysm.labels = enc.labels
         # paths
         for u in sorted(moves):
             if route[u] != "land":
@@ -384,19 +392,20 @@ class MovementRules:
         return NOT(OR(*(self.M(m) for m in enc.into.get(here, []))))
 
     # backup rules -------------------------------------------------------------------------
-    def backup(self, members: tuple[str, ...], defs: dict[str, Formula], count: int):
-        kinds = {n[0] for n in members}
-        if "C" in kinds or "P" in kinds:
+    def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int):
+        kinds = {n.kind for n in members}
+        if "convoy" in kinds or "path" in kinds:
             rule = self.rules.convoy_paradox_rule
             if rule in ("1971", "1982", "2000"):
                 rule = self.rules.paradox_fallback
+            over: dict[Key, Definition]
             if rule == "all_hold":
-                over = {n: FALSE for n in members if n[0] == "M"}
-                over.update({_name("M", _unit_of(n)): FALSE for n in members if n[0] == "P"})
+                over = {n: FALSE for n in members if n.kind == "move"}
+                over.update({_name("M", n.unit): FALSE for n in members if n.kind == "path"})
                 return ("convoy_paradox", "all hold: the moves of the paradox fail", over)
             return ("convoy_paradox", "Szykman rule: the convoys of the paradox fail (the fleets hold)",
-                    {n: FALSE for n in members if n[0] == "C"})
-        if kinds == {"M"}:
+                    {n: FALSE for n in members if n.kind == "convoy"})
+        if kinds == {"move"}:
             return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members})
         return ("other_cycle", "all orders of the cycle fail", {n: FALSE for n in members})
 

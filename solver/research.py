@@ -13,14 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ortools.sat.python import cp_model
-
 from .api import TurnRequest, adjudicate, build_position, resolve_rules, _power_name
 from .corpus import case_files, load_case
-from .equations import _Compiler, _Model, enumerate_all, solve_system
+from .equations import Key, Value, enumerate_all, solve_system
 from .errors import DipsatError
 from .models import Convoy, Move, Support
-from .movement import Encoding, _unit_of
+from .movement import Encoding, _name, _unit_of
 from .rules import RuleOptions
 
 
@@ -43,16 +41,22 @@ def _prepare(req: TurnRequest, rules: str | RuleOptions | None = None):
     return variant, opts, impl, impl.encode(bound)
 
 
-def describe_decision(enc: Encoding, name: str, value: bool) -> str:
+def describe_decision(enc: Encoding, name: Key, value: Value) -> str:
     text = enc.bound.orders[_unit_of(name)].text
-    kind = name[0]
-    if kind == "M":
+    kind = name.kind
+    if kind == "move":
         return f"{text}: {'moves' if value else 'fails'}"
-    if kind == "S":
+    if kind == "support":
         return f"{text}: {'support given' if value else 'support cut'}"
-    if kind == "C":
+    if kind == "convoy":
         return f"{text}: {'convoy carried out' if value else 'convoy fails'}"
-    return f"{text}: {'a convoy path exists' if value else 'no convoy path'}"
+    if kind == "path":
+        return f"{text}: {'a convoy path exists' if value else 'no convoy path'}"
+    if kind == "force":
+        return f"{text}: {'its force gets in' if value else 'its force does not get in'}"
+    if isinstance(value, bool):
+        return f"{text}: {kind} {'holds' if value else 'does not hold'}"
+    return f"{text}: {kind} = {value}"
 
 
 # -- explore -----------------------------------------------------------------------------------
@@ -115,7 +119,7 @@ def format_exploration(ex: Exploration) -> str:
     lines.append("What each rule picks:")
     for label, used, match, values in ex.picks:
         where = f"resolution #{match + 1}" if match is not None else "no resolution of the unmodified rules (the rule changes the equations)"
-        keys = ex.differing or [d for d in enc.system.defs if d[0] == "M"]
+        keys = ex.differing or [d for d in enc.system.defs if d.kind == "move"]
         detail = "; ".join(describe_decision(enc, d, values[d]) for d in keys if d in values)
         lines.append(f"  {label}: {where} — {used}")
         if detail:
@@ -225,24 +229,31 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
     if target.unit is None or target.order_kind == "rejected":
         ans.forced_by = [f"the order itself: {target.reason}"]
         return ans
-    # 1. the decisions that force it (a minimal unsatisfiable core of assumptions)
+    # 1. the decisions that force it: the order's own rule, every other decision free and tied
+    #    to its value by an assumption; a minimal unsatisfiable core of those assumptions
+    from .cpsat import forcing_core
+
     sol = solve_system(enc.system, impl.backup)
+    settled: set[Key] = set()
     for c in sol.components:
-        if c.backup and any(_unit_of(n) == target.unit for n in c.decisions):
-            ans.backup = f"{c.backup[0].replace('_', ' ')} ({c.resolutions} resolutions): {c.backup[1]}"
+        if c.backup:
+            settled.update(c.decisions)
+            if any(_unit_of(n) == target.unit for n in c.decisions):
+                ans.backup = f"{c.backup[0].replace('_', ' ')} ({c.resolutions} resolutions): {c.backup[1]}"
     u = target.unit
     body = enc.bound.orders[u].body
     tname = {Move: "M", Support: "S", Convoy: "C"}.get(type(body))
-    key = f"{tname}{u:04d}" if tname else None
+    key = _name(tname, u) if tname else None
     if key is None and target.result == "dislodged":
         # a holding unit: explain the move that dislodged it
         prov = enc.bound.position.units[u].province
-        attacker = next((m for m in sorted(enc.moves) if enc.dest[m] == prov and sol.values.get(f"M{m:04d}")), None)
+        attacker = next((m for m in sorted(enc.moves) if enc.dest[m] == prov and sol.values.get(_name("M", m))), None)
         if attacker is not None:
-            key = f"M{attacker:04d}"
+            key = _name("M", attacker)
             ans.forced_by = [describe_decision(enc, key, True) + ", because:"]
-    if key in sol.defs:
-        core = [describe_decision(enc, n, sol.values[n]) for n in _core(sol.defs, sol.values, key)]
+    if key is not None and key in sol.defs and key not in settled:  # a backup rule explains a settled cycle
+        found = forcing_core(sol.defs, enc.system.domains, sol.values, key) or []
+        core = [describe_decision(enc, n, sol.values[n]) for n in found]
         if ans.forced_by and not core:
             ans.forced_by = [ans.forced_by[0].replace(", because:", ", which the orders and the board alone force")]
         else:
@@ -275,38 +286,6 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
             if h2 and h2[0].succeeded != base:
                 ans.options.append((fname, here, v, f"{h2[0].result} — {h2[0].reason}"))
     return ans
-
-
-def _core(defs, values, key: str) -> list[str]:
-    """A minimal set of other decisions whose values, with the equations, force ``key``."""
-    model = _Model()
-    comp = _Compiler(model)
-    for n, f in defs.items():
-        comp.define(n, f)
-    target = comp.var(key)
-    model.add(target == (0 if values[key] else 1))
-    others = [n for n in defs if n != key]
-
-    def infeasible(keep: list[str]) -> bool:
-        m2 = model.clone()
-        for n in keep:
-            v = m2.get_bool_var_from_proto_index(comp.var(n).index)
-            m2.add(v == (1 if values[n] else 0))
-        s = cp_model.CpSolver()
-        s.parameters.num_workers = 1
-        s.parameters.random_seed = 0
-        return s.solve(m2) == cp_model.INFEASIBLE
-
-    if infeasible([]):
-        return []  # forced by the orders and the board alone
-    keep = list(others)
-    if not infeasible(keep):
-        return []  # not forced: part of a component a backup rule settled
-    for n in list(keep):
-        trial = [x for x in keep if x != n]
-        if infeasible(trial):
-            keep = trial
-    return keep
 
 
 def format_why(ans: WhyAnswer) -> str:

@@ -31,7 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, System, evaluate
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, Key, System, evaluate
 from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit)
 from .movement import MovementRules, Terms, _name, _unit_of
 from .orders import BoundOrders, describe_unit
@@ -52,13 +52,13 @@ class StackEncoding:
     convoyers: dict[int, list[int]]
     routes: dict[int, list[tuple[int, ...]]]
     matched: dict[int, bool]
-    slots: dict[int, list[tuple[str, int]]] = field(default_factory=dict)  # supporter -> [(decision, rank)]
+    slots: dict[int, list[tuple[Key, int]]] = field(default_factory=dict)  # supporter -> [(decision, rank)]
     labels: list[str] = field(default_factory=list)
     h2h: dict[tuple[str, str], tuple[tuple[str, str], list[int]]] = field(default_factory=dict)
 
 
-def _fname(u: int) -> str:
-    return f"F{u:04d}"
+def _fname(u: int) -> Key:
+    return Key("force", u)
 
 
 class StackMovementRules(MovementRules):
@@ -122,6 +122,7 @@ class StackMovementRules(MovementRules):
         enc = StackEncoding(b, System(), moves, dest, route, dict(forces), force_of, dict(occupants),
                             dict(supports_of_force), dict(hold_supports), dict(convoyers), {}, matched)
         enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
+        enc.system.labels = enc.labels
         # head-to-head: a force and a force of another nation coming the other way over land
         for k, members in forces.items():
             nation, p = k
@@ -232,7 +233,7 @@ class StackMovementRules(MovementRules):
                 slots = []
                 for j in range(pos.units[s].count):
                     rank += 1
-                    slots.append((f"S{s:04d}.{j}", rank))
+                    slots.append((Key("support", s, j + 1), rank))
                 enc.slots[s] = slots
 
     def _define_supports(self, enc: StackEncoding) -> None:
@@ -296,10 +297,10 @@ class StackMovementRules(MovementRules):
 
     # backup rules: forces count as moves ----------------------------------------------------
     def backup(self, members, defs, count):
-        kinds = {n[0] for n in members}
-        if kinds <= {"M", "F"}:
-            return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members if n[0] == "F"} | {
-                n: defs[n] for n in members if n[0] == "M"})
+        kinds = {n.kind for n in members}
+        if kinds <= {"move", "force"}:
+            return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members if n.kind == "force"} | {
+                n: defs[n] for n in members if n.kind == "move"})
         return super().backup(members, defs, count)
 
 

@@ -1,20 +1,24 @@
-from dipsat.equations import AND, GE, NOT, OR, VAR, System, enumerate_all, evaluate, solve_system
+from dipsat.equations import AND, GE, NOT, OR, VAR, Key, System, enumerate_all, evaluate, solve_system
+
+A, B, C, X, Y = (Key("x", i) for i in range(5))
 
 
 def test_acyclic_system_has_one_solution():
     s = System()
-    s.define("a", "x", True)
-    s.define("b", "x", NOT(VAR("a")))
-    s.define("c", "x", OR(VAR("a"), VAR("b")))
-    sol = solve_system(s, lambda *a: None)
-    assert sol.values == {"a": True, "b": False, "c": True}
-    assert sol.components == []
+    s.define(A, "x", True)
+    s.define(B, "x", NOT(VAR(A)))
+    s.define(C, "x", OR(VAR(A), VAR(B)))
+    for all_cpsat in (False, True):
+        sol = solve_system(s, lambda *a: None, all_cpsat=all_cpsat)
+        assert sol.values == {A: True, B: False, C: True}
+        assert sol.components == []
+        assert sol.calls == (1 if all_cpsat else 0)
 
 
 def test_two_cycle_is_counted_and_backed_up():
     s = System()
-    s.define("x", "move", VAR("y"))
-    s.define("y", "move", VAR("x"))
+    s.define(X, "move", VAR(Y))
+    s.define(Y, "move", VAR(X))
     seen = {}
 
     def backup(members, defs, count):
@@ -23,22 +27,31 @@ def test_two_cycle_is_counted_and_backed_up():
 
     sol = solve_system(s, backup)
     assert seen["count"] == 2
-    assert sol.values == {"x": True, "y": True}
+    assert sol.values == {X: True, Y: True}
     assert len(enumerate_all(s)) == 2
 
 
 def test_paradox_has_no_resolution():
     s = System()
-    s.define("x", "move", NOT(VAR("x")))
+    s.define(X, "move", NOT(VAR(X)))
     calls = []
-    sol = solve_system(s, lambda m, d, c: calls.append(c) or ("other_cycle", "fail", {"x": False}))
+    sol = solve_system(s, lambda m, d, c: calls.append(c) or ("other_cycle", "fail", {X: False}))
     assert calls == [0]
-    assert sol.values["x"] is False
+    assert sol.values[X] is False
 
 
 def test_ge_folds_and_evaluates():
-    f = GE([(1, VAR("a")), (1, VAR("b")), (-1, VAR("c"))], 2)
-    assert evaluate(f, {"a": True, "b": True, "c": False})
-    assert not evaluate(f, {"a": True, "b": True, "c": True})
+    f = GE([(1, VAR(A)), (1, VAR(B)), (-1, VAR(C))], 2)
+    assert evaluate(f, {A: True, B: True, C: False})
+    assert not evaluate(f, {A: True, B: True, C: True})
     assert GE([(1, True), (1, True)], 2) is True
-    assert AND(True, VAR("a")) == VAR("a")
+    assert AND(True, VAR(A)) == VAR(A)
+
+
+def test_keys_sort_by_kind_then_unit_and_are_named_by_the_system():
+    assert sorted([Key("support", 0), Key("move", 2), Key("move", 1), Key("convoy", 9)]) == [
+        Key("convoy", 9), Key("move", 1), Key("move", 2), Key("support", 0)]
+    s = System(labels=["A Par", "F Lon"])
+    assert s.name(Key("move", 0)) == "move A Par"
+    assert s.name(Key("support", 1, 2)) == "support F Lon #2"
+    assert str(Key("move", 7)) == "move #7"

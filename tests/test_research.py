@@ -69,3 +69,18 @@ def test_research_commands_work_on_the_variants(capsys):
         assert main(["why", str(path), "--order", order]) == 0
     out = capsys.readouterr().out
     assert "displaced by 2 A Swi-Mun sup by 1 A Swi" in out and "Revised attacking strength: 3 (3 Sas)" in out
+
+
+def test_why_acyclic_move_hinges_on_the_hold_support():
+    # 6.D.1 (regression): the move bounces because Tyrolia's support of the hold is given; the
+    # core once kept every equation, so nothing could flip and it said "the board alone"
+    ans = why(load_request(DATC / "6.D.01.toml"), "A Trieste - Venice")
+    assert ans.outcome == "bounced"
+    assert ans.forced_by == ["A Tyrolia Supports A Venice: support given"]
+
+
+def test_why_board_alone_when_the_rule_itself_decides():
+    # a move into an empty province nobody else enters: its own rule forces it
+    req = load_request(CORPORA.parent.parent / "examples" / "spring1901.toml")
+    ans = why(req, "F Lon - Nth")
+    assert ans.forced_by == []
