@@ -156,7 +156,7 @@ def cmd_play(args) -> int:
                                                       "reason": o.reason} for o in r.outcomes],
                         "units": units_by_power(r.after), "centres": r.centres} for r in game.history],
             "next_phase": None if game.winner else game.phase_name,
-            "winner": game.winner}, indent=2))
+            "winner": game.winner, "winners": list(game.winners)}, indent=2))
         return 0
     for r in game.history:
         print(f"== {r.name} ==")
@@ -168,8 +168,13 @@ def cmd_play(args) -> int:
     print("\nPosition:")
     for power, units in units_by_power(game.position).items():
         print(f"  {power}: {', '.join(units)}")
-    if game.winner:
-        print(f"\n{game.winner} wins with {game.centres()[game.winner]} supply centres.")
+    if len(game.winners) > 1:
+        counts = game.centres()
+        shares = [counts.get(w, 0) for w in game.winners]
+        print(f"\n{' and '.join(game.winners)} share the victory with "
+              f"{' + '.join(map(str, shares))} = {sum(shares)} supply centres.")
+    elif game.winners:
+        print(f"\n{game.winners[0]} wins with {game.centres().get(game.winners[0], 0)} supply centres.")
     else:
         print(f"\nNext phase: {game.phase_name}")
     return 0

@@ -96,7 +96,8 @@ class Game:
             self.phase = "placement"
         self.position = pos.model_copy(update={"owners": owners, "year": year, "season": season})
         self.history: list[PhaseRecord] = []
-        self.winner: Optional[str] = None
+        self.winner: Optional[str] = None  # the winner, or "A+B" for a shared victory
+        self.winners: tuple[str, ...] = ()  # the winner(s), one per power
         self.year_end_leaders: list[set[str]] = []
         self.claims: dict[str, str] = {}  # power -> the power it claims a shared victory with (this year)
         self._pending: Optional[MovementResult] = None
@@ -179,12 +180,14 @@ class Game:
             lasting = set.intersection(*self.year_end_leaders[-need:])
             if lasting:
                 self.winner = sorted(lasting, key=lambda p: (-self.centres()[p], p))[0]
+                self.winners = (self.winner,)
         shared = self.variant.shared_victory_centres
         if shared and not self.winner:
             counts = self.centres()
             for a, b in sorted(self.claims.items()):
                 if self.claims.get(b) == a and a < b and counts.get(a, 0) + counts.get(b, 0) >= shared:
                     self.winner = f"{a}+{b}"
+                    self.winners = (a, b)
                     break
         self.claims = {}
         if self.needs_adjustment():

@@ -481,6 +481,11 @@ def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], compone
             elif name in overridden:
                 c = overridden[name]
                 outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", reason=f"fails: {c.backup[1]}", **common))
+            elif values[name] and not values.get(_name("P", body.target), True):
+                # the fleet stayed, but the army had no convoy path: nothing was carried
+                t = b.orders[body.target]
+                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(t.text,),
+                                        reason=f"not carried out: {t.text} has no convoy path", **common))
             elif values[name]:
                 outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", reason="convoys", **common))
             else:

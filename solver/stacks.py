@@ -18,7 +18,9 @@ unit still an individual with its own order.  The equations generalise DATC 3.0 
 * Supports are given by units: a support order of ``c`` units gives up to ``c``.  An attack by
   ``n`` units on the supporters' province cuts ``n`` of them (``support_cut_count``), the
   last-written support first; attacks of different nations add up; an attack from the province
-  a support is aimed at does not cut that support; displacement cuts all.
+  a support is aimed at does not cut that support and cuts the next one instead (a bipartite
+  matching of attacking units to supporting units, settled in closed form: ``_slot_cut``);
+  displacement cuts all.
 * A convoy is disrupted only when a convoying fleet is displaced.
 
 Every decision is still one boolean defined by an exact equivalence (:mod:`solver.equations`),
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, Key, System, evaluate
 from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit)
@@ -55,6 +57,9 @@ class StackEncoding:
     slots: dict[int, list[tuple[Key, int]]] = field(default_factory=dict)  # supporter -> [(decision, rank)]
     labels: list[str] = field(default_factory=list)
     h2h: dict[tuple[str, str], tuple[tuple[str, str], list[int]]] = field(default_factory=dict)
+
+
+CutTerms = list[tuple[Optional[str], int, Formula]]  # (province it cannot cut towards, weight, when)
 
 
 def _fname(u: int) -> Key:
@@ -238,37 +243,71 @@ class StackMovementRules(MovementRules):
 
     def _define_supports(self, enc: StackEncoding) -> None:
         pos = enc.bound.position
+        by_prov: dict[str, list[int]] = defaultdict(list)
         for s in sorted(enc.slots):
-            body: Support = enc.bound.orders[s].body  # type: ignore[assignment]
-            attackers = self.cutting_terms(enc, s, body)
-            prov = pos.units[s].province
-            for name, rank in enc.slots[s]:
-                if self.rules.stack_support_cuts == "strength":
-                    by_nation: dict[str, list] = defaultdict(list)
-                    for nation, w, f in attackers:
-                        by_nation[nation].append((w, f))
-                    cut = OR(*(GE(terms + [(1, VAR(n)) for sup in enc.supports_of_force.get((nation, prov), [])
-                                           for n, _ in enc.slots.get(sup, [])], rank)
-                               for nation, terms in sorted(by_nation.items())))
-                else:
-                    cut = GE([(w, f) for _, w, f in attackers], rank)
+            by_prov[pos.units[s].province].append(s)
+        for prov, sups in sorted(by_prov.items()):
+            # the slots of the province in cutting order (rank 1 = last-written), with their aims
+            ranked = sorted(((rank, name, self._aim(enc, s)) for s in sups for name, rank in enc.slots[s]), key=lambda t: t[0])
+            groups = self.cutting_groups(enc, prov)
+            for j, (rank, name, aim) in enumerate(ranked, start=1):
+                before = [a for _, _, a in ranked[: j - 1]]
+                cut = OR(*(self._slot_cut(group, j, aim, before) for group in groups))
                 enc.system.define(name, "support", AND(NOT(cut), NOT(self.displaced(enc, prov))))
 
-    def cutting_terms(self, enc: StackEncoding, s: int, body: Support) -> Terms:
-        """The attacking units that can cut ``s``: (their nation, count, path)."""
+    @staticmethod
+    def _aim(enc: StackEncoding, s: int) -> Optional[str]:
+        """The province a support is aimed at (a supported move's destination; None for a hold)."""
+        body = enc.bound.orders[s].body
+        return body.dest if isinstance(body, Support) else None
+
+    @staticmethod
+    def _slot_cut(group: "CutTerms", j: int, aim: Optional[str], before: list[Optional[str]]) -> Formula:
+        """Is the ``j``-th slot in cutting order cut by ``group``?
+
+        Each unit of cutting weight in the group cuts one supporting unit, the last-written
+        first; an attack from province q cannot cut a support aimed at q, so it skips those and
+        cuts the next one (rule 7 read with the 1971 base rule).  Taking slots greedily in
+        cutting order, slot j is cut when (a) the group can still cut a slot aimed where slot j
+        is aimed: more weight not from that province than such slots before j, and (b) the
+        slots before j have not used up the group: the matchable number of them,
+        sum over origins q of min(n_q, weight not from q) + the others, is below the total.
+        Because the weights split by origin, (b) is "total > j-1, or for some origin q the
+        weight from q > (j-1) - n_q" (Hall's condition for this bipartite matching)."""
+        keys = sorted({k for k, _, _ in group if k is not None})
+        total = [(w, f) for _, w, f in group]
+        cond_a: Formula = TRUE
+        if aim is not None and aim in keys:
+            cond_a = GE([(w, f) for k, w, f in group if k != aim], before.count(aim) + 1)
+        cond_b = OR(GE(total, j), *(GE([(w, f) for k, w, f in group if k == q], j - before.count(q)) for q in keys))
+        return AND(cond_a, cond_b)
+
+    def cutting_groups(self, enc: StackEncoding, prov: str) -> list["CutTerms"]:
+        """The attacks on ``prov`` that cut its supports, as groups whose weights cut together:
+        with ``stack_support_cuts = "units"`` one group of every attacking unit (attacks of
+        different nations add up); with ``"strength"`` one group per nation: its moving units
+        and the supports for its attack (attacks of different nations overlap).  Each term
+        carries the province it comes from when it cannot cut supports aimed there."""
         pos = enc.bound.position
-        here = pos.units[s].province
-        mine = pos.units[s].power
-        out: Terms = []
-        for k, members in enc.forces.items():
-            if k[1] != here or k[0] == mine:
+        owner = pos.units[enc.occupants[prov][0]].power if enc.occupants.get(prov) else None
+        by_nation: dict[str, CutTerms] = {}
+        for (nation, p), members in sorted(enc.forces.items()):
+            if p != prov or nation == owner:
                 continue
+            terms: CutTerms = []
             for m in members:
-                if body.dest is not None and pos.units[m].province == body.dest and (
-                        enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts):
-                    continue
-                out.append((pos.units[m].power, pos.units[m].count, self.P(enc, m)))  # type: ignore[arg-type]
-        return out
+                land = enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts
+                key = pos.units[m].province if land else None
+                terms.append((key, pos.units[m].count, self.P(enc, m)))  # type: ignore[arg-type]
+            if self.rules.stack_support_cuts == "strength":
+                keys = {k for k, _, _ in terms}
+                key = next(iter(keys)) if len(keys) == 1 else None
+                terms += [(key, 1, VAR(n)) for sup in enc.supports_of_force.get((nation, p), [])
+                          for n, _ in enc.slots.get(sup, [])]
+            by_nation[nation] = terms
+        if self.rules.stack_support_cuts == "strength":
+            return list(by_nation.values())
+        return [[t for terms in by_nation.values() for t in terms]]
 
     # convoys: a fleet carries one army; the armies of one convoy get through while the
     # fleets that are not displaced can carry them (max flow = min cut), first-written first
@@ -384,9 +423,11 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: dict[st
                 outcomes.append(Outcome.build(order_kind="support", result="given", by=(), strengths=(),
                                                         reason="support given" + (f" by all {n}" if n > 1 else ""), **common))
             elif given == 0:
-                why = f"dislodged by {dis_txt}" if dis_txt else "cut"
-                outcomes.append(Outcome.build(order_kind="support", result="cut", by=(dis_txt,) if dis_txt else (),
-                                                        strengths=(), reason=f"cut: {why}", **common))
+                attackers = _attackers(impl, enc, val, u)
+                by = (dis_txt,) if dis_txt else attackers
+                why = f"dislodged by {dis_txt}" if dis_txt else "by " + ", ".join(attackers)
+                outcomes.append(Outcome.build(order_kind="support", result="cut", by=by,
+                                                        strengths=(), reason=f"cut {why}", **common))
             else:
                 outcomes.append(Outcome.build(order_kind="support", result="partial", by=(), strengths=(),
                                                         reason=f"partly cut: {given} of {n} give support, {n - given} cut"
@@ -395,6 +436,11 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: dict[st
             if not enc.matched.get(u):
                 outcomes.append(Outcome.build(order_kind="convoy", result="void", by=(), strengths=(),
                                                         reason="void: no matching convoyed move", **common))
+            elif values[_name("C", u)] and not any(values.get(_name("P", a), True) for a in enc.routes
+                                                   if u in enc.convoyers.get(a, [])):
+                # the fleet stayed, but no army it convoys had a path: nothing was carried
+                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(), strengths=(),
+                                                        reason="not carried out: the convoyed army has no convoy path", **common))
             elif values[_name("C", u)]:
                 outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", by=(), strengths=(),
                                                         reason="convoys", **common))
@@ -427,6 +473,14 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: dict[st
                           dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
                           contested=tuple(sorted(set(contested))),
                           convoyed=tuple(sorted(u for u in moved if enc.route[u] == "convoy")))
+
+
+def _attackers(impl: StackMovementRules, enc: StackEncoding, val: Callable[[Formula], bool], s: int) -> tuple[str, ...]:
+    """The foreign moves into a supporter's province that reached it (the cutting attacks)."""
+    pos = enc.bound.position
+    prov, mine = pos.units[s].province, pos.units[s].power
+    return tuple(enc.bound.orders[m].text for (nation, p), members in sorted(enc.forces.items())
+                 if p == prov and nation != mine for m in members if val(impl.P(enc, m)))
 
 
 def published_split(text: str, given: int, cut: int) -> str:

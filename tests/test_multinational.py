@@ -1,5 +1,7 @@
 """Multinational (seed 000): reach by kind, fly-overs and allowances, the game through a building year."""
 
+import json
+
 from dipsat.api import adjudicate
 from dipsat.game import load_saved_game, replay
 from dipsat.variants import find_variant
@@ -82,3 +84,41 @@ def test_defensive_strength_slip_is_an_option(monkeypatch):
     moved = {o.text: o.result for o in res.outcomes}
     assert moved["P Wyo – Mon"] == "moved"  # 1 against the attacker's own defence 0
     assert {o.text: o.result for o in adjudicate(req).outcomes}["P Wyo – Mon"] == "bounced"
+
+
+def _game_file(tmp_path, owners: dict, orders: dict):
+    from dipsat.variants import find_variant
+
+    m = find_variant("multinational").map
+    game = {"variant": "multinational",
+            "start": {"year": 1996, "season": "year", "units": {"AT": ["M Uta"], "CC": ["M Vir"]},
+                      "owners": {p: [m.provinces[c].name for c in cs] for p, cs in owners.items()}},
+            "phases": [{"phase": "Y1996M", "orders": orders}]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game))
+    return str(path)
+
+
+def test_play_text_output_of_a_shared_victory(tmp_path, capsys):
+    """`dipsat play` printed a shared victory with KeyError: 'AT+CC' (issue 10); --json worked."""
+    from dipsat.cli import main
+    from dipsat.variants import find_variant
+
+    ccs = [c for c in find_variant("multinational").map.supply_centres() if c not in ("uta", "vir")]
+    path = _game_file(tmp_path, {"AT": ccs[:12], "CC": ccs[12:24]},  # + the occupied Uta and Vir
+                      {"AT": ["CLAIM SHARED WITH CC"], "CC": ["CLAIM SHARED WITH AT"]})
+    assert main(["play", path]) == 0
+    assert "AT and CC share the victory with 13 + 13 = 26 supply centres." in capsys.readouterr().out
+    assert main(["play", "--json", path]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["winner"] == "AT+CC" and data["winners"] == ["AT", "CC"] and data["next_phase"] is None
+
+
+def test_play_text_output_of_a_single_victory(tmp_path, capsys):
+    from dipsat.cli import main
+    from dipsat.variants import find_variant
+
+    ccs = [c for c in find_variant("multinational").map.supply_centres() if c not in ("uta", "vir")]
+    path = _game_file(tmp_path, {"AT": ccs[:17], "CC": ccs[17:19]}, {})  # + the occupied Uta
+    assert main(["play", path]) == 0
+    assert "AT wins with 18 supply centres." in capsys.readouterr().out

@@ -106,3 +106,41 @@ def test_victory_needs_two_consecutive_years():
         g.step({})
     g.step({})
     assert g.winner == "France"
+
+
+def _greedy_cuts(units: list[str | None], aims: list[str | None]) -> list[bool]:
+    """Brute force: attacking units (each the province it cannot cut towards) take supporting
+    units in cutting order; a slot is cut when the slots cut so far plus it can still be matched
+    to distinct attacking units (augmenting paths)."""
+    chosen: list[int] = []
+    out = []
+    for j in range(len(aims)):
+        trial = chosen + [j]
+        owner: dict[int, int] = {}
+
+        def augment(s: int, seen: set[int]) -> bool:
+            for a, key in enumerate(units):
+                if (key is not None and key == aims[s]) or a in seen:
+                    continue
+                seen.add(a)
+                if a not in owner or augment(owner[a], seen):
+                    owner[a] = s
+                    return True
+            return False
+
+        ok = all(augment(s, set()) for s in trial)
+        out.append(ok)
+        if ok:
+            chosen.append(j)
+    return out
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", None]), st.integers(1, 3)), max_size=4),
+       st.lists(st.sampled_from(["a", "b", "c", None]), min_size=1, max_size=7))
+@settings(max_examples=300, deadline=None, derandomize=True)
+def test_slot_cut_closed_form_matches_greedy_matching(units, aims):
+    from dipsat.stacks import StackMovementRules
+
+    group = [(k, w, True) for k, w in units]
+    got = [StackMovementRules._slot_cut(group, j, aims[j - 1], aims[: j - 1]) for j in range(1, len(aims) + 1)]
+    assert got == _greedy_cuts([k for k, w in units for _ in range(w)], aims)
