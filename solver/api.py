@@ -90,8 +90,9 @@ def resolve_rules(variant, req: TurnRequest, rules: str | RuleOptions | None = N
 
 
 def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
-               time_limit: float | None = None):
-    """Adjudicate one movement turn."""
+               time_limit: float | None = None, all_cpsat: bool = False):
+    """Adjudicate one turn.  ``all_cpsat`` is an engine setting, not a rule: every part of the
+    movement equations goes to CP-SAT instead of only the cycles (the outcome is the same)."""
     from dipsat.variants import find_variant
 
     if isinstance(req, dict):
@@ -111,7 +112,7 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     if req.phase == "adjustment":
         return variant.adjudicate_adjustments(opts, pos, orders)
     bound = variant.binder(opts).bind(pos, orders)
-    result = variant.movement_rules(opts).adjudicate(bound, time_limit=time_limit)
+    result = variant.movement_rules(opts).adjudicate(bound, time_limit=time_limit, all_cpsat=all_cpsat)
     if req.phase == "retreat":
         retreats: dict[str, list[str]] = {}
         for power, texts in req.retreat_orders.items():

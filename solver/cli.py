@@ -89,7 +89,7 @@ def cmd_adjudicate(args) -> int:
     if args.option:
         req.options = {**req.options, **parse_overrides(args.option)}
     opts = resolve_rules(find_variant(req.variant), req)
-    res = adjudicate(req, rules=opts, time_limit=args.time_limit)
+    res = adjudicate(req, rules=opts, time_limit=args.time_limit, all_cpsat=args.all_cpsat)
     if args.json:
         out = result_to_json(res)
         out["rules"] = opts.name
@@ -261,6 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("adjudicate", help="adjudicate one movement turn from a position-plus-orders file (TOML or JSON)")
     a.add_argument("file")
     a.add_argument("--json", action="store_true", help="machine-readable output")
+    a.add_argument("--all-cpsat", action="store_true",
+                   help="solve every part of the turn with CP-SAT (default: only cycles; the rest is evaluated directly, same result)")
     a.add_argument("--variant", help="variant (overrides the file's; e.g. standard, multiplomacy)")
     a.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg); default: the file's, else the variant's")
     a.add_argument("--option", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
