@@ -119,7 +119,7 @@ class Dipsat(Engine):
         return self._adjudicate(inp)
 
     def after(self, res):
-        return frozenset((u.power, u.kind.value, u.province) for u in res.after.units)
+        return frozenset((u.power, u.kind, u.province) for u in res.after.units)
 
     def rejected(self, res):
         return [f"{r.power}: {r.text}: {r.severity}: {r.reason}" for r in res.rejected]

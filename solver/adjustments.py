@@ -18,7 +18,7 @@ from typing import Optional
 from dipsat.maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from .models import Frozen, Outcome, Position, Unit, UnitKind
+from .models import Frozen, Outcome, Position, Unit, ARMY, FLEET
 from .notation import Notation
 
 _BUILD_RE = re.compile(r"^\s*(?:build|b)\s+(.*)$|^(.*?)\s+(?:build|builds|b)\s*$", re.I)
@@ -39,7 +39,7 @@ class AdjustmentResult(Frozen):
 
 
 def describe(m: GameMap, u: Unit) -> str:
-    return f"{u.kind.value} {m.display(u.location)}"
+    return f"{u.kind} {m.display(u.location)}"
 
 
 def _parse(notation: Notation, text: str) -> tuple[str, Optional[str], Optional[str], Optional[str], Optional[int]]:
@@ -58,9 +58,10 @@ def _parse(notation: Notation, text: str) -> tuple[str, Optional[str], Optional[
 
 
 def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position, orders: dict[str, list[str]],
-                           owners: dict[str, str], civil_rule: str = "2023", stacks: bool = False) -> AdjustmentResult:
-    """``stacks``: units of one nation may share a province (counts); a build goes on an owned
-    home province not held by another nation, one per province, whatever own units are there."""
+                           owners: dict[str, str], civil_rule: str = "2023", shared_provinces: bool = False) -> AdjustmentResult:
+    """``shared_provinces``: units of one power may share a province (counts); a build goes on an
+    owned home province not held by another power, one per province, whatever own units are
+    there."""
     centres: dict[str, int] = {}
     for prov, power in owners.items():
         centres[power] = centres.get(power, 0) + 1
@@ -77,7 +78,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
 
     for power in sorted(set(orders) | set(units_of) | set(centres)):
         delta = centres.get(power, 0) - sum(pos.units[i].count for i in units_of.get(power, []))
-        occupied = {u.province for u in pos.units if not stacks or u.power != power}
+        occupied = {u.province for u in pos.units if not shared_provinces or u.power != power}
         done = 0
         built_here: set[str] = set()
         for text in orders.get(power, []):
@@ -113,7 +114,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                 continue
             # disband
             idx = [i for i in units_of.get(power, []) if pos.units[i].province == prov and left(i) > 0
-                   and (kind is None or pos.units[i].kind.value == kind)]
+                   and (kind is None or pos.units[i].kind == kind)]
             if not idx:
                 reject("illegal", f"{power} has no unit in {game_map.provinces[prov].name} to disband")
                 continue
@@ -124,7 +125,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             done += n
             removed[idx[0]] = removed.get(idx[0], 0) + n
             outcomes.append(Outcome.build(power=power, text=text, unit=idx[0], order_kind="disband", result="disbanded",
-                                                    reason=f"disbands {n if stacks else ''}{' ' if stacks else ''}{describe(game_map, pos.units[idx[0]])}".replace("  ", " "),
+                                                    reason=f"disbands {f'{n} ' if shared_provinces else ''}{describe(game_map, pos.units[idx[0]])}",
                                                     by=(), strengths=(), dislodged_by=None))
         if delta < 0 and done < -delta:
             if civil_rule == "2023":
@@ -162,7 +163,7 @@ def _check_build(m: GameMap, power: str, kind: Optional[str], prov: str, coast: 
     if kind == "A":
         if pdata.terrain not in ("land", "coast"):
             raise IllegalOrder(text, f"an army cannot be built in {pdata.name}")
-        return Unit(power=power, kind=UnitKind.ARMY, location=prov)
+        return Unit(power=power, kind=ARMY, location=prov)
     if pdata.terrain == "land":
         raise IllegalOrder(text, f"a fleet cannot be built in {pdata.name}: it is inland (DATC 4.C.4)")
     if pdata.coasts:
@@ -171,8 +172,8 @@ def _check_build(m: GameMap, power: str, kind: Optional[str], prov: str, coast: 
         loc = f"{prov}/{coast}"
         if loc not in pdata.coasts:
             raise IllegalOrder(text, f"{pdata.name} has no coast {coast!r}")
-        return Unit(power=power, kind=UnitKind.FLEET, location=loc)
-    return Unit(power=power, kind=UnitKind.FLEET, location=prov)
+        return Unit(power=power, kind=FLEET, location=loc)
+    return Unit(power=power, kind=FLEET, location=prov)
 
 
 def civil_disorder_order(m: GameMap, pos: Position, units: list[int], targets: set[str], rule: str = "2023") -> list[int]:
@@ -184,8 +185,8 @@ def civil_disorder_order(m: GameMap, pos: Position, units: list[int], targets: s
 
     def key(i: int):
         u = pos.units[i]
-        d = (fleet_dist if u.kind == UnitKind.FLEET else dist).get(u.province, 10**6)
-        return (-d, 0 if u.kind == UnitKind.FLEET else 1, m.provinces[u.province].name)
+        d = (fleet_dist if u.kind == FLEET else dist).get(u.province, 10**6)
+        return (-d, 0 if u.kind == FLEET else 1, m.provinces[u.province].name)
 
     return sorted(units, key=key)
 

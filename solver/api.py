@@ -85,7 +85,7 @@ def build_owners(variant, req: TurnRequest) -> dict[str, str]:
 
 def resolve_rules(variant, req: TurnRequest, rules: str | RuleOptions | None = None) -> RuleOptions:
     if isinstance(rules, RuleOptions):
-        return rules
+        return variant.rules(rules)  # as the variant's options model
     return variant.rules(rules or req.rules, **req.options)
 
 

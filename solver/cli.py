@@ -86,9 +86,10 @@ def cmd_adjudicate(args) -> int:
         req.variant = args.variant
     if args.rules:
         req.rules = args.rules
+    variant = find_variant(req.variant)
     if args.option:
-        req.options = {**req.options, **parse_overrides(args.option)}
-    opts = resolve_rules(find_variant(req.variant), req)
+        req.options = {**req.options, **parse_overrides(args.option, variant.options_model)}
+    opts = resolve_rules(variant, req)
     res = adjudicate(req, rules=opts, time_limit=args.time_limit, all_cpsat=args.all_cpsat)
     if args.json:
         out = result_to_json(res)
@@ -183,12 +184,14 @@ def cmd_play(args) -> int:
 def _request(args):
     from .api import load_request
     from .rules import parse_overrides
+    from dipsat.variants import find_variant
 
     req = load_request(args.file)
     if getattr(args, "rules", None):
         req.rules = args.rules
     if getattr(args, "option", None):
-        req.options = {**req.options, **parse_overrides(args.option)}
+        model = find_variant(req.variant).options_model
+        req.options = {**req.options, **parse_overrides(args.option, model)}
     return req
 
 
@@ -242,6 +245,12 @@ def cmd_rules(args) -> int:
     for name, f in RuleOptions.model_fields.items():
         if name != "name":
             print(f"  {name} = {f.default!r}  ({f.annotation})".replace("typing.", ""))
+    for cls in VARIANTS:  # each variant's options model adds its own fields
+        own = {n: f for n, f in cls.options_model.model_fields.items() if n not in RuleOptions.model_fields}
+        if own:
+            print(f"\nOptions of the {cls.name} variant:")
+            for name, f in own.items():
+                print(f"  {name} = {f.default!r}  ({f.annotation})".replace("typing.", ""))
     return 0
 
 
@@ -263,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="machine-readable output")
     a.add_argument("--all-cpsat", action="store_true",
                    help="solve every part of the turn with CP-SAT (default: only cycles; the rest is evaluated directly, same result)")
-    a.add_argument("--variant", help="variant (overrides the file's; e.g. standard, multiplomacy)")
+    a.add_argument("--variant", help="variant (overrides the file's; e.g. standard; see dipsat rules)")
     a.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg); default: the file's, else the variant's")
     a.add_argument("--option", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
     a.add_argument("--time-limit", type=float, metavar="SECONDS", help="CP-SAT time limit per solver call (error when exceeded)")

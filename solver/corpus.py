@@ -163,14 +163,14 @@ def compare(case: CorpusCase, exp: Expectation, res, req: TurnRequest) -> list[s
             pname = next((p for p in variant.map.powers if p.lower() == power.strip().lower()), power.strip())
             for s in lst:
                 u = parse_unit_spec(variant.notation, pname, s)
-                out.append((u.power, u.kind.value, u.location, u.count))
+                out.append((u.power, u.kind, u.location, u.count))
         return sorted(out)
 
     try:
         want_dis = units_of(exp.dislodged)
     except DipsatError as exc:
         return problems + [f"dislodged: bad unit: {exc}"]
-    got_dis = sorted((pos.units[i].power, pos.units[i].kind.value, pos.units[i].location, pos.units[i].count) for i in res.dislodged)
+    got_dis = sorted((pos.units[i].power, pos.units[i].kind, pos.units[i].location, pos.units[i].count) for i in res.dislodged)
     if want_dis != got_dis:
         problems.append(f"dislodged: expected {_fmt(want_dis)}, got {_fmt(got_dis)}")
     if exp.units_after is not None:
@@ -178,7 +178,7 @@ def compare(case: CorpusCase, exp: Expectation, res, req: TurnRequest) -> list[s
             want_after = units_of(exp.units_after)
         except DipsatError as exc:
             return problems + [f"units_after: bad unit: {exc}"]
-        got_after = sorted((u.power, u.kind.value, u.location, u.count) for u in res.after.units)
+        got_after = sorted((u.power, u.kind, u.location, u.count) for u in res.after.units)
         if want_after != got_after:
             missing = [x for x in want_after if x not in got_after]
             extra = [x for x in got_after if x not in want_after]
@@ -191,7 +191,7 @@ def compare(case: CorpusCase, exp: Expectation, res, req: TurnRequest) -> list[s
             except (DipsatError, ValueError) as exc:
                 problems.append(f"retreat_options: bad unit {key!r}: {exc}")
                 continue
-            idx = [i for i in res.dislodged if (pos.units[i].power, pos.units[i].kind.value, pos.units[i].location) == (power, kind, loc)]
+            idx = [i for i in res.dislodged if (pos.units[i].power, pos.units[i].kind, pos.units[i].location) == (power, kind, loc)]
             if not idx:
                 problems.append(f"retreat_options: {key} is not dislodged")
                 continue

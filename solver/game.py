@@ -126,8 +126,8 @@ class Game:
         name = self.phase_name
         orders = self._orders(orders)
         v = self.variant
-        if v.shared_victory_centres:
-            orders = self._take_claims(orders)
+        orders, claims = v.take_claims(orders, name)
+        self.claims.update(claims)
         if self.phase == "placement":
             res = v.adjudicate_placement(self.position, orders)
             self.position = res.after.model_copy(update={"owners": self.position.owners})
@@ -194,22 +194,6 @@ class Game:
             self.season, self.phase = "winter", "adjustment"
         else:
             self.season, self.year, self.phase = seasons[0], self.year + 1, "movement"
-
-    def _take_claims(self, orders: dict[str, list[str]]) -> dict[str, list[str]]:
-        """``CLAIM SHARED WITH XX`` / ``CLAIM XX``: a claim of a shared victory this year."""
-        out: dict[str, list[str]] = {}
-        for power, texts in orders.items():
-            for t in texts:
-                words = t.replace(",", " ").split()
-                if words and words[0].lower() == "claim":
-                    other = words[-1]
-                    try:
-                        self.claims[power] = _power_name(self.variant, other, f"claim of {power}")
-                    except DipsatError:
-                        raise InputFileError(f"{self.phase_name}: {power}: {t!r}: name the partner, e.g. 'CLAIM SHARED WITH CC'") from None
-                else:
-                    out.setdefault(power, []).append(t)
-        return out
 
     def needs_adjustment(self) -> bool:
         counts = self.centres()

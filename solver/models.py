@@ -10,8 +10,7 @@ submission.  Nothing here assumes one unit per province or a strength of one per
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
-from typing import Literal, Optional, Union
+from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,17 +47,16 @@ class Frozen(BaseModel):
         return obj
 
 
-class UnitKind(str, Enum):
-    ARMY = "A"
-    FLEET = "F"
-    ECONOMIC = "E"  # Multinational powers
-    MILITARY = "M"
-    POLITICAL = "P"
+# The core's unit kinds, by their letters: the army and the fleet of DATC Diplomacy.  A unit's
+# kind is a letter; a variant may have kinds of its own (its ``unit_kinds``), which the core
+# carries without interpreting them (the variant's geography says where they may go).
+ARMY = "A"
+FLEET = "F"
 
 
 class Unit(Frozen):
     power: str
-    kind: UnitKind
+    kind: str  # a kind letter: ARMY, FLEET or one of the variant's own kinds
     location: str  # province id, or coast id "spa/nc" for fleets
     count: int = 1
 
@@ -70,13 +68,13 @@ class Unit(Frozen):
         prov, _, coast = self.location.partition("/")
         loc = prov.capitalize() + (f"/{coast}" if coast else "")
         pre = f"{self.count} " if self.count != 1 else ""
-        return f"{pre}{self.kind.value} {loc}"
+        return f"{pre}{self.kind} {loc}"
 
     def label(self) -> str:
         return f"{self.power}: {self.short()}"
 
     def sort_key(self) -> tuple:
-        return (self.power, self.location, self.kind.value, self.count)
+        return (self.power, self.location, self.kind, self.count)
 
 
 class Position(Frozen):
@@ -92,7 +90,7 @@ class Position(Frozen):
         """Units sorted; units of one power, kind and location merged into one (with a count)."""
         merged: dict[tuple, Unit] = {}
         for u in self.units:
-            key = (u.power, u.location, u.kind.value)
+            key = (u.power, u.location, u.kind)
             prev = merged.get(key)
             merged[key] = u if prev is None else prev.model_copy(update={"count": prev.count + u.count})
         return self.model_copy(update={"units": tuple(sorted(merged.values(), key=Unit.sort_key))})
@@ -104,37 +102,61 @@ class Position(Frozen):
 # -- orders ----------------------------------------------------------------------------------
 
 
-class Hold(Frozen):
-    kind: Literal["hold"] = "hold"
+class OrderBody(Frozen):
+    """Base of the order kinds: what one unit is ordered to do.  The core's kinds are
+    :class:`Hold`, :class:`Move`, :class:`Support` and :class:`Convoy`; a variant adds kinds of
+    its own by subclassing (a subclass of :class:`Move` is a move to the core: it gets a move
+    decision and the unit goes to ``dest`` when it succeeds) and registering them with
+    :func:`register_order_kind`, which makes them readable from data (:func:`order_body`)."""
+
+    kind: str
     unit: int
 
 
-class Move(Frozen):
-    kind: Literal["move"] = "move"
-    unit: int
+class Hold(OrderBody):
+    kind: str = "hold"
+
+
+class Move(OrderBody):
+    kind: str = "move"
     dest: str  # location (coast id for fleets into split provinces)
     via_convoy: bool = False
     path: tuple[str, ...] = ()  # provinces of an explicitly written convoy path
-    flyover: Optional[tuple[str, ...]] = None  # a fly-over (no attack) and the provinces it crosses
 
 
-class Support(Frozen):
-    kind: Literal["support"] = "support"
-    unit: int
+class Support(OrderBody):
+    kind: str = "support"
     target: int  # supported unit
     dest: Optional[str] = None  # province; None = support to hold
     dest_coast: Optional[str] = None  # coast location named in the support, when it names one
     target_power: Optional[str] = None  # the supported nation, when the order names it ("FA Bur-Mun")
 
 
-class Convoy(Frozen):
-    kind: Literal["convoy"] = "convoy"
-    unit: int
+class Convoy(OrderBody):
+    kind: str = "convoy"
     target: int  # convoyed army
     dest: str  # province
 
 
-OrderBody = Union[Hold, Move, Support, Convoy]
+ORDER_KINDS: dict[str, type[OrderBody]] = {"hold": Hold, "move": Move, "support": Support, "convoy": Convoy}
+
+
+def register_order_kind(cls: type[OrderBody]) -> type[OrderBody]:
+    """Add a variant's order kind to the union of order kinds (by its ``kind`` default)."""
+    tag = cls.model_fields["kind"].default
+    if not isinstance(tag, str) or ORDER_KINDS.get(tag, cls) is not cls:
+        raise ValueError(f"order kind {tag!r} of {cls.__name__} is not a new tag")
+    ORDER_KINDS[tag] = cls
+    return cls
+
+
+def order_body(data: dict[str, Any]) -> OrderBody:
+    """An order body from data, by its ``kind`` tag (the discriminator of the union)."""
+    tag = data.get("kind")
+    cls = ORDER_KINDS.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        raise ValueError(f"unknown order kind {tag!r}; known: {', '.join(sorted(ORDER_KINDS))}")
+    return cls.model_validate(data)
 
 
 class Order(Frozen):
@@ -142,7 +164,7 @@ class Order(Frozen):
 
     power: str
     text: str
-    body: OrderBody = Field(discriminator="kind")
+    body: OrderBody
 
     @property
     def unit(self) -> int:

@@ -30,7 +30,7 @@ from dipsat.maps import GameMap
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, System, evaluate, solve_system
 from .models import (Backup, Convoy, Move, MovementResult, Order, Outcome, Position, Strength, Support,
-                     Term, Unit, UnitKind)
+                     Term, Unit, FLEET)
 from .orders import BoundOrders, Geography, describe_unit
 from .rules import RuleOptions
 
@@ -94,8 +94,8 @@ class MovementRules:
     head_to_head_battles = True  # units swapping places over land fight each other (DATC 5.B.1)
 
     def is_attack(self, mv: Move) -> bool:
-        """Does this move attack its destination?  (Multinational's fly-overs do not.)"""
-        return mv.flyover is None
+        """Does this move attack its destination?  (A variant's own kind of move may not.)"""
+        return True
 
     def nonattack_formula(self, enc: "Encoding", u: int) -> Formula:
         """When a move that is not an attack gets through (variants that have such moves)."""
@@ -377,13 +377,13 @@ class MovementRules:
             if body.dest is not None and body.dest in {pos.units[f].province for f in needed}:
                 return "2000 rule: a convoyed army does not cut support against its convoying fleets"
         elif rule == "1971":
-            if (pos.units[s].kind == UnitKind.FLEET and body.dest is not None
-                    and pos.units[body.target].kind == UnitKind.FLEET and body.dest in fleets):
+            if (pos.units[s].kind == FLEET and body.dest is not None
+                    and pos.units[body.target].kind == FLEET and body.dest in fleets):
                 return "1971 rule: a convoyed army does not cut a fleet's support of a fleet attacking its convoy"
         elif rule == "1982":
             aim = body.dest if body.dest is not None else pos.units[body.target].province
             convoying = {pos.units[f].province for fl in enc.convoyers.values() for f in fl}
-            if pos.units[s].kind == UnitKind.FLEET and self.map.provinces[aim].is_sea and aim in convoying:
+            if pos.units[s].kind == FLEET and self.map.provinces[aim].is_sea and aim in convoying:
                 return "1982 rule: a convoyed army does not cut support of an action in a body of water with a convoying fleet"
         return ""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 from dipsat.maps import GameMap
 
@@ -38,7 +38,6 @@ KEYWORDS = {
     "sups": "SUPPORT", "supported": "SUPPORT",
     "convoy": "CONVOY", "convoys": "CONVOY", "c": "CONVOY",
     "via": "VIA", "by": "BY",
-    "fo": "FO", "flyover": "FO",
     "move": "MOVE", "moves": "MOVE", "to": "MOVE",
     "r": "MOVE", "retreat": "MOVE", "retreats": "MOVE",
     "disband": "DISBAND", "disbands": "DISBAND", "d": "DISBAND", "remove": "DISBAND",
@@ -77,8 +76,7 @@ class ParsedOrder:
     path: tuple[str, ...] = ()  # intermediate provinces of a written convoy path
     power: Optional[str] = None  # "England: ..." prefix, when written
     supported_by: tuple[UnitRef, ...] = ()  # "2 A Swi-Mun sup by 1 A Swi": supports written with the move
-    flyover: Optional[tuple[str, ...]] = None  # "M Clm – Mri FO Alb Mon": a fly-over and its route
-    extras: dict = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)  # what a variant's grammar additions read
 
 
 def _loc_text(loc: LocRef) -> str:
@@ -118,10 +116,19 @@ class _Tok:
 
 
 class Notation:
-    """Tokeniser and parser of order text for one map."""
+    """Tokeniser and parser of order text for one map.
+
+    A variant's notation subclasses it and changes only its tables and hooks:
+    :attr:`kind_words` (its unit kinds), :attr:`power_letters` (nation letters before a unit),
+    :attr:`extra_keywords` (words of its own, read as the token kind given) and
+    :meth:`parse_move_tail` (what may follow a move, e.g. a route)."""
+
+    # words of the variant's own grammar: word -> token kind (e.g. {"fo": "FO"})
+    extra_keywords: dict[str, str] = {}
 
     def __init__(self, game_map: GameMap):
         self.map = game_map
+        self.keywords = {**KEYWORDS, **self.extra_keywords}
         table = game_map.name_table()
         # names with spaces/hyphens are matched on the raw text; keep longest first
         self._names = sorted(table.items(), key=lambda kv: -len(kv[0]))
@@ -145,7 +152,7 @@ class Notation:
             return None
         if len(word) == 2 and word[0] in self.power_letters and word[1] in "af":
             return self.power_letters[word[0]], word[1].upper()
-        if len(word) == 1 and word in self.power_letters and word not in "af" and word not in KEYWORDS:
+        if len(word) == 1 and word in self.power_letters and word not in "af" and word not in self.keywords:
             return self.power_letters[word], None
         return None
 
@@ -229,9 +236,9 @@ class Notation:
                 toks.append(_Tok("POWKIND", pk, i))
                 i += len(word)
                 continue
-            if word in KEYWORDS and (hit is None or len(hit[0]) <= len(word)):
+            if word in self.keywords and (hit is None or len(hit[0]) <= len(word)):
                 # "via convoy" / "by convoy": one token
-                kw = KEYWORDS[word]
+                kw = self.keywords[word]
                 if kw in ("VIA", "BY"):
                     rest = re.match(r"\s+convoy\b", s[i + len(word) :])
                     if kw == "BY" and not rest:
@@ -294,7 +301,7 @@ class Notation:
             written_power = m.group(1).strip()
             stripped = m.group(2)
         toks = self.tokenize(stripped)
-        p = _Cursor(stripped, toks)
+        p = Cursor(stripped, toks)
         unit = self._unit(p, "the ordered unit")
         order = ParsedOrder(text=text.strip(), unit=unit, action="hold", power=written_power or power)
         t = p.peek()
@@ -314,12 +321,7 @@ class Notation:
             if p.peek() and p.peek().kind == "VIA":
                 p.next()
                 order.via_convoy = True
-            if p.peek() and p.peek().kind == "FO":
-                p.next()
-                route = []
-                while p.peek() and p.peek().kind == "PROV":
-                    route.append(p.next().value.province)  # type: ignore[union-attr]
-                order.flyover = tuple(route)
+            self.parse_move_tail(p, order)
             by: list[UnitRef] = []
             while p.peek() and p.peek().kind == "SUPPORT" and p.i + 1 < len(p.toks) and p.toks[p.i + 1].kind == "BY":
                 p.next()
@@ -361,7 +363,11 @@ class Notation:
             raise InvalidOrder(text, f"unexpected text {stripped[rest.column:]!r} at the end of the order", rest.column)
         return order
 
-    def _unit(self, p: "_Cursor", what: str) -> UnitRef:
+    def parse_move_tail(self, p: "Cursor", order: ParsedOrder) -> None:
+        """Grammar hook: read what the variant allows after a move (and its ``via convoy``)
+        into ``order.extras``.  The standard notation has nothing there."""
+
+    def _unit(self, p: "Cursor", what: str) -> UnitRef:
         """``[count] [nation] [kind] ( & [count] [nation] [kind] )* province``."""
         parts: list[tuple[Optional[int], Optional[str], Optional[str]]] = []
         while True:
@@ -395,7 +401,9 @@ class Notation:
         return UnitRef(kind, loc, count, power)
 
 
-class _Cursor:
+class Cursor:
+    """A position in the tokens of one order (for the grammar hooks)."""
+
     def __init__(self, text: str, toks: list[_Tok]):
         self.text, self.toks, self.i = text, toks, 0
 

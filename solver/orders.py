@@ -19,7 +19,7 @@ from typing import Optional
 from dipsat.maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from .models import Convoy, Hold, Move, Order, Position, Rejected, Support, Unit, UnitKind
+from .models import ARMY, FLEET, Convoy, Hold, Move, Order, OrderBody, Position, Rejected, Support, Unit
 from .notation import LocRef, Notation, ParsedOrder, UnitRef, format_unit
 from .rules import RuleOptions
 
@@ -36,10 +36,10 @@ class Geography:
         return self.map.provinces[province].is_sea
 
     def convoyable(self, unit: Unit) -> bool:
-        return unit.kind == UnitKind.ARMY
+        return unit.kind == ARMY
 
     def can_convoy(self, unit: Unit) -> bool:
-        return unit.kind == UnitKind.FLEET
+        return unit.kind == FLEET
 
     def army_can_stand(self, province: str) -> bool:
         p = self.map.provinces[province]
@@ -114,6 +114,10 @@ class Geography:
         return seen
 
 
+# one order as read: (power, text, the parse or None, the parse error or None)
+ParsedLine = tuple[str, str, Optional[ParsedOrder], Optional[OrderError]]
+
+
 @dataclass
 class BoundOrders:
     """The orders of a turn after the legality checks."""
@@ -127,7 +131,7 @@ class BoundOrders:
 
 
 def describe_unit(u: Unit, m: GameMap) -> str:
-    return f"{u.kind.value} {m.display(u.location)}"
+    return f"{u.kind} {m.display(u.location)}"
 
 
 class OrderBinder:
@@ -141,13 +145,10 @@ class OrderBinder:
         self.notation = notation or Notation(game_map)
 
     # -- entry point ----------------------------------------------------------------------
-    stacks = False  # several units per province, orders with counts (set by variants with stacks)
-    move_to_own_province_holds = False  # "F Nwy-Nwy": a hold (Multiplomacy) instead of illegal
-
-    def parse_all(self, orders: dict[str, list[str]]) -> list[tuple[str, str, Optional[ParsedOrder], Optional[OrderError]]]:
+    def parse_all(self, orders: dict[str, list[str]]) -> list[ParsedLine]:
         """Parse every order (powers in name order, each power's orders as written); a move
         written with its supports ("A Tyo-Mun sup by A Boh") gives the supports as orders too."""
-        out: list[tuple[str, str, Optional[ParsedOrder], Optional[OrderError]]] = []
+        out: list[ParsedLine] = []
         for power in sorted(orders):
             for text in orders[power]:
                 try:
@@ -163,65 +164,25 @@ class OrderBinder:
                     out.append((power, sup.text, sup, None))
         return out
 
-    def split(self, pos: Position, parsed: list) -> tuple[Position, dict[int, list[int]], dict[int, OrderError]]:
-        """Give each order its own unit: ``2 F Nth ...`` takes two of the fleets in the North Sea.
-        Returns the split position, order index -> its units, and allocation errors."""
-        remaining = [u.count for u in pos.units]
-        at: dict[str, list[int]] = {}
-        for i, u in enumerate(pos.units):
-            at.setdefault(u.province, []).append(i)
-        pieces: dict[int, list[tuple[int, int]]] = {}  # original unit -> [(count, order index)]
-        errors: dict[int, OrderError] = {}
-        # orders that say how many units they are for go first; an order without a count then
-        # takes the one unit left ("F Con-Aeg sup by 1 F Con" with two fleets in Constantinople)
-        order_ix = sorted(range(len(parsed)), key=lambda i: (parsed[i][2] is None or parsed[i][2].unit.count is None, i))
-        for idx in order_ix:
-            power, text, p, err = parsed[idx]
-            if p is None:
-                continue
-            ref = p.unit
-            prov = ref.loc.province
-            cands = [i for i in at.get(prov, []) if pos.units[i].power == power
-                     and (ref.kind is None or pos.units[i].kind.value == ref.kind)]
-            if ref.loc.coast and any(pos.units[i].location == ref.loc.location() for i in cands):
-                cands = [i for i in cands if pos.units[i].location == ref.loc.location()]
-            if not cands:
-                continue  # bind_one reports it (no unit / another power's unit)
-            available = sum(remaining[i] for i in cands)
-            want = ref.count if ref.count is not None else (1 if available == 1 else None)
-            name = self.map.provinces[prov].name
-            what = {"A": "armies", "F": "fleets", None: "units"}[ref.kind]
-            if want is None:
-                e = AmbiguousOrder(text, f"{power} has {available} {what} in {name}: write how many this order is for, e.g. '{available} {ref.kind or 'A'} ...'")
-                errors[idx] = e
-                continue
-            if want > available:
-                errors[idx] = IllegalOrder(text, f"{want} {what} ordered in {name}, but {power} has only {available} there without another order")
-                continue
-            for i in cands:
-                take = min(want, remaining[i])
-                if take:
-                    pieces.setdefault(i, []).append((take, idx))
-                    remaining[i] -= take
-                    want -= take
-                if not want:
-                    break
-        units: list[Unit] = []
-        assign: dict[int, list[int]] = {}
-        for i, u in enumerate(pos.units):
-            for take, idx in pieces.get(i, []):
-                assign.setdefault(idx, []).append(len(units))
-                units.append(u.model_copy(update={"count": take}))
-            if remaining[i]:
-                units.append(u.model_copy(update={"count": remaining[i]}))
-        return pos.model_copy(update={"units": tuple(units)}), assign, errors
+    def assign_units(self, pos: Position, parsed: list[ParsedLine]) -> tuple[Position, dict[int, list[int]], dict[int, OrderError]]:
+        """Hook: give orders their units before binding.  Returns the position (a variant may
+        split its units), order index -> its units (orders not listed find their unit by
+        place), and errors per order index.  One unit per province: nothing to do."""
+        return pos, {}, {}
+
+    def check_count(self, p: ParsedOrder) -> None:
+        """Hook: a count before the unit ("2 F Nth") only makes sense where units share a
+        province."""
+        if p.unit.count not in (None, 1):
+            raise _illegal(p.text, f"a count ({p.unit.count}) only makes sense where several units share a province, not on the {self.map.name} board")
+
+    def move_to_own_province(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
+        """Hook: a move to the unit's own province ("F Nwy-Nwy").  Standard: illegal."""
+        raise _illegal(p.text, "move to its own province: a unit cannot move to where it is", i)
 
     def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
         parsed_all = self.parse_all(orders)
-        if self.stacks:
-            pos, assign, alloc_errors = self.split(position, parsed_all)
-        else:
-            pos, assign, alloc_errors = position, {}, {}
+        pos, assign, alloc_errors = self.assign_units(position, parsed_all)
         self._at: dict[str, list[int]] = {}
         for i, unit in enumerate(pos.units):
             self._at.setdefault(unit.province, []).append(i)
@@ -292,7 +253,7 @@ class OrderBinder:
             other = pos.units[here[0]]
             raise _illegal(text, f"the unit in {self.map.provinces[prov].name} belongs to {other.power}, not {power}")
         if ref.kind:
-            same_kind = [i for i in own if pos.units[i].kind.value == ref.kind]
+            same_kind = [i for i in own if pos.units[i].kind == ref.kind]
             if same_kind:
                 own = same_kind
             elif self.rules.wrong_unit_kind == "fail":
@@ -315,7 +276,7 @@ class OrderBinder:
         if not here:
             raise _illegal(text, f"there is no unit in {self.map.provinces[prov].name} to {what}", unit)
         if ref.kind:
-            same = [i for i in here if pos.units[i].kind.value == ref.kind]
+            same = [i for i in here if pos.units[i].kind == ref.kind]
             if same:
                 here = same
             elif self.rules.wrong_unit_kind == "fail":
@@ -324,8 +285,7 @@ class OrderBinder:
 
     def bind_one(self, pos: Position, power: str, p: ParsedOrder, unit: Optional[int] = None) -> Order:
         text = p.text
-        if p.unit.count not in (None, 1) and not self.stacks:
-            raise _illegal(text, f"a count ({p.unit.count}) only makes sense where several units share a province, not on the {self.map.name} board")
+        self.check_count(p)
         i = self.find_unit(pos, power, p.unit, text) if unit is None else unit
         pos.units[i]
         if p.action == "hold":
@@ -347,7 +307,7 @@ class OrderBinder:
         pdata = m.provinces[prov]
         if not pdata.passable:
             raise _illegal(text, f"{pdata.name} is impassable", unit)
-        if u.kind == UnitKind.ARMY:
+        if u.kind == ARMY:
             if not self.geo.army_can_stand(prov):
                 raise _illegal(text, f"an army cannot go to {pdata.name}: it is a sea", unit)
             if dest.coast and self.rules.irrelevant_coast == "fail":
@@ -385,18 +345,16 @@ class OrderBinder:
         e.unit = unit  # type: ignore[attr-defined]
         raise e
 
-    def check_move(self, pos: Position, i: int, p: ParsedOrder) -> Move:
+    def check_move(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
         u = pos.units[i]
         text = p.text
         assert p.dest is not None
         prov = p.dest.province
         if prov == u.province:
-            if self.move_to_own_province_holds:
-                return Hold.build(unit=i)  # type: ignore[return-value]
-            raise _illegal(text, "move to its own province: a unit cannot move to where it is", i)
+            return self.move_to_own_province(pos, i, p)
         dest = self.resolve_dest(u, p.dest, text, i)
-        adjacent = self.map.can_reach_province(u.kind.value, u.location, prov)
-        if u.kind == UnitKind.FLEET:
+        adjacent = self.map.can_reach_province(u.kind, u.location, prov)
+        if u.kind == FLEET:
             if not adjacent:
                 raise _illegal(text, f"{self.map.display(u.location)} does not border {self.map.provinces[prov].name} and only armies can be convoyed", i)
             return Move.build(unit=i, dest=dest)
@@ -422,7 +380,7 @@ class OrderBinder:
         tu = pos.units[t]
         m = self.map
         if p.dest is None:
-            if not m.can_reach_province(u.kind.value, u.location, tu.province):
+            if not m.can_reach_province(u.kind, u.location, tu.province):
                 raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[tu.province].name}, so it cannot support there", i)
             return Support.build(unit=i, target=t, target_power=p.target.power)
         prov = p.dest.province
@@ -430,10 +388,10 @@ class OrderBinder:
             raise _illegal(text, "the supported move goes nowhere", i)
         if prov == u.province:
             raise _illegal(text, "a unit cannot support a move into its own province", i)
-        if not m.can_reach_province(u.kind.value, u.location, prov):
+        if not m.can_reach_province(u.kind, u.location, prov):
             raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[prov].name}, so it cannot support a move there", i)
         # can the supported unit make that move at all?
-        if tu.kind == UnitKind.FLEET:
+        if tu.kind == FLEET:
             reach = m.fleet_coasts_reachable(tu.location, prov)
             if not reach:
                 raise _illegal(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", i)
@@ -458,7 +416,7 @@ class OrderBinder:
         text = p.text
         m = self.map
         assert p.target is not None and p.dest is not None
-        if u.kind != UnitKind.FLEET or not self.geo.convoy_area(u.province):
+        if u.kind != FLEET or not self.geo.convoy_area(u.province):
             raise _illegal(text, f"{describe_unit(u, m)} cannot convoy: only fleets at sea convoy", i)
         t = self.target_unit(pos, p.target, text, "convoy", i)
         tu = pos.units[t]
@@ -487,8 +445,8 @@ class OrderBinder:
             unit = pos.units[u]
             mv = o.body
             dest_prov = mv.dest.split("/")[0]
-            adjacent = self.map.can_reach_province(unit.kind.value, unit.location, dest_prov)
-            if unit.kind != UnitKind.ARMY or (adjacent and not self.geo.convoy_chain_possible(unit.province, dest_prov, self._fleets)):
+            adjacent = self.map.can_reach_province(unit.kind, unit.location, dest_prov)
+            if unit.kind != ARMY or (adjacent and not self.geo.convoy_chain_possible(unit.province, dest_prov, self._fleets)):
                 b.route[u] = "land"
                 continue
             if not adjacent:
@@ -545,7 +503,7 @@ def _parse_unit_spec(notation: Notation, power: str, text: str) -> Unit:
     prov = p.unit.loc.province
     pdata = m.provinces[prov]
     if p.unit.kind not in ("A", "F"):  # other kinds of unit: the variant checks where they may stand
-        return Unit(power=power, kind=UnitKind(p.unit.kind), location=prov, count=count)
+        return Unit(power=power, kind=p.unit.kind, location=prov, count=count)
     if p.unit.kind == "A":
         if pdata.terrain not in ("land", "coast"):
             raise InvalidOrder(text, f"an army cannot stand on {pdata.name} ({pdata.terrain})")
@@ -561,4 +519,4 @@ def _parse_unit_spec(notation: Notation, power: str, text: str) -> Unit:
             loc = prov
             if not m.is_fleet_location(loc):
                 raise InvalidOrder(text, f"a fleet cannot stand on {pdata.name} ({pdata.terrain})")
-    return Unit(power=power, kind=UnitKind(p.unit.kind), location=loc, count=count)
+    return Unit(power=power, kind=p.unit.kind, location=loc, count=count)

@@ -270,7 +270,7 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
             if h2 and h2[0].succeeded != base:
                 ans.orders.append((f"{power}: {t}", f"without it: {h2[0].result} — {h2[0].reason}"))
     # 3. counterfactual rule options
-    for fname, finfo in RuleOptions.model_fields.items():
+    for fname, finfo in type(opts).model_fields.items():
         if fname == "name":
             continue
         here = getattr(opts, fname)

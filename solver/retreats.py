@@ -53,7 +53,7 @@ def retreat_options(game_map: GameMap, rules: RuleOptions, mv: MovementResult) -
         by_convoy = attacker in mv.convoyed
         open_: list[str] = []
         closed: dict[str, str] = {}
-        for loc in sorted(game_map.neighbours(unit.kind.value, unit.location)):
+        for loc in sorted(game_map.neighbours(unit.kind, unit.location)):
             prov = game_map.province_of(loc)
             name = game_map.provinces[prov].name
             if not game_map.passable(prov):
@@ -160,7 +160,7 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
 
 def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: RuleOptions, mv: MovementResult,
                               orders: dict[str, list[str]]) -> RetreatResult:
-    """Retreats where units of one nation may share a province (Multiplomacy rule 9): a unit may
+    """Retreats where units of one nation may share a province: a unit may
     retreat where its own nation already stands; units retreating from one province may go
     different ways ("1 A Ber-Pru"); when several nations retreat into one province only the
     numerically greater survives, and only by the amount of its superiority."""
@@ -171,7 +171,7 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
         mine = pos.units[u].power
         extra = []
         closed = dict(opt.closed)
-        for loc in sorted(game_map.neighbours(pos.units[u].kind.value, pos.units[u].location)):
+        for loc in sorted(game_map.neighbours(pos.units[u].kind, pos.units[u].location)):
             prov = game_map.province_of(loc)
             if prov in closed and "is occupied" in closed[prov] and all(x.power == mine for x in mv.after.units if x.province == prov):
                 extra.append(loc)
@@ -193,7 +193,7 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
                 continue
             prov = p.unit.loc.province
             cands = [u for u in options if pos.units[u].province == prov and pos.units[u].power == power
-                     and (p.unit.kind is None or pos.units[u].kind.value == p.unit.kind) and remaining[u] > 0]
+                     and (p.unit.kind is None or pos.units[u].kind == p.unit.kind) and remaining[u] > 0]
             if not cands:
                 reject(power, text, "illegal", f"{power} has no dislodged unit left in {game_map.provinces[prov].name} for this order")
                 continue

@@ -9,7 +9,7 @@ Named presets give the rulebook editions; any field can be overridden by name::
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -69,35 +69,33 @@ class RuleOptions(BaseModel):
     # land and sea for both kinds) or "home_centres" (older rulebooks: distance to the nearest
     # home supply centre; fleets by sea, armies over land and sea).
     civil_disorder: Literal["2023", "home_centres"] = "2023"
-    # Stacks (Multiplomacy rule 7): how many supporting units an attack cuts.  "units": each
-    # attacking unit cuts one, attacks of different nations add up (an attack by n units cuts
-    # n); "strength": each nation's attack cuts as many as its strength (units + supports), and
-    # attacks of different nations overlap (the strongest counts).
-    stack_support_cuts: Literal["units", "strength"] = "units"
-    # Multinational (seed 000) gaps: a reciprocal attack with UNEQUAL strengths ("stronger_wins":
-    # the stronger gets in; "both_fail"; "both_succeed": no battle, the powers swap), and what
-    # conflicts with a fly-over ("destination": another order aimed at its destination;
-    # "any_involvement": also an order aimed at its own state or a state on its route).
-    mn_head_to_head: Literal["stronger_wins", "both_fail", "both_succeed"] = "stronger_wins"
-    mn_flyover_conflict: Literal["destination", "any_involvement"] = "destination"
-    # the seed's slip "defensive strength of the attacking power": whose kind's defence counts
-    mn_defensive_strength_of: Literal["defending_power", "attacking_power"] = "defending_power"
-    # Where a rule draws lots (Multinational's default retreats and removals): the seed of the
-    # random source; None = derived from the position, so the same position draws the same.
+    # The seed of the core's random source, wherever a variant's rule draws lots or throws dice;
+    # None = derived from the position, so the same position draws the same.
     random_seed: Optional[int] = None
     # 4.E.1 illegal orders are ignored (the unit holds and may be supported to hold).  With
     # "move_fails", an illegal move still counts as a failed move (no hold support).
     illegal_orders: Literal["ignore", "move_fails"] = "ignore"
 
-    def with_(self, **changes: Any) -> "RuleOptions":
+    def with_(self, **changes: Any) -> Self:
+        """A copy with ``changes`` (validated; a bad name or value is a :class:`RuleError`)."""
         try:
-            return RuleOptions.model_validate({**self.model_dump(), **changes})
+            return type(self).model_validate({**self.model_dump(), **changes})
+        except ValidationError as exc:
+            raise RuleError(_explain(exc)) from None
+
+    @classmethod
+    def from_preset(cls, base: "RuleOptions", **overrides: Any) -> Self:
+        """This options model (a variant's, extending the core's) with the values of the core
+        preset ``base`` and ``overrides`` on top; the variant's own fields keep their defaults
+        unless overridden."""
+        try:
+            return cls.model_validate({**base.model_dump(), **overrides})
         except ValidationError as exc:
             raise RuleError(_explain(exc)) from None
 
     def differences(self, other: "RuleOptions") -> dict[str, tuple[Any, Any]]:
         a, b = self.model_dump(), other.model_dump()
-        return {k: (a[k], b[k]) for k in a if k != "name" and a[k] != b[k]}
+        return {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if k != "name" and a.get(k) != b.get(k)}
 
 
 def _explain(exc: ValidationError) -> str:
@@ -160,10 +158,11 @@ def preset(name: str | RuleOptions | None = None, **overrides: Any) -> RuleOptio
     return base.with_(**overrides) if overrides else base
 
 
-def parse_overrides(items: list[str]) -> dict[str, Any]:
-    """``["convoy_paradox_rule=1982", "convoyed_attack_from_target_cuts=true"]`` -> dict."""
+def parse_overrides(items: list[str], model: type[RuleOptions] = RuleOptions) -> dict[str, Any]:
+    """``["convoy_paradox_rule=1982", "convoyed_attack_from_target_cuts=true"]`` -> dict.
+    ``model``: the options model whose fields may be named (a variant's extends the core's)."""
     out: dict[str, Any] = {}
-    fields = RuleOptions.model_fields
+    fields = model.model_fields
     for item in items:
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")

@@ -1,7 +1,7 @@
 """Movement with stacks: many units of one nation in a province, numeric strengths, partial cuts.
 
-For variants where a province may hold any number of units of ONE nation (Multiplomacy), each
-unit still an individual with its own order.  The equations generalise DATC 3.0 chapter 5:
+For variants where a province may hold any number of units of ONE nation, each unit still an
+individual with its own order.  The equations generalise DATC 3.0 chapter 5:
 
 * A *force* is all the units of one nation ordered into one province.  They move in unison: one
   decision ``F<rep>`` says whether the force gets in, and each member moves when the force does
@@ -16,7 +16,7 @@ unit still an individual with its own order.  The equations generalise DATC 3.0 
 * The greatest force must beat the defence and every other nation's force into the province
   (prevent strength = that force's strength; 0 when its head-to-head opponent got through).
 * Supports are given by units: a support order of ``c`` units gives up to ``c``.  An attack by
-  ``n`` units on the supporters' province cuts ``n`` of them (``support_cut_count``), the
+  ``n`` units on the supporters' province cuts ``n`` of them (or as many as its strength: :meth:`StackMovementRules.cuts_by_strength`), the
   last-written support first; attacks of different nations add up; an attack from the province
   a support is aimed at does not cut that support and cuts the next one instead (a bipartite
   matching of attacking units to supporting units, settled in closed form: ``_slot_cut``);
@@ -35,8 +35,73 @@ from typing import Callable, Optional
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, Key, System, evaluate
 from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit)
+from .errors import AmbiguousOrder, IllegalOrder, OrderError
 from .movement import MovementRules, Terms, _name, _unit_of
-from .orders import BoundOrders, describe_unit
+from .notation import ParsedOrder
+from .orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
+
+
+class StackBinder(OrderBinder):
+    """Order binding where several units of one power share a province: an order says how many
+    of them it is for ("2 F Nth ..."), and each order gets units of its own."""
+
+    def check_count(self, p: ParsedOrder) -> None:
+        return None  # counts are what orders on a stacked board say
+
+    def assign_units(self, pos: Position, parsed: list[ParsedLine]) -> tuple[Position, dict[int, list[int]], dict[int, OrderError]]:
+        """Give each order its own unit: ``2 F Nth ...`` takes two of the fleets in the North Sea.
+        Returns the split position, order index -> its units, and allocation errors."""
+        remaining = [u.count for u in pos.units]
+        at: dict[str, list[int]] = {}
+        for i, u in enumerate(pos.units):
+            at.setdefault(u.province, []).append(i)
+        pieces: dict[int, list[tuple[int, int]]] = {}  # original unit -> [(count, order index)]
+        errors: dict[int, OrderError] = {}
+        # orders that say how many units they are for go first; an order without a count then
+        # takes the one unit left ("F Con-Aeg sup by 1 F Con" with two fleets in Constantinople)
+        order_ix = sorted(range(len(parsed)), key=lambda i: (parsed[i][2] is None or parsed[i][2].unit.count is None, i))
+        for idx in order_ix:
+            power, text, p, err = parsed[idx]
+            if p is None:
+                continue
+            ref = p.unit
+            prov = ref.loc.province
+            cands = [i for i in at.get(prov, []) if pos.units[i].power == power
+                     and (ref.kind is None or pos.units[i].kind == ref.kind)]
+            if ref.loc.coast and any(pos.units[i].location == ref.loc.location() for i in cands):
+                cands = [i for i in cands if pos.units[i].location == ref.loc.location()]
+            if not cands:
+                continue  # bind_one reports it (no unit / another power's unit)
+            available = sum(remaining[i] for i in cands)
+            want = ref.count if ref.count is not None else (1 if available == 1 else None)
+            name = self.map.provinces[prov].name
+            what = {"A": "armies", "F": "fleets", None: "units"}[ref.kind]
+            if want is None:
+                e = AmbiguousOrder(text, f"{power} has {available} {what} in {name}: write how many this order is for, e.g. '{available} {ref.kind or 'A'} ...'")
+                errors[idx] = e
+                continue
+            if want > available:
+                errors[idx] = IllegalOrder(text, f"{want} {what} ordered in {name}, but {power} has only {available} there without another order")
+                continue
+            for i in cands:
+                take = min(want, remaining[i])
+                if take:
+                    pieces.setdefault(i, []).append((take, idx))
+                    remaining[i] -= take
+                    want -= take
+                if not want:
+                    break
+        units: list[Unit] = []
+        assign: dict[int, list[int]] = {}
+        for i, u in enumerate(pos.units):
+            for take, idx in pieces.get(i, []):
+                assign.setdefault(idx, []).append(len(units))
+                units.append(u.model_copy(update={"count": take}))
+            if remaining[i]:
+                units.append(u.model_copy(update={"count": remaining[i]}))
+        return pos.model_copy(update={"units": tuple(units)}), assign, errors
+
+
 
 
 @dataclass
@@ -71,6 +136,13 @@ class StackMovementRules(MovementRules):
 
     def unit_weight(self, pos: Position, u: int) -> int:
         return pos.units[u].count
+
+    def cuts_by_strength(self) -> bool:
+        """How many supporting units an attack cuts.  False (default): each attacking unit cuts
+        one, attacks of different powers add up (an attack by n units cuts n).  True: each
+        power's attack cuts as many as its strength (units + supports), and attacks of
+        different powers overlap (the strongest counts).  A variant's rule option decides."""
+        return False
 
     def label(self, pos: Position, u: int) -> str:
         n = pos.units[u].count
@@ -284,8 +356,8 @@ class StackMovementRules(MovementRules):
 
     def cutting_groups(self, enc: StackEncoding, prov: str) -> list["CutTerms"]:
         """The attacks on ``prov`` that cut its supports, as groups whose weights cut together:
-        with ``stack_support_cuts = "units"`` one group of every attacking unit (attacks of
-        different nations add up); with ``"strength"`` one group per nation: its moving units
+        by default one group of every attacking unit (attacks of different nations add up);
+        when :meth:`cuts_by_strength`, one group per nation: its moving units
         and the supports for its attack (attacks of different nations overlap).  Each term
         carries the province it comes from when it cannot cut supports aimed there."""
         pos = enc.bound.position
@@ -299,13 +371,13 @@ class StackMovementRules(MovementRules):
                 land = enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts
                 key = pos.units[m].province if land else None
                 terms.append((key, pos.units[m].count, self.P(enc, m)))  # type: ignore[arg-type]
-            if self.rules.stack_support_cuts == "strength":
+            if self.cuts_by_strength():
                 keys = {k for k, _, _ in terms}
                 key = next(iter(keys)) if len(keys) == 1 else None
                 terms += [(key, 1, VAR(n)) for sup in enc.supports_of_force.get((nation, p), [])
                           for n, _ in enc.slots.get(sup, [])]
             by_nation[nation] = terms
-        if self.rules.stack_support_cuts == "strength":
+        if self.cuts_by_strength():
             return list(by_nation.values())
         return [[t for terms in by_nation.values() for t in terms]]
 

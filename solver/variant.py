@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Optional
 from dipsat.maps import GameMap, load_map
 
 from .errors import PositionError
-from .models import Position, Unit, UnitKind
+from .models import Position, Unit, ARMY, FLEET
 from .movement import MovementRules
 from .notation import Notation
 from .orders import Geography, OrderBinder
@@ -29,18 +29,28 @@ class Variant:
     movement_seasons: ClassVar[tuple[str, ...]] = ("spring", "fall")
     has_placement: ClassVar[bool] = False  # a first phase where players place their units
 
+    # the kinds of unit (letters) this variant's positions may hold
+    unit_kinds: ClassVar[tuple[str, ...]] = (ARMY, FLEET)
+
     def is_building_year(self, year: int) -> bool:
         return True
+
+    def take_claims(self, orders: dict[str, list[str]], phase: str) -> tuple[dict[str, list[str]], dict[str, str]]:
+        """Hook: orders that are claims of a shared victory (power -> partner), taken out of a
+        phase's orders before adjudication.  Variants without shared victories have none."""
+        return orders, {}
 
     def adjudicate_adjustments(self, rules: RuleOptions, pos: Position, orders: dict[str, list[str]]):
         from .adjustments import adjudicate_adjustments
 
         return adjudicate_adjustments(self.map, self.notation, pos, orders, pos.owners, rules.civil_disorder,
-                                      stacks=self.max_units_per_province is None)
+                                      shared_provinces=self.max_units_per_province is None)
 
     def adjudicate_placement(self, pos: Position, orders: dict[str, list[str]]):
         raise NotImplementedError(f"{self.name} has no placement phase")
     rule_overrides: ClassVar[dict[str, Any]] = {}  # the variant's own rule choices over its base preset
+    # the variant's rule options: the core's DATC options, extended by the variant's own fields
+    options_model: ClassVar[type[RuleOptions]] = RuleOptions
     movement_rules_class: ClassVar[type[MovementRules]] = MovementRules
     binder_class: ClassVar[type[OrderBinder]] = OrderBinder
     geography_class: ClassVar[type[Geography]] = Geography
@@ -64,14 +74,18 @@ class Variant:
         return self.notation_class(self.map)
 
     def rules(self, name: str | RuleOptions | None = None, **overrides: Any) -> RuleOptions:
-        """A preset by name; ``None`` or the variant's own name gives the variant's rules (its
-        base preset with its own choices on top)."""
+        """The variant's options (its :attr:`options_model`) from a core preset by name;
+        ``None`` or the variant's own name gives the variant's rules (its base preset with its
+        own choices on top)."""
+        model = self.options_model
         if name is None or (isinstance(name, str) and name.lower() == self.name):
-            base = preset(self.default_rules, **self.rule_overrides)
+            base = model.from_preset(preset(self.default_rules), **self.rule_overrides)
             if self.rule_overrides or self.default_rules != "datc":
                 base = base.with_(name=self.name)
             return base.with_(**overrides) if overrides else base
-        return preset(name, **overrides)
+        if isinstance(name, model) and not overrides:
+            return name
+        return model.from_preset(name if isinstance(name, RuleOptions) else preset(name), **overrides)
 
     @cached_property
     def geography(self) -> Geography:
@@ -98,9 +112,11 @@ class Variant:
             p = m.provinces[u.province]
             if not p.passable:
                 raise PositionError(f"{u.label()}: {p.name} is impassable")
-            if u.kind == UnitKind.ARMY and p.terrain not in ("land", "coast"):
+            if u.kind not in self.unit_kinds:
+                raise PositionError(f"{u.label()}: a {self.name} unit is one of {', '.join(self.unit_kinds)}, not {u.kind!r}")
+            if u.kind == ARMY and p.terrain not in ("land", "coast"):
                 raise PositionError(f"{u.label()}: an army cannot stand on {p.name} ({p.terrain})")
-            if u.kind == UnitKind.FLEET and not m.is_fleet_location(u.location):
+            if u.kind == FLEET and not m.is_fleet_location(u.location):
                 raise PositionError(f"{u.label()}: a fleet cannot stand on {u.location!r}" + (
                     f" (name a coast: {', '.join(p.coasts)})" if p.coasts else ""))
             if u.power not in m.powers:
@@ -112,6 +128,6 @@ class Variant:
                 seen[u.province] = u
 
     def start_position(self) -> Position:
-        units = [Unit(power=p.name, kind=UnitKind(k), location=loc)
+        units = [Unit(power=p.name, kind=k, location=loc)
                  for p in self.map.powers.values() for k, loc in p.start]
         return Position(variant=self.name, year=self.map.start_year, season="spring", units=tuple(units)).canonical()

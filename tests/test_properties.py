@@ -45,7 +45,7 @@ def test_retreat_options_are_legal(req):
         attacker = res.position.units[res.dislodged_by[opt.unit]]
         for loc in opt.open:
             prov = MAP.province_of(loc)
-            assert loc in MAP.neighbours(unit.kind.value, unit.location)
+            assert loc in MAP.neighbours(unit.kind, unit.location)
             assert prov not in occupied and prov not in res.contested and MAP.passable(prov)
             assert prov != attacker.province or res.dislodged_by[opt.unit] in res.convoyed
 

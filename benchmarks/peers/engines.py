@@ -41,7 +41,7 @@ def request_from_case(path: str | Path) -> dict[str, Any]:
     bound = variant.binder(variant.rules("datc")).bind(pos, {p: list(ts) for p, ts in req.orders.items()})
     if bound.rejected:
         raise ValueError(f"{path}: illegal orders cannot be given to the peers: {[r.text for r in bound.rejected]}")
-    units = [BUnit(u.power, u.kind.value, u.location) for u in pos.units]
+    units = [BUnit(u.power, u.kind, u.location) for u in pos.units]
     orders: dict[int, tuple] = {}
     for i, o in bound.orders.items():
         b = o.body
@@ -84,8 +84,8 @@ class Dipsat:
     def run(self, req: dict[str, Any], **options: Any) -> Run:
         res = self._adjudicate(request_for_dipsat(req), rules=self._preset("datc", **options) if options else None)
         pos = res.position.units
-        return Run(after=frozenset((u.power, u.kind.value, u.location) for u in res.after.units),
-                   dislodged=frozenset((pos[i].power, pos[i].kind.value, pos[i].location) for i in res.dislodged),
+        return Run(after=frozenset((u.power, u.kind, u.location) for u in res.after.units),
+                   dislodged=frozenset((pos[i].power, pos[i].kind, pos[i].location) for i in res.dislodged),
                    refused=[f"{r.power}: {r.text}: {r.reason}" for r in res.rejected], detail=res)
 
 

@@ -39,15 +39,17 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cached_property
-from typing import Any, Optional
+from typing import Any, Literal, Optional
 
 from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula
-from dipsat.errors import PositionError
-from dipsat.models import Convoy, Move, Outcome, Position, Support, UnitKind
+from dipsat.errors import DipsatError, InputFileError, PositionError
+from dipsat.errors import OrderError
+from dipsat.models import Convoy, Move, Outcome, Position, Support, register_order_kind
 from dipsat.movement import Encoding, MovementRules, Terms, _name
-from dipsat.notation import Notation, ParsedOrder
+from dipsat.notation import Cursor, Notation, ParsedOrder
 from dipsat.orders import Geography, OrderBinder, _illegal, describe_unit
 from dipsat.adjustments import AdjustmentResult
+from dipsat.rules import RuleOptions
 from dipsat.variant import Variant
 
 KINDS: dict[str, dict[str, Any]] = {
@@ -56,10 +58,43 @@ KINDS: dict[str, dict[str, Any]] = {
     "P": {"name": "Political", "defence": 3, "attack": {1: 1, 2: 1, 3: 1}, "seas": False},
 }
 
+class MultinationalOptions(RuleOptions):
+    """The core's options plus the seed's gaps and slips (see the module docstring)."""
+
+    # a reciprocal attack with UNEQUAL strengths: "stronger_wins" (the stronger gets in),
+    # "both_fail", "both_succeed" (no battle, the powers swap)
+    mn_head_to_head: Literal["stronger_wins", "both_fail", "both_succeed"] = "stronger_wins"
+    # what conflicts with a fly-over: "destination" (another order aimed at its destination) or
+    # "any_involvement" (also an order aimed at its own state or a state on its route)
+    mn_flyover_conflict: Literal["destination", "any_involvement"] = "destination"
+    # the seed's slip "defensive strength of the attacking power": whose kind's defence counts
+    mn_defensive_strength_of: Literal["defending_power", "attacking_power"] = "defending_power"
+
+
 MULTINATIONALS = {"at": "AT", "cc": "CC", "ex": "EX", "gm": "GM", "ib": "IB", "pm": "PM", "tw": "TW"}
 
 
+@register_order_kind
+class FlyOver(Move):
+    """A fly-over (rule 6): a move that attacks nothing, along a written route."""
+
+    kind: str = "flyover"
+    route: tuple[str, ...] = ()  # the states it crosses, in order
+
+
 class MultinationalNotation(Notation):
+    extra_keywords = {"fo": "FO", "flyover": "FO"}
+
+    def parse_move_tail(self, p: Cursor, order: ParsedOrder) -> None:
+        """``M Clm – Mri FO Alb Mon Sda``: a fly-over names its whole route."""
+        t = p.peek()
+        if t is not None and t.kind == "FO":
+            p.next()
+            route = []
+            while (t := p.peek()) is not None and t.kind == "PROV":
+                route.append(p.expect_prov("a state of the route").province)
+            order.extras["flyover"] = tuple(route)
+
     kind_words = {"e": "E", "m": "M", "p": "P", "economical": "E", "economic": "E", "military": "M",
                   "political": "P", "a": "A"}  # "A" only appears as the seed's slip in example f
 
@@ -77,7 +112,7 @@ class MultinationalGeography(Geography):
         return True  # "all powers can be convoyed"
 
     def can_convoy(self, unit) -> bool:
-        return bool(KINDS.get(unit.kind.value, {}).get("convoys"))
+        return bool(KINDS.get(unit.kind, {}).get("convoys"))
 
     def army_can_stand(self, province: str) -> bool:
         return not self.map.provinces[province].is_sea
@@ -182,23 +217,23 @@ class MultinationalBinder(OrderBinder):
         prov = p.dest.province
         if prov == u.province:
             raise _illegal(text, "a power cannot attack the state it stands on", i)
-        if p.flyover is not None:
+        if "flyover" in p.extras:
             return self._check_flyover(pos, i, p)
-        d = self.geo.distance(u.kind.value, u.location, prov)
+        d = self.geo.distance(u.kind, u.location, prov)
         if d is not None:
-            return Move.build(unit=i, dest=prov, via_convoy=False, path=(), flyover=None)
+            return Move.build(unit=i, dest=prov, via_convoy=False, path=())
         if not self.map.provinces[prov].is_sea and self.geo.convoy_chain_possible(u.province, prov, self._fleets):
-            return Move.build(unit=i, dest=prov, via_convoy=True, path=(), flyover=None)
-        kind = KINDS.get(u.kind.value, {}).get("name", u.kind.value)
+            return Move.build(unit=i, dest=prov, via_convoy=True, path=())
+        kind = KINDS.get(u.kind, {}).get("name", u.kind)
         raise _illegal(text, f"a {kind} power in {self.map.provinces[u.province].name} cannot reach "
-                             f"{self.map.provinces[prov].name} (range {max(KINDS[u.kind.value]['attack'])}, over land"
-                             f"{'' if KINDS[u.kind.value]['seas'] else '; no seas'}) and no convoy could bring it", i)
+                             f"{self.map.provinces[prov].name} (range {max(KINDS[u.kind]['attack'])}, over land"
+                             f"{'' if KINDS[u.kind]['seas'] else '; no seas'}) and no convoy could bring it", i)
 
     def _check_flyover(self, pos: Position, i: int, p: ParsedOrder) -> Move:
         u = pos.units[i]
         m = self.map
         text = p.text
-        route = tuple(p.flyover or ())
+        route: tuple[str, ...] = p.extras["flyover"]
         dest = p.dest.province  # type: ignore[union-attr]
         owners = pos.owners
         occupant = {x.province: x for x in pos.units}
@@ -218,12 +253,12 @@ class MultinationalBinder(OrderBinder):
             holder = occupant[s].power if s in occupant else owners.get(s)
             if holder is None and pdata.supply_centre:
                 raise _illegal(text, f"a fly-over cannot cross {pdata.name}: an uncontrolled capacity centre", i)
-            if holder is not None and holder != u.power and not self.allowed(holder, u.power, u.kind.value, u.province, s):
+            if holder is not None and holder != u.power and not self.allowed(holder, u.power, u.kind, u.province, s):
                 raise _illegal(text, f"{holder} holds {pdata.name} and gave {u.power} no allowance to fly over it", i)
         ddata = m.provinces[dest]
         if ddata.supply_centre and owners.get(dest) != u.power:
             raise _illegal(text, f"a fly-over ends only on a neutral state or one {u.power} controls; {ddata.name} is not", i)
-        return Move.build(unit=i, dest=dest, via_convoy=False, path=(), flyover=route)
+        return FlyOver.build(unit=i, dest=dest, via_convoy=False, path=(), route=route)
 
     def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
         u = pos.units[i]
@@ -234,10 +269,10 @@ class MultinationalBinder(OrderBinder):
             raise _illegal(text, "a power cannot support itself", i)
         tu = pos.units[t]
         aim = p.dest.province if p.dest is not None else tu.province
-        if self.geo.distance(u.kind.value, u.location, aim) is None:
+        if self.geo.distance(u.kind, u.location, aim) is None:
             raise _illegal(text, f"{describe_unit(u, self.map)} cannot attack {self.map.provinces[aim].name}, so it cannot support there", i)
         if p.dest is not None:
-            if self.geo.distance(tu.kind.value, tu.location, aim) is None and not self.geo.convoy_chain_possible(tu.province, aim, self._fleets):
+            if self.geo.distance(tu.kind, tu.location, aim) is None and not self.geo.convoy_chain_possible(tu.province, aim, self._fleets):
                 raise _illegal(text, f"{describe_unit(tu, self.map)} cannot reach {self.map.provinces[aim].name}", i)
             return Support.build(unit=i, target=t, dest=aim, dest_coast=None, target_power=p.target.power)
         return Support.build(unit=i, target=t, dest=None, dest_coast=None, target_power=p.target.power)
@@ -245,7 +280,7 @@ class MultinationalBinder(OrderBinder):
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         u = pos.units[i]
         text = p.text
-        if not KINDS.get(u.kind.value, {}).get("convoys") or not self.map.provinces[u.province].is_sea:
+        if not KINDS.get(u.kind, {}).get("convoys") or not self.map.provinces[u.province].is_sea:
             raise _illegal(text, "only a Military power in a sea area convoys", i)
         assert p.target is not None and p.dest is not None
         t = self.target_unit(pos, p.target, text, "convoy", i)
@@ -264,6 +299,10 @@ class MultinationalBinder(OrderBinder):
 
 class MultinationalRules(MovementRules):
     geo: MultinationalGeography
+    rules: MultinationalOptions
+
+    def is_attack(self, mv: Move) -> bool:
+        return not isinstance(mv, FlyOver)  # a fly-over attacks nothing
 
     def label(self, pos: Position, u: int) -> str:
         loc = pos.units[u].location
@@ -272,8 +311,8 @@ class MultinationalRules(MovementRules):
     def _strength(self, enc: Encoding, u: int, target: str) -> int:
         unit = enc.bound.position.units[u]
         if enc.route.get(u) == "convoy":
-            return self.geo.strength(unit.kind.value, 1)
-        return self.geo.strength(unit.kind.value, self.geo.distance(unit.kind.value, unit.location, target))
+            return self.geo.strength(unit.kind, 1)
+        return self.geo.strength(unit.kind, self.geo.distance(unit.kind, unit.location, target))
 
     _attacker: Optional[int] = None  # the attack being judged (for mn_defensive_strength_of)
 
@@ -284,7 +323,7 @@ class MultinationalRules(MovementRules):
         who = v
         if self.rules.mn_defensive_strength_of == "attacking_power" and self._attacker is not None:
             who = self._attacker
-        return KINDS[pos.units[who].kind.value]["defence"]
+        return KINDS[pos.units[who].kind]["defence"]
 
     def move_formula(self, enc: Encoding, u: int) -> Formula:
         self._attacker = u
@@ -336,7 +375,7 @@ class MultinationalRules(MovementRules):
         d = enc.dest[u]
         touched = {d}
         if self.rules.mn_flyover_conflict == "any_involvement":
-            touched |= {pos.units[u].province, *(mv.flyover or ())}
+            touched |= {pos.units[u].province, *(mv.route if isinstance(mv, FlyOver) else ())}
         for v, o in enc.bound.orders.items():
             if v == u:
                 continue
@@ -372,7 +411,7 @@ class MultinationalRules(MovementRules):
     def _explain_move(self, enc: Encoding, values: dict[str, bool], u: int, outcome: Outcome) -> Outcome:
         pos = enc.bound.position
         mv: Move = enc.moves[u]
-        if mv.flyover is not None:
+        if isinstance(mv, FlyOver):
             ok = values[_name("M", u)]
             return outcome.model_copy(update={"reason": "fly-over " + ("succeeds" if ok else "fails: it conflicts with another order")})
         d = enc.dest[u]
@@ -420,14 +459,36 @@ class Multinational(Variant):
     victory_centres = 18
     shared_victory_centres = 26  # two players together, both claiming in the same year
     movement_rules_class = MultinationalRules
+    options_model = MultinationalOptions
     binder_class = MultinationalBinder
     notation_class = MultinationalNotation
     geography_class = MultinationalGeography
     movement_seasons = ("year",)  # one movement a year; 1990 is the placement
     has_placement = True
 
+    unit_kinds = tuple(KINDS)
+
     def is_building_year(self, year: int) -> bool:
         return year % 2 == 0  # "all even playing years, starting with 1992"
+
+    def take_claims(self, orders: dict[str, list[str]], phase: str) -> tuple[dict[str, list[str]], dict[str, str]]:
+        """``CLAIM SHARED WITH XX`` / ``CLAIM XX``: a claim of a shared victory this year."""
+        from dipsat.api import _power_name
+
+        out: dict[str, list[str]] = {}
+        claims: dict[str, str] = {}
+        for power, texts in orders.items():
+            for t in texts:
+                words = t.replace(",", " ").split()
+                if words and words[0].lower() == "claim":
+                    other = words[-1]
+                    try:
+                        claims[power] = _power_name(self, other, f"claim of {power}")
+                    except DipsatError:
+                        raise InputFileError(f"{phase}: {power}: {t!r}: name the partner, e.g. 'CLAIM SHARED WITH CC'") from None
+                else:
+                    out.setdefault(power, []).append(t)
+        return out, claims
 
     def adjudicate_placement(self, pos: Position, orders: dict[str, list[str]]):
         return _placement(self, pos, orders)
@@ -442,12 +503,12 @@ class Multinational(Variant):
         m = self.map
         seen: dict[str, str] = {}
         for u in pos.units:
-            if u.kind.value not in KINDS:
-                raise PositionError(f"{u.label()}: Multinational powers are E, M or P, not {u.kind.value!r}")
+            if u.kind not in KINDS:
+                raise PositionError(f"{u.label()}: Multinational powers are E, M or P, not {u.kind!r}")
             p = m.provinces.get(u.province)
             if p is None:
                 raise PositionError(f"{u.label()}: unknown state {u.province!r}")
-            if p.is_sea and not KINDS[u.kind.value]["seas"]:
+            if p.is_sea and not KINDS[u.kind]["seas"]:
                 raise PositionError(f"{u.label()}: only a Military power may be in a sea area")
             if u.power not in m.powers:
                 raise PositionError(f"{u.label()}: unknown multinational {u.power!r}; known: {', '.join(m.powers)}")
@@ -473,7 +534,7 @@ def _rng(rules, pos: Position, what: str):
     if rules.random_seed is not None:
         seed = rules.random_seed
     else:
-        key = repr((what, pos.year, sorted((u.power, u.kind.value, u.location) for u in pos.units)))
+        key = repr((what, pos.year, sorted((u.power, u.kind, u.location) for u in pos.units)))
         seed = int(hashlib.sha256(key.encode()).hexdigest()[:12], 16)
     return random.Random(seed), seed
 
@@ -496,8 +557,8 @@ def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> Adjustme
         for text in orders.get(mn, []):
             try:
                 p = variant.notation.parse(text, mn)
-            except Exception as exc:  # noqa: BLE001 - reported as an invalid order
-                outcomes.append(_mk(mn, text, "rejected", "invalid", f"invalid: {getattr(exc, 'reason', exc)}"))
+            except OrderError as exc:
+                outcomes.append(_mk(mn, text, "rejected", "invalid", f"invalid: {exc.reason}"))
                 continue
             kind, prov = p.unit.kind, p.unit.loc.province
             if kind not in KINDS or prov not in home or kind in placed or prov in placed.values():
@@ -513,7 +574,7 @@ def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> Adjustme
                 placed[kind] = free[0]
                 outcomes.append(_mk(mn, f"(default) {kind} {m.display(free[0])}", "placement", "built",
                                     "placed by default (the seed's table)"))
-        units += [Unit(power=mn, kind=UnitKind(k), location=p) for k, p in sorted(placed.items())]
+        units += [Unit(power=mn, kind=k, location=p) for k, p in sorted(placed.items())]
     after = pos.model_copy(update={"units": tuple(units)}).canonical()
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after)
 
@@ -533,7 +594,7 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
     for u in mv.dislodged:
         unit = pos.units[u]
         nbrs = set(m.army_neighbours(unit.province))
-        if KINDS[unit.kind.value]["seas"]:
+        if KINDS[unit.kind]["seas"]:
             nbrs |= set(m.fleet_neighbours(unit.province))
         open_, closed = [], {}
         for prov in sorted(nbrs):
@@ -552,8 +613,8 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
         for text in orders[power]:
             try:
                 p = variant.notation.parse(text, power)
-            except Exception as exc:  # noqa: BLE001
-                outcomes.append(_mk(power, text, "rejected", "invalid", f"invalid: {getattr(exc, 'reason', exc)}"))
+            except OrderError as exc:
+                outcomes.append(_mk(power, text, "rejected", "invalid", f"invalid: {exc.reason}"))
                 continue
             cands = [u for u in options if pos.units[u].province == p.unit.loc.province and pos.units[u].power == power]
             if not cands or p.action not in ("move", "disband") or cands[0] in chosen:
@@ -586,7 +647,7 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
         pick = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
         unit = pos.units[u]
         note = f" (lots drawn among {', '.join(m.display(t) for t in tied)}; seed {seed})" if len(tied) > 1 else ""
-        chosen[u] = (pick, unit.power, f"(default) {unit.kind.value} {m.display(unit.location)} R {m.display(pick)}{note}")
+        chosen[u] = (pick, unit.power, f"(default) {unit.kind} {m.display(unit.location)} R {m.display(pick)}{note}")
     targets: dict[str, list[int]] = {}
     for u, (dest, _, _) in chosen.items():
         if dest != "disband":
@@ -603,7 +664,7 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
     for u in options:
         if u not in chosen:
             unit = pos.units[u]
-            outcomes.append(_mk(unit.power, f"{unit.kind.value} {m.display(unit.location)} (no retreat)", "disband",
+            outcomes.append(_mk(unit.power, f"{unit.kind} {m.display(unit.location)} (no retreat)", "disband",
                                 "disbanded", "disbanded off the board: no state to retreat to", u))
     after = mv.after.model_copy(update={"units": tuple(new_units)}).canonical()
     return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
@@ -637,8 +698,8 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
             body = t.split(None, 1)[1] if action and " " in t else ""
             try:
                 p = variant.notation.parse(body, mn) if action else None
-            except Exception as exc:  # noqa: BLE001
-                outcomes.append(_mk(mn, text, "rejected", "invalid", f"invalid: {getattr(exc, 'reason', exc)}"))
+            except OrderError as exc:
+                outcomes.append(_mk(mn, text, "rejected", "invalid", f"invalid: {exc.reason}"))
                 continue
             if p is None or p.unit.kind not in KINDS:
                 outcomes.append(_mk(mn, text, "rejected", "invalid", "invalid: expected 'Build E Uta' or 'Remove P Kan'"))
@@ -658,7 +719,7 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
                     continue
                 elsewhere_used |= not ok_home
                 done += 1
-                units.append(Unit(power=mn, kind=UnitKind(p.unit.kind), location=prov))
+                units.append(Unit(power=mn, kind=p.unit.kind, location=prov))
                 outcomes.append(_mk(mn, text, "build", "built", f"builds {p.unit.kind} {m.display(prov)}"))
             else:
                 idx = [i for i in mine if units[i].province == prov and i not in removed]
@@ -667,7 +728,7 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
                     continue
                 removed.add(idx[0])
                 done += 1
-                outcomes.append(_mk(mn, text, "disband", "disbanded", f"removes {units[idx[0]].kind.value} {m.display(prov)}"))
+                outcomes.append(_mk(mn, text, "disband", "disbanded", f"removes {units[idx[0]].kind} {m.display(prov)}"))
         while delta < 0 and done < -delta:
             left = [i for i in mine if i not in removed]
             def rank(i: int) -> int:
@@ -681,7 +742,7 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
             removed.add(pick)
             done += 1
             note = f" (lots drawn among {', '.join(m.display(units[i].location) for i in tied)}; seed {seed})" if len(tied) > 1 else ""
-            outcomes.append(_mk(mn, f"(default) Remove {units[pick].kind.value} {m.display(units[pick].location)}",
+            outcomes.append(_mk(mn, f"(default) Remove {units[pick].kind} {m.display(units[pick].location)}",
                                 "disband", "disbanded", "removed by default (neutral states first, then controlled, then home)" + note))
         if delta > done:
             outcomes.append(_mk(mn, f"({mn} plays short)", "waive", "waived", f"{delta - done} build(s) not made: {mn} plays short"))

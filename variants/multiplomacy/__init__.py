@@ -17,12 +17,30 @@ from the standard notation and rules.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from dipsat.notation import Notation
-from dipsat.orders import OrderBinder
-from dipsat.stacks import StackMovementRules
+from dipsat.models import Hold, OrderBody, Position
+from dipsat.notation import Notation, ParsedOrder
+from dipsat.rules import RuleOptions
+from dipsat.stacks import StackBinder, StackMovementRules
 from dipsat.variant import Variant
+
+
+class MultiplomacyOptions(RuleOptions):
+    """The core's options plus the reading rule 7 leaves open."""
+
+    # Rule 7: how many supporting units an attack cuts.  "units": each attacking unit cuts one,
+    # attacks of different nations add up (an attack by n units cuts n); "strength": each
+    # nation's attack cuts as many as its strength (units + supports), and attacks of different
+    # nations overlap (the strongest counts).
+    stack_support_cuts: Literal["units", "strength"] = "units"
+
+
+class MultiplomacyRules(StackMovementRules):
+    rules: MultiplomacyOptions
+
+    def cuts_by_strength(self) -> bool:
+        return self.rules.stack_support_cuts == "strength"
 
 
 class MultiplomacyNotation(Notation):
@@ -33,9 +51,9 @@ class MultiplomacyNotation(Notation):
                      "a": "Austria", "i": "Italy", "f": "France"}
 
 
-class MultiplomacyBinder(OrderBinder):
-    stacks = True
-    move_to_own_province_holds = True  # "F Nwy-Nwy" (seed 5.ii): the fleet stays
+class MultiplomacyBinder(StackBinder):
+    def move_to_own_province(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
+        return Hold.build(unit=i)  # "F Nwy-Nwy" (seed 5.ii): the fleet stays
 
 
 class Multiplomacy(Variant):
@@ -48,7 +66,8 @@ class Multiplomacy(Variant):
     max_units_per_province = None
     victory_centres = 29
     victory_years = 2  # "at the end of two consecutive winter moves" (rule 11)
-    movement_rules_class = StackMovementRules
+    movement_rules_class = MultiplomacyRules
+    options_model = MultiplomacyOptions
     binder_class = MultiplomacyBinder
     notation_class = MultiplomacyNotation
 
