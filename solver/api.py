@@ -13,14 +13,13 @@ the orders as written.  Units without an order hold.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import InputFileError, OrderError, PositionError
+from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
 from .models import Position
 from .orders import parse_unit_spec
 from .rules import RuleOptions
@@ -32,7 +31,7 @@ class TurnRequest(BaseModel):
     variant: str = "standard"
     rules: Optional[str] = None
     options: dict[str, Any] = Field(default_factory=dict)
-    year: Optional[int] = None
+    year: Optional[int] = Field(default=None, ge=1, le=9999)
     season: Optional[str] = None
     phase: str = "movement"
     units: dict[str, list[str]] = Field(default_factory=dict)
@@ -64,8 +63,16 @@ def build_position(variant, req: TurnRequest) -> Position:
                 units.append(parse_unit_spec(variant.notation, pname, spec))
             except OrderError as exc:
                 raise PositionError(f"units.{power}: bad unit {spec!r}: {exc.reason}") from None
+    if req.season is not None:
+        seasons = (*variant.movement_seasons, "winter")
+        if req.season not in seasons:
+            raise PositionError(f"season: {req.season!r} is not one of {', '.join(seasons)} (the {variant.name} variant's seasons)")
+    # Checked before units are merged into stacks: two identical units are two units.
+    variant.check_position(Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units)))
     pos = Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units)).canonical()
     variant.check_position(pos)
+    if not pos.units and not (req.phase == "adjustment" and req.owners):
+        raise PositionError("units: the position is empty (no units given); nothing to adjudicate")
     return pos
 
 
@@ -129,20 +136,19 @@ def describe_validation(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def read_data_file(path: str | Path) -> Any:
-    """A TOML file (or JSON, by its suffix), read with the safe standard loaders."""
+def read_data_file(path: str | Path, limits: Limits = DEFAULT_LIMITS, max_bytes: int | None = None) -> Any:
+    """A TOML file (or JSON, by its suffix), read with the safe standard loaders within
+    ``limits`` (size: ``max_bytes``, default the request limit; nesting depth)."""
     p = Path(path)
+    cap = limits.max_request_bytes if max_bytes is None else max_bytes
     try:
-        text = p.read_bytes().decode("utf-8")
+        with p.open("rb") as f:
+            raw = f.read(cap + 1)
     except OSError as exc:
         raise InputFileError(f"{p}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise InputFileError(f"{p}: not UTF-8 text: {exc}") from None
-    is_json = p.suffix.lower() == ".json"
-    try:
-        return json.loads(text) if is_json else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InputFileError(f"{p}: not valid {'JSON' if is_json else 'TOML'}: {exc}") from None
+    if len(raw) > cap:
+        raise LimitExceeded(f"{p}: more than the limit of {cap:,} bytes")
+    return parse_data(raw, "json" if p.suffix.lower() == ".json" else "toml", str(p), limits, max_bytes=cap)
 
 
 def load_model(path: str | Path, model, data: Any = None):
@@ -156,10 +162,12 @@ def load_model(path: str | Path, model, data: Any = None):
         raise InputFileError(f"{p}: {describe_validation(exc)}") from None
 
 
-def load_request(path: str | Path) -> TurnRequest:
-    """Read a position-plus-orders file (TOML or JSON)."""
+def load_request(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> TurnRequest:
+    """Read a position-plus-orders file (TOML or JSON) within ``limits``."""
     p = Path(path)
-    data = read_data_file(p)
+    data = read_data_file(p, limits)
+    if isinstance(data, dict):
+        check_request_size(data, str(p), limits)
     if isinstance(data, dict) and "expect" in data:  # a corpus case: take its position and orders
         keep = {"variant", "phase", "units", "orders", "owners", "retreat_orders"}
         data = {k: v for k, v in data.items() if k in keep}

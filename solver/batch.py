@@ -1,44 +1,116 @@
 """Batch adjudication: one JSON turn request per line in, one JSON result per line out.
 
-Lines are answered in order.  A bad line (not JSON, wrong fields, unknown province, illegal
-position, solver failure) gives ``{"line": N, "ok": false, "error": {...}}`` and the run goes on.
-Blank lines and lines starting with ``#`` are skipped (no output).
+Every non-blank input line that does not start with ``#`` gives exactly one output line, in input
+order: ``{"line": N, "ok": true, ...the result...}`` or ``{"line": N, "ok": false, "error":
+{"kind": ..., "message": ...}}``; an ``id`` given in the request is echoed.  Nothing a line holds
+can stop the run or cost another line its result: input is read as bytes and decoded line by
+line, each line is parsed within the limits of :mod:`dipsat.limits` (size, nesting, orders,
+wall-clock time) and any exception while answering it becomes that line's error (kind
+``internal_error`` for an unexpected one).
+
+Lines are answered by a pool of worker processes (:func:`run_pool`) or, for a library caller,
+in this process (:func:`run_batch`), or on a Dask cluster (:func:`run_dask`).  All three stream:
+the input is read as results are written, with at most a fixed window of lines in memory, so
+a file of any length runs in bounded memory.  When a worker process dies on a line (a crash
+in native code, killed by the system or by the watchdog), the lines it held are given to
+another worker; the line it was working on is tried once more and, if it kills a worker again,
+answered with an error of kind ``worker_died``.
+
+``--resume`` reads an existing output file, keeps its results (dropping a last line cut short),
+and skips the input lines already answered there: a line is recognised by its ``id``, or by its
+line number when it has none.
 """
 
 from __future__ import annotations
 
 import json
-from typing import IO, Any
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import IO, Any, BinaryIO, Literal, Optional
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .api import TurnRequest, adjudicate, describe_validation, result_to_json
-from .errors import DipsatError
+from .errors import DipsatError, InputFileError
+from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, TurnTimeout, check_request_size, deadline, parse_data
+
+ISSUES = "https://github.com/dipsat/dipsat/issues"
 
 
-def adjudicate_line(line: str, lineno: int, time_limit: float | None = None, variant: str | None = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class BatchSettings:
+    """What every line is answered with (sent to each worker process)."""
+
+    variant: Optional[str] = None  # for lines that name none
+    limits: Limits = DEFAULT_LIMITS
+
+
+# -- one line -------------------------------------------------------------------------------
+
+
+def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSettings()) -> dict[str, Any]:
+    """The result object of one input line; never raises (but for KeyboardInterrupt)."""
+    ident: Any = None
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return _error(lineno, "invalid_json", f"not valid JSON at column {exc.colno}: {exc.msg}")
-    if not isinstance(data, dict):
-        return _error(lineno, "invalid_request", f"expected a JSON object, got {type(data).__name__}")
-    ident = data.pop("id", None)
-    if variant and "variant" not in data:
-        data["variant"] = variant
+        data = parse_data(raw.strip(), "json", f"line {lineno}", settings.limits)
+        if not isinstance(data, dict):
+            return _error(lineno, "invalid_request", f"line {lineno}: expected a JSON object, got {_json_type(data)}")
+        ident = data.pop("id", None)
+        check_request_size(data, f"line {lineno}", settings.limits)
+        if settings.variant and "variant" not in data:
+            data["variant"] = settings.variant
+        with deadline(settings.limits.turn_time_limit):
+            return _adjudicate(data, lineno, ident, settings)
+    except LimitExceeded as exc:
+        return _error(lineno, "too_large", str(exc), ident)
+    except InputFileError as exc:
+        return _error(lineno, "invalid_json", str(exc), ident)
+    except TurnTimeout as exc:
+        return _error(lineno, "timeout", str(exc), ident)
+    except DipsatError as exc:
+        return _error(lineno, type(exc).__name__, str(exc), ident)
+    except Exception as exc:  # the line is isolated: whatever went wrong is its own answer
+        return _error(lineno, "internal_error", f"unexpected {type(exc).__name__} while answering this line: "
+                      f"{_short(str(exc))} (please report it with the line: {ISSUES})", ident)
+
+
+def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSettings) -> dict[str, Any]:
+    from .api import TurnRequest, adjudicate, describe_validation, result_to_json
+
     try:
         req = TurnRequest.model_validate(data)
     except ValidationError as exc:
         return _error(lineno, "invalid_request", describe_validation(exc), ident)
-    try:
-        res = adjudicate(req, time_limit=time_limit)
-    except DipsatError as exc:
-        return _error(lineno, type(exc).__name__, str(exc), ident)
-    out = {"line": lineno, "ok": True}
+    res = adjudicate(req, time_limit=settings.limits.turn_time_limit)
+    out: dict[str, Any] = {"line": lineno, "ok": True}
     if ident is not None:
         out["id"] = ident
     out.update(result_to_json(res))
     return out
+
+
+def adjudicate_line(line: str | bytes, lineno: int, time_limit: float | None = None,
+                    variant: str | None = None) -> dict[str, Any]:
+    """One line's result object (the library form of a batch line)."""
+    limits = DEFAULT_LIMITS if time_limit is None else Limits(**{**DEFAULT_LIMITS.__dict__, "turn_time_limit": time_limit})
+    return answer_line(line, lineno, BatchSettings(variant=variant, limits=limits))
+
+
+def answer_text(raw: bytes, lineno: int, settings: BatchSettings) -> str:
+    """One output line (JSON, no newline) for one input line: what a worker sends back."""
+    res = answer_line(raw, lineno, settings)
+    try:
+        return json.dumps(res, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:  # an unprintable id (NaN is printable; a huge float too)
+        return json.dumps(_error(lineno, "internal_error", f"the result could not be written as JSON: {exc}"),
+                          separators=(",", ":"))
 
 
 def _error(lineno: int, kind: str, message: str, ident: Any = None) -> dict[str, Any]:
@@ -49,17 +121,452 @@ def _error(lineno: int, kind: str, message: str, ident: Any = None) -> dict[str,
     return out
 
 
-def run_batch(lines: IO[str], out: IO[str], time_limit: float | None = None, variant: str | None = None) -> tuple[int, int]:
-    ok = err = 0
-    for n, line in enumerate(lines, start=1):
-        s = line.strip()
-        if not s or s.startswith("#"):
+def _json_type(v: Any) -> str:
+    return {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number",
+            type(None): "null"}.get(type(v), type(v).__name__)
+
+
+def _short(text: str, n: int = 200) -> str:
+    return text if len(text) <= n else text[:n] + "..."
+
+
+# -- reading and resuming -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    raw: bytes  # empty when the line is longer than the limit
+    too_long: int = 0  # its length then
+
+
+def read_lines(stream: BinaryIO, limits: Limits = DEFAULT_LIMITS) -> Iterator[Line]:
+    """The lines to answer (not blank, not ``#`` comments), numbered from 1, as bytes; a line
+    longer than the request limit is not kept in memory, only its length."""
+    cap = limits.max_request_bytes
+    n = 0
+    while True:
+        chunk = stream.readline(cap + 2)
+        if not chunk:
+            return
+        n += 1
+        if len(chunk) > cap + 1 or (len(chunk) == cap + 1 and not chunk.endswith(b"\n")):
+            size = len(chunk)
+            while not chunk.endswith(b"\n"):
+                chunk = stream.readline(1 << 20)
+                if not chunk:
+                    break
+                size += len(chunk)
+            yield Line(n, b"", size - (1 if chunk.endswith(b"\n") else 0))
             continue
-        res = adjudicate_line(s, n, time_limit, variant)
-        if res["ok"]:
-            ok += 1
-        else:
-            err += 1
-        out.write(json.dumps(res, separators=(",", ":")) + "\n")
+        s = chunk.strip()
+        if not s or s.startswith(b"#"):
+            continue
+        yield Line(n, s)
+
+
+def answer(line: Line, settings: BatchSettings) -> str:
+    if line.too_long:
+        cap = settings.limits.max_request_bytes
+        return json.dumps(_error(line.number, "too_large", f"line {line.number}: {line.too_long:,} bytes is more "
+                                 f"than the limit of {cap:,} bytes"), separators=(",", ":"))
+    return answer_text(line.raw, line.number, settings)
+
+
+def result_key(obj: dict[str, Any]) -> str:
+    """How a result (or a request) is recognised on resume: its id, else its line number."""
+    if "id" in obj:
+        return "id:" + json.dumps(obj["id"], sort_keys=True)
+    return f"line:{obj.get('line')}"
+
+
+def request_key(line: Line, settings: BatchSettings) -> str:
+    if not line.too_long:
+        try:
+            data = parse_data(line.raw, "json", "", settings.limits)
+        except InputFileError:
+            data = None
+        if isinstance(data, dict) and data.get("id") is not None:
+            return "id:" + json.dumps(data["id"], sort_keys=True)
+    return f"line:{line.number}"
+
+
+class Resume:
+    """Skips the lines whose results are already written (``--resume``)."""
+
+    def __init__(self, done: set[str], settings: BatchSettings) -> None:
+        self.done = done
+        self.settings = settings
+        self.skipped = 0
+
+    def filter(self, lines: Iterable[Line]) -> Iterator[Line]:
+        for line in lines:
+            if self.done and request_key(line, self.settings) in self.done:
+                self.skipped += 1
+            else:
+                yield line
+
+
+def load_done(path: Path) -> tuple[set[str], int]:
+    """The keys of the results already in ``path`` (and its size up to its last complete line,
+    so a line cut short by an interruption is overwritten)."""
+    done: set[str] = set()
+    good = 0
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.readline(), b""):
+            if not chunk.endswith(b"\n"):
+                break
+            try:
+                obj = json.loads(chunk)
+            except ValueError:
+                raise InputFileError(f"{path}: line {len(done) + 1} is not a batch result; "
+                                     "--resume needs the output of an earlier run") from None
+            if not isinstance(obj, dict) or "line" not in obj or "ok" not in obj:
+                raise InputFileError(f"{path}: line {len(done) + 1} is not a batch result; "
+                                     "--resume needs the output of an earlier run")
+            done.add(result_key(obj))
+            good += len(chunk)
+    return done, good
+
+
+# -- the runners ----------------------------------------------------------------------------
+
+
+@dataclass
+class BatchReport:
+    ok: int = 0
+    errors: int = 0
+    skipped: int = 0  # already answered (resume)
+    last_line: int = 0  # the input line of the last result written
+    interrupted: bool = False
+    retried: int = 0  # lines given to a new worker after one died
+    worker_deaths: int = 0
+
+
+def _count(report: BatchReport, text: str, number: int) -> None:
+    if text.startswith('{"line":') and '"ok":true' in text[:40]:
+        report.ok += 1
+    else:
+        report.errors += 1
+    report.last_line = number
+
+
+def run_batch(lines: IO[str] | IO[bytes] | Iterable[str | bytes], out: IO[str], time_limit: float | None = None,
+              variant: str | None = None) -> tuple[int, int]:
+    """Answer every line in this process, in order; returns (adjudicated, errors)."""
+    limits = DEFAULT_LIMITS if time_limit is None else Limits(**{**DEFAULT_LIMITS.__dict__, "turn_time_limit": time_limit})
+    settings = BatchSettings(variant=variant, limits=limits)
+    report = BatchReport()
+    for n, raw in enumerate(lines, start=1):
+        b = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else raw
+        s = b.strip()
+        if not s or s.startswith(b"#"):
+            continue
+        text = answer(Line(n, s), settings)
+        _count(report, text, n)
+        out.write(text + "\n")
         out.flush()
-    return ok, err
+    return report.ok, report.errors
+
+
+Handler = Callable[[Line, BatchSettings], str]
+
+
+@dataclass
+class _Task:
+    seq: int
+    line: Line
+    attempts: int = 0
+
+
+@dataclass
+class _Worker:
+    proc: Any  # multiprocessing.process.BaseProcess
+    conn: Connection
+    pending: deque[_Task] = field(default_factory=deque)
+    busy_since: float = 0.0
+
+
+def _worker_main(conn: Connection, settings: BatchSettings, handler: Handler) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; the line in flight finishes
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        seq, line = msg
+        try:
+            text = handler(line, settings)
+        except BaseException as exc:  # noqa: BLE001 - the worker must answer every line it takes
+            text = json.dumps(_error(line.number, "internal_error", f"unexpected {type(exc).__name__} in the worker: "
+                                     f"{_short(str(exc))} (please report it with the line: {ISSUES})"), separators=(",", ":"))
+        conn.send((seq, text))
+
+
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["dipsat.batch", "dipsat.api", "dipsat.variants", "dipsat.movement"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs: int,
+             on_result: Callable[[], None] = lambda: None, handler: Handler = answer,
+             prefetch: int = 4) -> BatchReport:
+    """Answer ``lines`` with ``jobs`` worker processes; results are written in input order as
+    soon as they can be.  Ctrl-C stops reading, lets the lines in flight finish, writes them and
+    returns with ``interrupted``; a second Ctrl-C stops at once (what was written stays)."""
+    ctx = _context()
+    report = BatchReport()
+    source = iter(lines)
+    window = max(64, jobs * prefetch * 4)
+    watchdog = None if settings.limits.turn_time_limit is None else settings.limits.turn_time_limit * 3 + 30
+    workers: list[_Worker] = []
+    retry: deque[_Task] = deque()
+    done: dict[int, tuple[int, str]] = {}
+    next_seq = write_seq = 0
+    exhausted = stopping = False
+
+    def start() -> _Worker:
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_worker_main, args=(child, settings, handler), daemon=True)
+        proc.start()
+        child.close()
+        return _Worker(proc, parent)
+
+    def died(w: _Worker) -> None:
+        report.worker_deaths += 1
+        try:
+            while w.conn.poll():
+                seq, text = w.conn.recv()
+                task = w.pending.popleft()
+                done[task.seq] = (task.line.number, text)
+        except (EOFError, OSError):
+            pass
+        if w.proc.is_alive():
+            w.proc.kill()
+        w.proc.join()
+        code = w.proc.exitcode
+        w.conn.close()
+        if w.pending:
+            first = w.pending.popleft()
+            first.attempts += 1
+            if first.attempts >= 2:
+                msg = (f"line {first.line.number}: the worker process answering it died twice "
+                       f"(exit code {code}); please report it with the line: {ISSUES}")
+                done[first.seq] = (first.line.number, json.dumps(
+                    _error(first.line.number, "worker_died", msg), separators=(",", ":")))
+            else:
+                retry.appendleft(first)
+                report.retried += 1
+            retry.extend(w.pending)
+            w.pending.clear()
+
+    def flush() -> None:
+        nonlocal write_seq
+        wrote = False
+        while write_seq in done:
+            number, text = done.pop(write_seq)
+            out.write(text + "\n")
+            _count(report, text, number)
+            write_seq += 1
+            wrote = True
+            on_result()
+        if wrote:
+            out.flush()
+
+    def step() -> bool:
+        """Send, wait, collect once; False when everything is answered."""
+        nonlocal next_seq, exhausted
+        for i, w in enumerate(workers):
+            if not w.proc.is_alive() and w.proc.exitcode is not None:
+                died(w)
+                workers[i] = start()
+        for w in sorted(workers, key=lambda w: len(w.pending)):
+            while len(w.pending) < prefetch:
+                if retry:
+                    task = retry.popleft()
+                elif not exhausted and not stopping and next_seq - write_seq < window:
+                    try:
+                        line = next(source)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    task = _Task(next_seq, line)
+                    next_seq += 1
+                else:
+                    break
+                if not w.pending:
+                    w.busy_since = time.monotonic()
+                w.pending.append(task)
+                try:
+                    w.conn.send((task.seq, task.line))
+                except (BrokenPipeError, OSError):
+                    break  # found dead at the next step
+        busy = [w for w in workers if w.pending]
+        if not busy and not retry:
+            return False
+        ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=1.0)
+        now = time.monotonic()
+        for i, w in enumerate(workers):
+            if w.conn in ready:
+                try:
+                    while w.conn.poll():
+                        seq, text = w.conn.recv()
+                        task = w.pending.popleft()
+                        assert task.seq == seq, "answers come back in the order sent"
+                        done[seq] = (task.line.number, text)
+                        w.busy_since = now
+                except (EOFError, OSError):
+                    died(w)
+                    workers[i] = start()
+                    continue
+            if w.proc.sentinel in ready and not w.proc.is_alive():
+                died(w)
+                workers[i] = start()
+            elif watchdog is not None and w.pending and now - w.busy_since > watchdog:
+                w.proc.kill()  # stuck past every limit: counts as a death of its line
+                died(w)
+                workers[i] = start()
+        flush()
+        return True
+
+    try:
+        workers = [start() for _ in range(max(1, jobs))]
+        try:
+            while step():
+                pass
+        except KeyboardInterrupt:
+            stopping = True
+            report.interrupted = True
+            retry.clear()  # lines not yet sent are left for --resume; those sent finish
+            while step():
+                pass
+    except KeyboardInterrupt:
+        report.interrupted = True
+    finally:
+        flush_partial(done, write_seq, out, report, on_result)
+        for w in workers:
+            try:
+                w.conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for w in workers:
+            w.proc.join(timeout=2)
+            if w.proc.is_alive():
+                w.proc.kill()
+                w.proc.join()
+            w.conn.close()
+    return report
+
+
+def flush_partial(done: dict[int, tuple[int, str]], write_seq: int, out: IO[str], report: BatchReport,
+                  on_result: Callable[[], None]) -> None:
+    """Write the answered lines that directly follow what is written (after an interruption)."""
+    while write_seq in done:
+        number, text = done.pop(write_seq)
+        out.write(text + "\n")
+        _count(report, text, number)
+        write_seq += 1
+        on_result()
+    out.flush()
+
+
+def _answer_chunk(lines: list[Line], settings: BatchSettings) -> list[str]:
+    return [answer(line, settings) for line in lines]
+
+
+def run_dask(lines: Iterable[Line], out: IO[str], settings: BatchSettings, address: str, jobs: int,
+             on_result: Callable[[], None] = lambda: None, chunk: int = 32) -> BatchReport:
+    """Answer ``lines`` on a Dask cluster (``address``, or ``"local"``: a LocalCluster of ``jobs``
+    worker processes), streaming as :func:`run_pool` does.  Lines go out in chunks; a chunk that
+    fails (its worker died) is tried again line by line, and a line that fails alone is answered
+    with a ``worker_died`` error."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise DipsatError("--dask needs the Dask extra: pip install 'dipsat[dask]'") from None
+    report = BatchReport()
+    cluster = None
+    if address == "local":
+        cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(address, timeout="20s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise DipsatError(f"--dask {address!r}: cannot reach the scheduler: {exc}") from None
+    source = iter(lines)
+    window: deque[tuple[list[Line], Any]] = deque()
+    limit = max(4, 4 * max(1, len(client.scheduler_info().get("workers", {})) or jobs))
+
+    def fill() -> None:
+        while len(window) < limit:
+            batch = [line for _, line in zip(range(chunk), source)]
+            if not batch:
+                return
+            window.append((batch, client.submit(_answer_chunk, batch, settings, pure=False)))
+
+    def write(texts: list[str], batch: list[Line]) -> None:
+        for line, text in zip(batch, texts):
+            out.write(text + "\n")
+            _count(report, text, line.number)
+            on_result()
+        out.flush()
+
+    try:
+        fill()
+        while window:
+            batch, fut = window.popleft()
+            try:
+                texts = fut.result()
+            except KeyboardInterrupt:
+                raise
+            except Exception:
+                texts = []
+                for line in batch:
+                    report.retried += 1
+                    try:
+                        texts += client.submit(_answer_chunk, [line], settings, pure=False).result()
+                    except KeyboardInterrupt:
+                        raise
+                    except Exception as exc:
+                        msg = (f"line {line.number}: the Dask worker answering it failed twice "
+                               f"({type(exc).__name__}: {_short(str(exc))}); please report it with the line: {ISSUES}")
+                        texts.append(json.dumps(_error(line.number, "worker_died", msg), separators=(",", ":")))
+            write(texts, batch)
+            fill()
+    except KeyboardInterrupt:
+        report.interrupted = True
+    finally:
+        for _, fut in window:
+            fut.cancel()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return report
+
+
+# -- the JSON Schema of an output line ------------------------------------------------------
+
+
+class BatchError(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="invalid_json, invalid_request, too_large, timeout, worker_died, internal_error, "
+                                  "or the name of a dipsat error (PositionError, RuleError, UnknownVariant, ...)")
+    message: str = Field(description="what is wrong and where (line, field), quoting the bad text")
+
+
+class BatchFailure(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    line: int = Field(description="the input line (from 1)")
+    ok: Literal[False]
+    id: Any = Field(default=None, description="the request's id, when it could be read")
+    error: BatchError

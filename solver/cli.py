@@ -15,10 +15,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
-from typing import Optional
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
 
 from .errors import DipsatError
+
+if TYPE_CHECKING:
+    from .limits import Limits
 
 
 def _print_outcomes(outcomes) -> None:
@@ -81,7 +88,10 @@ def cmd_adjudicate(args) -> int:
     from .rules import parse_overrides
     from dipsat.variants import find_variant
 
-    req = load_request(args.file)
+    from .limits import deadline
+
+    limits = _limits(args)
+    req = load_request(args.file, limits)
     if args.variant:
         req.variant = args.variant
     if args.rules:
@@ -90,7 +100,8 @@ def cmd_adjudicate(args) -> int:
     if args.option:
         req.options = {**req.options, **parse_overrides(args.option, variant.options_model)}
     opts = resolve_rules(variant, req)
-    res = adjudicate(req, rules=opts, time_limit=args.time_limit, all_cpsat=args.all_cpsat)
+    with deadline(limits.turn_time_limit):
+        res = adjudicate(req, rules=opts, time_limit=limits.turn_time_limit, all_cpsat=args.all_cpsat)
     if args.json:
         out = result_to_json(res)
         out["rules"] = opts.name
@@ -100,28 +111,82 @@ def cmd_adjudicate(args) -> int:
     return 0
 
 
-def cmd_batch(args) -> int:
-    from .batch import run_batch
+def cmd_batch(args: argparse.Namespace) -> int:
+    from .batch import BatchSettings, Resume, load_done, read_lines, run_pool
+    from .progress import progress_bar
 
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    settings = BatchSettings(variant=args.variant, limits=_limits(args))
+    if args.variant:
+        from dipsat.variants import find_variant
+
+        find_variant(args.variant)
+    if args.resume and args.output in (None, "-"):
+        raise DipsatError("--resume needs the output file of the earlier run (-o OUT.jsonl)")
     try:
-        with open(args.input, encoding="utf-8") as f:
-            n_ok, n_err = run_batch(f, out, time_limit=args.time_limit, variant=args.variant)
+        inp = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")
+    except OSError as exc:
+        raise DipsatError(f"{args.input}: cannot read: {exc.strerror}") from None
+    done: set[str] = set()
+    if args.output in (None, "-"):
+        out = sys.stdout
+    else:
+        path = Path(args.output)
+        try:
+            if args.resume and path.exists():
+                done, good = load_done(path)
+                with path.open("r+b") as f:
+                    f.truncate(good)
+            out = path.open("a" if args.resume else "w", encoding="utf-8")
+        except OSError as exc:
+            inp.close()
+            raise DipsatError(f"{args.output}: cannot write: {exc.strerror}") from None
+    resume = Resume(done, settings)
+    lines = resume.filter(read_lines(inp, settings.limits))
+    try:
+        with progress_bar("batch", unit="turns", quiet=args.quiet) as bar:
+            if args.dask:
+                from .batch import run_dask
+
+                report = run_dask(lines, out, settings, args.dask, args.jobs or 2, on_result=bar.advance)
+            else:
+                report = run_pool(lines, out, settings, args.jobs or os.cpu_count() or 1, on_result=bar.advance)
     except OSError as exc:
         raise DipsatError(f"{args.input}: cannot read: {exc.strerror}") from None
     finally:
-        if args.output:
+        if out is not sys.stdout:
             out.close()
-    print(f"batch: {n_ok} adjudicated, {n_err} errors", file=sys.stderr)
-    return 0 if n_err == 0 else 1
+        if inp is not sys.stdin.buffer:
+            inp.close()
+    summary = f"{report.ok} adjudicated, {report.errors} errors" + (f", {resume.skipped} already done" if resume.skipped else "")
+    if report.interrupted:
+        print(f"batch: interrupted after input line {report.last_line}: {summary}; run the same command "
+              "with --resume to continue", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        print(f"batch: {summary}", file=sys.stderr)
+    return 0 if report.errors == 0 else 1
 
 
 def cmd_corpus(args) -> int:
     from .corpus import case_files, run_corpus
     from .progress import progress_bar
 
+    from dipsat.variants import find_variant, variant_names
+    from .rules import PRESETS
+
+    if args.variant:
+        find_variant(args.variant)  # an unknown name is an error, not an empty run
+    for name in args.rules or ():
+        if name.lower() not in PRESETS and name.lower() not in variant_names():
+            raise DipsatError(f"--rules {name!r}: unknown preset; known: {', '.join([*PRESETS, *variant_names()])}")
     with progress_bar("corpus", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
         runs = run_corpus(args.paths, only_rules=args.rules or None, variant=args.variant, on_progress=bar.advance)
+    if not runs:
+        what = " and ".join(x for x in (f"--rules {' '.join(args.rules)}" if args.rules else "",
+                                       f"--variant {args.variant}" if args.variant else "") if x)
+        print(f"dipsat: error: nothing to run: no case {'matches ' + what if what else 'found'} in {' '.join(args.paths)}",
+              file=sys.stderr)
+        return 1
     passed = sum(r.passed for r in runs)
     skipped = sum(1 for r in runs if r.skipped)
     failed = len(runs) - passed - skipped
@@ -263,8 +328,59 @@ def cmd_schema(args) -> int:
     return 0
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dipsat")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown (not installed)"
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {text!r}")
+    return n
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (t > 0 and math.isfinite(t)):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return t
+
+
+def _limit_arguments(p: argparse.ArgumentParser) -> None:
+    from .limits import DEFAULT_LIMITS as d
+
+    g = p.add_argument_group("limits")
+    g.add_argument("--time-limit", type=_positive_seconds, default=d.turn_time_limit, metavar="SECONDS",
+                   help=f"wall-clock limit per turn: parsing, checking and solving (default {d.turn_time_limit:g})")
+    g.add_argument("--max-request-bytes", type=_positive_int, default=d.max_request_bytes, metavar="N",
+                   help=f"largest request (file or line) in bytes (default {d.max_request_bytes:,})")
+    g.add_argument("--max-orders", type=_positive_int, default=d.max_orders, metavar="N",
+                   help=f"most units, orders and centres in one request (default {d.max_orders:,})")
+    g.add_argument("--max-depth", type=_positive_int, default=d.max_depth, metavar="N",
+                   help=f"deepest nesting of arrays and tables (default {d.max_depth})")
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    from .limits import Limits
+
+    return Limits(max_request_bytes=args.max_request_bytes, max_depth=args.max_depth, max_orders=args.max_orders,
+                  turn_time_limit=args.time_limit)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dipsat", description="CP-SAT adjudicator for Diplomacy and its variants.")
+    p.add_argument("--version", action="version", version=f"dipsat {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     a = sub.add_parser("adjudicate", help="adjudicate one movement turn from a position-plus-orders file (TOML or JSON)")
@@ -275,15 +391,21 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--variant", help="variant (overrides the file's; e.g. standard; see dipsat rules)")
     a.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg); default: the file's, else the variant's")
     a.add_argument("--option", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
-    a.add_argument("--time-limit", type=float, metavar="SECONDS", help="CP-SAT time limit per solver call (error when exceeded)")
+    _limit_arguments(a)
     a.set_defaults(func=cmd_adjudicate)
 
     b = sub.add_parser("batch", help="adjudicate one JSON turn request per line; one JSON result per line, same order")
-    b.add_argument("input")
-    b.add_argument("-o", "--output", help="write results here instead of standard output")
+    b.add_argument("input", help="the requests, one JSON object per line ('-': standard input)")
+    b.add_argument("-o", "--output", help="write results here instead of standard output ('-': standard output)")
     b.add_argument("--variant", help="variant for lines that do not name one (default standard)")
-    b.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
-                   help="CP-SAT time limit per solver call; a turn that exceeds it gives an error object (default 10)")
+    b.add_argument("-j", "--jobs", type=_positive_int, metavar="N",
+                   help="worker processes (default: all cores; with --dask local: Dask workers, default 2)")
+    b.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (scheduler address, or 'local' to start one); "
+                   "needs the extra dipsat[dask]")
+    b.add_argument("--resume", action="store_true", help="keep the results already in the output file and skip "
+                   "their lines (by id, else by line number); append the rest")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    _limit_arguments(b)
     b.set_defaults(func=cmd_batch)
 
     c = sub.add_parser("corpus", help="run corpus case files or folders; print a pass/fail table")
@@ -332,14 +454,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; returns the exit status (0 ok, 1 some item failed, 2 bad invocation or
+    unreadable input, 3 internal error, 130 interrupted)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse: usage error (2) or --help/--version (0)
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         return args.func(args)
     except DipsatError as exc:
         print(f"dipsat: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # pragma: no cover
+    except KeyboardInterrupt:
+        print("dipsat: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
+    except Exception as exc:  # a bug, not bad input: say so, without a traceback
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        print(f"dipsat: internal error: {type(exc).__name__}: {str(exc)[:300]} (at {Path(where.filename).name}:"
+              f"{where.lineno}); please report it with the input that caused it", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":  # pragma: no cover

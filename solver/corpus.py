@@ -91,7 +91,7 @@ def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = 
     from dipsat.variants import variant_names
 
     if case.variant not in variant_names():
-        run.skipped = f"variant {case.variant!r} is not implemented yet"
+        run.problems.append(f"unknown variant {case.variant!r}; known variants: {', '.join(sorted(variant_names()))}")
         return run
     req = TurnRequest(variant=case.variant, rules=rules, options=dict(exp.options), phase=case.phase,
                       units=case.units, orders=case.orders, owners=case.owners, retreat_orders=case.retreat_orders)
@@ -220,8 +220,11 @@ def _fmt(units: list[tuple]) -> str:
 
 def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, variant: Optional[str] = None,
                on_progress: Optional[Callable[[], None]] = None) -> list[CaseRun]:
-    """Run every case file of ``paths``; ``on_progress`` is called once per file (progress bars)."""
+    """Run every case file of ``paths``, optionally only the expectations of some presets or one
+    variant; ``on_progress`` is called once per file (progress bars).  A broken file, an unknown
+    variant or a case id used twice is a failed run."""
     runs: list[CaseRun] = []
+    seen: dict[str, Path] = {}
     for f in case_files(paths):
         if on_progress is not None:
             on_progress()
@@ -230,6 +233,10 @@ def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, 
         except DipsatError as exc:
             runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
             continue
+        if case.id in seen:
+            runs.append(CaseRun(case.id, "-", str(f), False, [f"case id {case.id!r} is also used by {seen[case.id]}"]))
+            continue
+        seen[case.id] = f
         if variant and case.variant != variant.lower():
             continue
         for rules, exp in runs_of(case):

@@ -18,15 +18,16 @@ from typing import Any, Callable, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .api import _power_name, build_position, load_model
+from .api import _power_name, build_position, load_model, read_data_file
 from .errors import DipsatError, InputFileError
+from .limits import DEFAULT_LIMITS
 from .models import MovementResult, Outcome, Position
 
 
 class StartSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    year: Optional[int] = None
+    year: Optional[int] = Field(default=None, ge=1, le=9999)
     season: str = "spring"
     units: dict[str, list[str]] = Field(default_factory=dict)
     owners: dict[str, list[str]] = Field(default_factory=dict)
@@ -215,7 +216,7 @@ class Game:
 
 
 def load_saved_game(path: str | Path) -> SavedGame:
-    return load_model(path, SavedGame)
+    return load_model(path, SavedGame, read_data_file(path, max_bytes=DEFAULT_LIMITS.max_file_bytes))
 
 
 def units_by_power(pos: Position) -> dict[str, list[str]]:

@@ -1,0 +1,222 @@
+"""Hostile input (issue 11): every failure found by hand has a regression test here.  Each
+command turns bad input into a documented error and exit status, never a traceback, and
+``batch`` never loses a line's result."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dipsat.batch import BatchSettings, Line, read_lines, run_pool
+from dipsat.cli import main
+from dipsat.limits import Limits
+
+from batch_helpers import crash_on_marker, raise_on_marker
+from conftest import ROOT
+
+GOOD = {"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}
+DEEP_JSON = b"[" * 5000 + b"]" * 5000
+HUGE_YEAR = b'{"year": 1' + b"0" * 5000 + b', "units": {"France": ["A Par"]}}'
+NOT_UTF8 = b'{"units": {"France": ["A P\xffar"]}}'
+
+
+def run(argv, capsys):
+    code = main(argv)
+    cap = capsys.readouterr()
+    assert "Traceback" not in cap.err and "Traceback" not in cap.out
+    return code, cap.out, cap.err
+
+
+def results(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def write_lines(path: Path, lines: list[bytes]) -> Path:
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+# -- batch ------------------------------------------------------------------------------------
+
+def test_batch_isolates_deep_huge_and_undecodable_lines(tmp_path, capsys):
+    good = json.dumps(GOOD).encode()
+    inp = write_lines(tmp_path / "in.jsonl", [good, DEEP_JSON, good, HUGE_YEAR, good, NOT_UTF8, good])
+    code, _, err = run(["batch", str(inp), "-o", str(tmp_path / "out.jsonl"), "-j", "2"], capsys)
+    assert code == 1 and "4 adjudicated, 3 errors" in err
+    res = results(tmp_path / "out.jsonl")
+    assert [r["line"] for r in res] == [1, 2, 3, 4, 5, 6, 7]
+    assert [r["ok"] for r in res] == [True, False, True, False, True, False, True]
+    assert "nested" in res[1]["error"]["message"] and res[1]["error"]["kind"] == "too_large"
+    assert "digits" in res[3]["error"]["message"]
+    assert "not UTF-8" in res[5]["error"]["message"] and "line 6" in res[5]["error"]["message"]
+
+
+def test_batch_many_bad_lines_lose_nothing(tmp_path, capsys):
+    bad = [DEEP_JSON, HUGE_YEAR, NOT_UTF8, b"{", b"[]", b'"x"', b'{"units": 3}', b'{"variant": "nope"}']
+    lines = [json.dumps({**GOOD, "id": i}).encode() if i % 10 == 0 else bad[i % len(bad)] for i in range(300)]
+    inp = write_lines(tmp_path / "in.jsonl", lines)
+    code, _, _ = run(["batch", str(inp), "-o", str(tmp_path / "out.jsonl"), "-q"], capsys)
+    res = results(tmp_path / "out.jsonl")
+    assert code == 1 and [r["line"] for r in res] == list(range(1, 301))
+    assert [r["id"] for r in res if r["ok"]] == list(range(0, 300, 10))
+
+
+def test_batch_output_folder_missing_is_an_error_up_front(tmp_path, capsys):
+    inp = write_lines(tmp_path / "in.jsonl", [json.dumps(GOOD).encode()])
+    code, _, err = run(["batch", str(inp), "-o", str(tmp_path / "no" / "such" / "out.jsonl")], capsys)
+    assert code == 2 and "cannot write" in err and "out.jsonl" in err
+
+
+def test_batch_reads_standard_input():
+    proc = subprocess.run([sys.executable, "-m", "dipsat.cli", "batch", "-", "-j", "1"], input=json.dumps(GOOD) + "\n{\n",
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    res = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [r["ok"] for r in res] == [True, False]
+
+
+def interrupted_after(lines: list[Line], n: int):
+    for i, line in enumerate(lines):
+        if i == n:
+            raise KeyboardInterrupt
+        yield line
+
+
+def test_ctrl_c_keeps_what_is_done_and_resume_finishes(tmp_path, capsys):
+    reqs = [json.dumps({**GOOD, "id": f"t{i}"}).encode() for i in range(12)]
+    inp = write_lines(tmp_path / "in.jsonl", reqs)
+    lines = list(read_lines(io.BytesIO(inp.read_bytes())))
+    out = io.StringIO()
+    report = run_pool(interrupted_after(lines, 5), out, BatchSettings(), jobs=2)
+    assert report.interrupted and report.ok == 5
+    outp = tmp_path / "out.jsonl"
+    outp.write_text(out.getvalue() + '{"line": 6, "ok": tr')  # a line cut short by the interruption
+    code, _, err = run(["batch", str(inp), "-o", str(outp), "--resume", "-j", "2"], capsys)
+    assert code == 0 and "7 adjudicated, 0 errors, 5 already done" in err
+    res = results(outp)
+    assert [r["id"] for r in res] == [f"t{i}" for i in range(12)]
+
+
+def test_a_dying_worker_costs_only_its_line(tmp_path):
+    lines = [Line(i + 1, json.dumps({**GOOD, "id": i}).encode()) for i in range(10)]
+    lines[3] = Line(4, b'{"id": "CRASH"}')
+    out = io.StringIO()
+    report = run_pool(lines, out, BatchSettings(), jobs=2, handler=crash_on_marker)
+    res = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [r["line"] for r in res] == list(range(1, 11))
+    assert res[3]["error"]["kind"] == "worker_died" and "died twice" in res[3]["error"]["message"]
+    assert all(r["ok"] for i, r in enumerate(res) if i != 3)
+    assert report.worker_deaths == 2 and report.retried == 1
+
+
+def test_an_exception_in_the_worker_is_an_internal_error_of_its_line():
+    lines = [Line(1, json.dumps(GOOD).encode()), Line(2, b'{"RAISE": 1}'), Line(3, json.dumps(GOOD).encode())]
+    out = io.StringIO()
+    run_pool(lines, out, BatchSettings(), jobs=1, handler=raise_on_marker)
+    res = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [r["ok"] for r in res] == [True, False, True]
+    assert res[1]["error"]["kind"] == "internal_error" and "report" in res[1]["error"]["message"]
+
+
+def test_limits_on_size_orders_and_wall_clock(tmp_path, capsys):
+    many = {"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"] * 4000}}
+    inp = write_lines(tmp_path / "in.jsonl", [json.dumps(many).encode(), b'{"x": "' + b"y" * 3000 + b'"}'])
+    code, _, _ = run(["batch", str(inp), "-o", str(tmp_path / "o1"), "--max-orders", "100", "--max-request-bytes", "100000",
+                      "-q", "-j", "1"], capsys)
+    r1, r2 = results(tmp_path / "o1")
+    assert code == 1 and r1["error"]["kind"] == "too_large" and "4,001 units, orders and centres" in r1["error"]["message"]
+    code, _, _ = run(["batch", str(inp), "-o", str(tmp_path / "o2"), "--max-request-bytes", "2000", "-q", "-j", "1"], capsys)
+    assert results(tmp_path / "o2")[1]["error"]["kind"] == "too_large"
+    code, _, _ = run(["batch", str(inp), "-o", str(tmp_path / "o3"), "--time-limit", "0.02", "-q", "-j", "1"], capsys)
+    r1 = results(tmp_path / "o3")[0]
+    assert r1["error"]["kind"] == "timeout" and "parsing, checking and solving" in r1["error"]["message"]
+
+
+def test_overlong_line_is_never_held_whole():
+    data = b'{"a": "' + b"x" * 5000 + b'"}\n' + json.dumps(GOOD).encode() + b"\n"
+    lines = list(read_lines(io.BytesIO(data), Limits(max_request_bytes=100)))
+    assert lines[0].raw == b"" and lines[0].too_long == 5009 and lines[1].number == 2
+
+
+@pytest.mark.parametrize("argv", [["--time-limit", "-1"], ["--time-limit", "0"], ["--time-limit", "nan"],
+                                  ["-j", "0"], ["--max-orders", "x"]])
+def test_bad_batch_options_are_refused(argv, tmp_path, capsys):
+    inp = write_lines(tmp_path / "in.jsonl", [json.dumps(GOOD).encode()])
+    code, _, err = run(["batch", str(inp), *argv], capsys)
+    assert code == 2 and argv[0] in err
+
+
+# -- files: adjudicate, corpus, play ----------------------------------------------------------
+
+NESTED_TOML = "a = " + "[" * 900 + "]" * 900 + "\n"
+NESTED_JSON = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("command", ["adjudicate", "corpus", "play", "explore"])
+@pytest.mark.parametrize("name,text", [("deep.toml", NESTED_TOML), ("deep.json", NESTED_JSON)])
+def test_deep_nesting_is_an_error_in_every_command(command, name, text, tmp_path, capsys):
+    f = tmp_path / name
+    f.write_text(text)
+    code, out, err = run([command, str(f)], capsys)
+    assert code in (1, 2) and "nested" in out + err
+
+
+@pytest.mark.parametrize("text,message", [
+    ('[units]\nFrance = ["A Paris", "A Paris"]\n', "two units in Paris"),
+    ('season = "monsoon"\n[units]\nFrance = ["A Par"]\n', "'monsoon' is not one of spring, fall, winter"),
+    ('year = -5\n[units]\nFrance = ["A Par"]\n', "field year"),
+    ("", "the position is empty"),
+    ('year = 1' + "0" * 5000 + '\n', "more than 4300 digits"),
+    ('[units]\nFrance = ["A Par"]\n[orders]\nFrance = ["A Par - Bur"]\n' + "# padding\n" * 200_000, "bytes"),
+])
+def test_bad_request_files(text, message, tmp_path, capsys):
+    f = tmp_path / "turn.toml"
+    f.write_text(text)
+    code, _, err = run(["adjudicate", str(f)], capsys)
+    assert code == 2 and message in err
+
+
+def test_adjudicate_time_limit_must_be_positive(capsys):
+    code, _, err = run(["adjudicate", str(ROOT / "examples" / "spring1901.toml"), "--time-limit", "-1"], capsys)
+    assert code == 2 and "positive number of seconds" in err
+
+
+def corpus_case(path: Path, case_id: str, variant: str = "standard") -> Path:
+    path.write_text(f'id = "{case_id}"\nvariant = "{variant}"\n[units]\nFrance = ["A Par"]\n[orders]\n'
+                    'France = ["A Par - Bur"]\n[[expect]]\norders = { "A Par - Bur" = "succeeds" }\n')
+    return path
+
+
+def test_corpus_filters_that_leave_nothing_are_not_success(tmp_path, capsys):
+    corpus_case(tmp_path / "a.toml", "a")
+    code, _, err = run(["corpus", str(tmp_path), "--rules", "bogus"], capsys)
+    assert code == 2 and "unknown preset" in err
+    code, _, err = run(["corpus", str(tmp_path), "--variant", "bogus"], capsys)
+    assert code == 2 and "unknown variant" in err
+    code, _, err = run(["corpus", str(tmp_path), "--rules", "1971"], capsys)
+    assert code == 1 and "nothing to run" in err
+    code, out, _ = run(["corpus", str(tmp_path)], capsys)
+    assert code == 0 and "1 passed, 0 failed" in out
+
+
+def test_corpus_unknown_variant_and_repeated_ids_fail(tmp_path, capsys):
+    corpus_case(tmp_path / "a.toml", "a")
+    corpus_case(tmp_path / "b.toml", "a")
+    corpus_case(tmp_path / "c.toml", "c", variant="atlantis")
+    code, out, _ = run(["corpus", str(tmp_path)], capsys)
+    assert code == 1 and "case id 'a' is also used by" in out and "unknown variant 'atlantis'" in out
+    assert "1 passed, 2 failed" in out
+
+
+def test_version(capsys):
+    code = main(["--version"])
+    assert code == 0 and capsys.readouterr().out.startswith("dipsat ")
+
+
+def test_unknown_command_and_missing_arguments(capsys):
+    assert main(["frobnicate"]) == 2
+    assert main(["batch"]) == 2
+    assert "usage" in capsys.readouterr().err
