@@ -9,7 +9,7 @@ Named presets give the rulebook editions; any field can be overridden by name::
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Self
+from typing import Any, Literal, Optional, Self, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -72,6 +72,9 @@ class RuleOptions(BaseModel):
     # The seed of the core's random source, wherever a variant's rule draws lots or throws dice;
     # None = derived from the position, so the same position draws the same.
     random_seed: Optional[int] = None
+    # Draws given instead of drawn (see dipsat.chance): a list of values used in the order the
+    # draws are made, or a mapping from a draw's key (printed with each draw) to its value.
+    random_draws: Optional[Union[list[int], dict[str, int]]] = None
     # 4.E.1 illegal orders are ignored (the unit holds and may be supported to hold).  With
     # "move_fails", an illegal move still counts as a failed move (no hold support).
     illegal_orders: Literal["ignore", "move_fails"] = "ignore"

@@ -527,16 +527,22 @@ DEFAULT_PLACEMENT = {  # the seed's table (rule 4): which home centre gets which
 }
 
 
-def _rng(rules, pos: Position, what: str):
-    import hashlib
-    import random
+def _lots(rules, pos: Position):
+    """The core's seeded random source for this phase's lots (rule 8): the ``random_seed``
+    option, else a seed derived from the position; ``random_draws`` replaces draws."""
+    from dipsat.chance import RandomSource
 
-    if rules.random_seed is not None:
-        seed = rules.random_seed
-    else:
-        key = repr((what, pos.year, sorted((u.power, u.kind, u.location) for u in pos.units)))
-        seed = int(hashlib.sha256(key.encode()).hexdigest()[:12], 16)
-    return random.Random(seed), seed
+    return RandomSource.for_position(rules.random_seed, pos, rules.random_draws)
+
+
+def draw_key(*parts: object) -> str:
+    from dipsat.chance import draw_key as key
+
+    return key(*parts)
+
+
+def _lots_note(m, tied: list[str], src, key: str) -> str:
+    return f" (lots drawn among {', '.join(m.display(t) for t in tied)}; seed {src.seed}, draw {key!r})"
 
 
 def _mk(power, text, kind, result, reason, unit=None) -> Outcome:
@@ -606,7 +612,7 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
             else:
                 open_.append(prov)
         options[u] = RetreatOption(unit=u, open=tuple(open_), closed=closed)
-    rng, seed = _rng(rules, pos, "retreat")
+    lots = _lots(rules, pos)
     chosen: dict[int, tuple[str, str, str]] = {}
     outcomes: list[Outcome] = []
     for power in sorted(orders):
@@ -644,9 +650,10 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
             return 2 if prov in homes else 3
         best = min(rank(x) for x in opts)
         tied = sorted(x for x in opts if rank(x) == best)
-        pick = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
         unit = pos.units[u]
-        note = f" (lots drawn among {', '.join(m.display(t) for t in tied)}; seed {seed})" if len(tied) > 1 else ""
+        key = draw_key(pos.year, "retreat", f"{unit.kind} {m.display(unit.location)}")
+        pick = lots.choice(key, tied)
+        note = _lots_note(m, tied, lots, key) if len(tied) > 1 else ""
         chosen[u] = (pick, unit.power, f"(default) {unit.kind} {m.display(unit.location)} R {m.display(pick)}{note}")
     targets: dict[str, list[int]] = {}
     for u, (dest, _, _) in chosen.items():
@@ -680,7 +687,7 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
 
     m = variant.map
     owners = pos.owners
-    rng, seed = _rng(rules, pos, "removal")
+    lots = _lots(rules, pos)
     units = list(pos.units)
     removed: set[int] = set()
     outcomes: list[Outcome] = []
@@ -738,14 +745,15 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
                 return 2 if prov in home else 1
             best = min(rank(i) for i in left)
             tied = [i for i in left if rank(i) == best]
-            pick = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+            key = draw_key(pos.year, "removal", mn, done + 1)
+            pick = lots.choice(key, tied)
+            note = _lots_note(m, [units[i].location for i in tied], lots, key) if len(tied) > 1 else ""
             removed.add(pick)
             done += 1
-            note = f" (lots drawn among {', '.join(m.display(units[i].location) for i in tied)}; seed {seed})" if len(tied) > 1 else ""
             outcomes.append(_mk(mn, f"(default) Remove {units[pick].kind} {m.display(units[pick].location)}",
                                 "disband", "disbanded", "removed by default (neutral states first, then controlled, then home)" + note))
         if delta > done:
             outcomes.append(_mk(mn, f"({mn} plays short)", "waive", "waived", f"{delta - done} build(s) not made: {mn} plays short"))
     after = pos.model_copy(update={"units": tuple(u for i, u in enumerate(units) if i not in removed)}).canonical()
-    return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after, random_seed=seed)
+    return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after, random_seed=lots.seed)
 
