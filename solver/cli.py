@@ -288,6 +288,32 @@ def cmd_why(args) -> int:
     return 0
 
 
+def _as_written(value: object) -> str:
+    """An option value as a user writes it after ``--option NAME=``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "(not set)"
+    return str(value)
+
+
+def _values_as_written(annotation: object) -> str:
+    """The values an option takes, as a user writes them: ``one of a, b`` / ``true or false``."""
+    import types
+    import typing
+
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    origin = typing.get_origin(annotation)
+    if annotation is bool:
+        return "true or false"
+    if origin is typing.Literal:
+        return "one of " + ", ".join(_as_written(a) for a in args)
+    if origin in (typing.Union, types.UnionType) and len(args) == 1:
+        return _values_as_written(args[0]) + ", or not set"
+    names = {int: "a whole number", float: "a number", str: "text"}
+    return names.get(annotation, getattr(annotation, "__name__", str(annotation))) if isinstance(annotation, type) else str(annotation)
+
+
 def cmd_rules(args) -> int:
     from .rules import PRESET_HELP, RuleOptions, preset
 
@@ -297,7 +323,7 @@ def cmd_rules(args) -> int:
         names = {c.name: c for c in VARIANTS}
         opts = find_variant(args.preset).rules() if args.preset.lower() in names else preset(args.preset)
         for k, v in opts.model_dump().items():
-            print(f"{k} = {v}")
+            print(f"{k} = {_as_written(v)}")
         return 0
     from dipsat.variants import VARIANTS
 
@@ -306,25 +332,23 @@ def cmd_rules(args) -> int:
     for cls in VARIANTS:
         if cls.name != "standard":
             print(f"{cls.name:<6} the {cls.name} variant's rules: the {cls.default_rules} preset with the variant's own choices")
-    print("\nOptions (override with --option NAME=VALUE):")
+    print("\nOptions (override with --option NAME=VALUE; each shown with its default and its values):")
     for name, f in RuleOptions.model_fields.items():
         if name != "name":
-            print(f"  {name} = {f.default!r}  ({f.annotation})".replace("typing.", ""))
+            print(f"  {name} = {_as_written(f.default)}  ({_values_as_written(f.annotation)})")
     for cls in VARIANTS:  # each variant's options model adds its own fields
         own = {n: f for n, f in cls.options_model.model_fields.items() if n not in RuleOptions.model_fields}
         if own:
             print(f"\nOptions of the {cls.name} variant:")
             for name, f in own.items():
-                print(f"  {name} = {f.default!r}  ({f.annotation})".replace("typing.", ""))
+                print(f"  {name} = {_as_written(f.default)}  ({_values_as_written(f.annotation)})")
     return 0
 
 
 def cmd_schema(args) -> int:
-    from .api import TurnRequest
-    from .corpus import corpus_schema
+    from .schemas import schema
 
-    schema = corpus_schema() if args.what == "corpus" else TurnRequest.model_json_schema()
-    print(json.dumps(schema, indent=2))
+    print(json.dumps(schema(args.what), indent=2))
     return 0
 
 
@@ -447,8 +471,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("preset", nargs="?")
     r.set_defaults(func=cmd_rules)
 
-    s = sub.add_parser("schema", help="print the JSON Schema of a corpus case or a turn request")
-    s.add_argument("what", choices=["corpus", "turn"])
+    s = sub.add_parser("schema", help="print a JSON Schema: corpus (case file), turn (request), result "
+                       "(adjudicate --json), batch (an output line), play (play --json)")
+    s.add_argument("what", choices=["corpus", "turn", "result", "batch", "play"])
     s.set_defaults(func=cmd_schema)
     return p
 

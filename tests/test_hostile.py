@@ -220,3 +220,12 @@ def test_unknown_command_and_missing_arguments(capsys):
     assert main(["frobnicate"]) == 2
     assert main(["batch"]) == 2
     assert "usage" in capsys.readouterr().err
+
+
+def test_rules_prints_values_as_a_user_writes_them(capsys):
+    code, out, _ = run(["rules"], capsys)
+    assert code == 0
+    assert "convoyed_attack_from_target_cuts = false  (true or false)" in out
+    assert "Literal[" not in out and "<class" not in out and "None" not in out
+    code, out, _ = run(["rules", "datc"], capsys)
+    assert "retreat_to_convoyed_attacker_origin = true" in out and "True" not in out

@@ -1,0 +1,53 @@
+"""The published JSON Schemas (docs/schemas/, `dipsat schema`) are current, and real outputs of
+every kind validate against the models they are generated from."""
+
+import json
+
+import pytest
+
+from dipsat.cli import main
+from dipsat.schemas import BatchLineJSON, PlayJSON, TurnResultJSON
+
+from conftest import ROOT
+
+SCHEMAS = ROOT / "docs" / "schemas"
+
+
+@pytest.mark.parametrize("what", ["turn", "result", "batch", "play"])
+def test_published_schema_is_current(what, capsys):
+    assert main(["schema", what]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads((SCHEMAS / f"{what}.schema.json").read_text())
+
+
+TURNS = ["spring1901.toml", "pandin.toml", "retreat.toml", "multiplomacy.toml",
+         "../tests/corpora/multinational/mn_e.toml", "../tests/corpora/datc/6.F.14.toml"]
+
+
+@pytest.mark.parametrize("name", TURNS)
+def test_adjudicate_json_matches_the_result_schema(name, capsys):
+    assert main(["adjudicate", "--json", str(ROOT / "examples" / name)]) == 0
+    TurnResultJSON.model_validate_json(capsys.readouterr().out)
+
+
+def test_adjustment_result_matches(tmp_path, capsys):
+    f = tmp_path / "adj.toml"
+    f.write_text('phase = "adjustment"\n[units]\nFrance = ["A Par"]\n[owners]\nFrance = ["Par", "Bre", "Mar"]\n'
+                 '[orders]\nFrance = ["Build F Brest", "Build A Mar"]\n')
+    assert main(["adjudicate", "--json", str(f)]) == 0
+    out = TurnResultJSON.model_validate_json(capsys.readouterr().out)
+    assert {o.result for o in out.outcomes} == {"built"}
+
+
+def test_batch_lines_match_the_batch_schema(tmp_path, capsys):
+    good = {"units": {"France": ["A Par", "A Mar"]}, "orders": {"France": ["A Par - Bur", "A Mar S A Par - Bur"]}, "id": 1}
+    inp = tmp_path / "in.jsonl"
+    inp.write_text("\n".join([json.dumps(good), "{", '{"units": {"France": ["A Atlantis"]}, "id": "x"}']) + "\n")
+    main(["batch", str(inp), "-o", str(tmp_path / "out.jsonl"), "-j", "1", "-q"])
+    lines = [BatchLineJSON.model_validate_json(x).root for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [x.ok for x in lines] == [True, False, False]
+
+
+def test_play_json_matches_the_play_schema(capsys):
+    assert main(["play", "--json", str(ROOT / "examples" / "game.toml")]) == 0
+    out = PlayJSON.model_validate_json(capsys.readouterr().out)
+    assert out.phases
