@@ -69,7 +69,8 @@ def build_position(variant, req: TurnRequest) -> Position:
             raise PositionError(f"season: {req.season!r} is not one of {', '.join(seasons)} (the {variant.name} variant's seasons)")
     # Checked before units are merged into stacks: two identical units are two units.
     variant.check_position(Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units)))
-    pos = Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units)).canonical()
+    pos = Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units),
+                   owners=build_owners(variant, req)).canonical()
     variant.check_position(pos)
     if not pos.units and not (req.phase == "adjustment" and req.owners):
         raise PositionError("units: the position is empty (no units given); nothing to adjudicate")
@@ -77,6 +78,9 @@ def build_position(variant, req: TurnRequest) -> Position:
 
 
 def build_owners(variant, req: TurnRequest) -> dict[str, str]:
+    """The centres each power owns, from ``[owners]``; without it, the variant's default."""
+    if not req.owners:
+        return variant.default_owners()
     owners: dict[str, str] = {}
     for power, provs in sorted(req.owners.items()):
         pname = _power_name(variant, power, "owners")

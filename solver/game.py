@@ -200,19 +200,14 @@ class Game:
         counts = self.centres()
         units: dict[str, int] = {}
         for u in self.position.units:
-            units[u.power] = units.get(u.power, 0) + 1
+            units[u.power] = units.get(u.power, 0) + u.count
         for power in set(counts) | set(units):
             delta = counts.get(power, 0) - units.get(power, 0)
             if delta < 0:
                 return True
-            if delta > 0 and self._free_homes(power):
+            if delta > 0 and self.variant.build_sites(self.position, power):
                 return True
         return False
-
-    def _free_homes(self, power: str) -> list[str]:
-        occupied = {u.province for u in self.position.units}
-        home = self.variant.map.powers[power].home if power in self.variant.map.powers else ()
-        return [h for h in home if self.position.owners.get(h) == power and h not in occupied]
 
 
 def load_saved_game(path: str | Path) -> SavedGame:

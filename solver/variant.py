@@ -127,6 +127,19 @@ class Variant:
                     raise PositionError(f"two units in {p.name}: {other.label()} and {u.label()}")
                 seen[u.province] = u
 
+    def build_sites(self, pos: Position, power: str) -> list[str]:
+        """Where ``power`` could build now: its owned home centres not held by another unit (with
+        stacks: by another power's unit).  The game opens an adjustment phase for a power with
+        builds due only when this is not empty."""
+        stacks = self.max_units_per_province is None
+        occupied = {u.province for u in pos.units if not stacks or u.power != power}
+        home = self.map.powers[power].home if power in self.map.powers else ()
+        return [h for h in home if pos.owners.get(h) == power and h not in occupied]
+
+    def default_owners(self) -> dict[str, str]:
+        """Centre ownership for a position given without ``[owners]``: none by default."""
+        return {}
+
     def start_position(self) -> Position:
         units = [Unit(power=p.name, kind=k, location=loc)
                  for p in self.map.powers.values() for k, loc in p.start]

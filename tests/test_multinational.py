@@ -122,3 +122,38 @@ def test_play_text_output_of_a_single_victory(tmp_path, capsys):
     path = _game_file(tmp_path, {"AT": ccs[:17], "CC": ccs[17:19]}, {})  # + the occupied Uta
     assert main(["play", path]) == 0
     assert "AT wins with 18 supply centres." in capsys.readouterr().out
+
+
+def test_play_reaches_the_one_build_on_another_controlled_centre():
+    """Rule 8: "only in case no home center is available, the multinational is allowed to build a
+    power in any other controlled capacity center that is unoccupied; only one power can be build
+    this way". The game used to open an adjustment phase only when a home centre was free."""
+    from dipsat.game import Game, StartSpec
+
+    start = StartSpec(year=1996, season="year", units={"AT": ["M Uta", "E Neb", "P Kan"]},
+                      owners={"AT": ["Uta", "Neb", "Kan", "Okl", "Ark"]})
+    g = Game("multinational", start=start)
+    g.step({})
+    assert g.phase_name == "W1996A"
+    rec = g.step({"AT": ["Build M Okl", "Build E Ark"]})
+    results = {o.text: o.result for o in rec.outcomes}
+    assert results["Build M Okl"] == "built" and results["Build E Ark"] == "illegal"
+    assert sorted(u.location for u in g.position.units) == ["kan", "neb", "okl", "uta"]
+
+
+def test_play_text_output_of_builds_and_a_refused_build(tmp_path, capsys):
+    from dipsat.cli import main
+
+    game = {"variant": "multinational",
+            "start": {"year": 1996, "season": "year", "units": {"AT": ["M Uta", "E Neb", "P Kan"]},
+                      "owners": {"AT": ["Uta", "Neb", "Kan", "Okl", "Ark"]}},
+            "phases": [{"phase": "Y1996M", "orders": {}},
+                       {"phase": "W1996A", "orders": {"AT": ["Build M Okl", "Build E Ark"]}}]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game))
+    assert main(["play", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "== W1996A ==" in out and "ok   AT: Build M Okl  — builds M Okl" in out
+    assert ("FAIL AT: Build E Ark  — illegal: Arkansas is not a free controlled home centre and the one build"
+            " on another controlled centre is used") in out
+    assert "ok   AT: (AT plays short)  — 1 build(s) not made: AT plays short" in out

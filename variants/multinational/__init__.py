@@ -67,6 +67,9 @@ class MultinationalOptions(RuleOptions):
     # what conflicts with a fly-over: "destination" (another order aimed at its destination) or
     # "any_involvement" (also an order aimed at its own state or a state on its route)
     mn_flyover_conflict: Literal["destination", "any_involvement"] = "destination"
+    # a state on a fly-over's route that one multinational occupies and another controls: whose
+    # allowance lets a third fly over it ("either" of them, or "all": both)
+    mn_flyover_allowance_from: Literal["either", "all"] = "either"
     # the seed's slip "defensive strength of the attacking power": whose kind's defence counts
     mn_defensive_strength_of: Literal["defending_power", "attacking_power"] = "defending_power"
 
@@ -250,11 +253,19 @@ class MultinationalBinder(OrderBinder):
                                      "(a fly-over names its whole route)", i)
         for s in route:
             pdata = m.provinces[s]
-            holder = occupant[s].power if s in occupant else owners.get(s)
-            if holder is None and pdata.supply_centre:
+            occ, ctrl = (occupant[s].power if s in occupant else None), owners.get(s)
+            if ctrl is None and pdata.supply_centre:  # "nor can you fly over an uncontrolled SC"
                 raise _illegal(text, f"a fly-over cannot cross {pdata.name}: an uncontrolled capacity centre", i)
-            if holder is not None and holder != u.power and not self.allowed(holder, u.power, u.kind, u.province, s):
-                raise _illegal(text, f"{holder} holds {pdata.name} and gave {u.power} no allowance to fly over it", i)
+            if u.power in (occ, ctrl):  # "over your own occupied or controlled states"
+                continue
+            parties = sorted({x for x in (occ, ctrl) if x is not None})  # none: a neutral state
+            given = [x for x in parties if self.allowed(x, u.power, u.kind, u.province, s)]
+            need_all = self.rules.mn_flyover_allowance_from == "all"
+            if parties and (len(given) < len(parties) if need_all else not given):
+                who = " and ".join(f"{x} " + " and ".join(r for r, y in (("occupies", occ), ("controls", ctrl)) if y == x)
+                                   for x in parties)
+                missing = [x for x in parties if x not in given]
+                raise _illegal(text, f"{who} {pdata.name}; no allowance to fly over it from {' or '.join(missing)}", i)
         ddata = m.provinces[dest]
         if ddata.supply_centre and owners.get(dest) != u.power:
             raise _illegal(text, f"a fly-over ends only on a neutral state or one {u.power} controls; {ddata.name} is not", i)
@@ -467,6 +478,20 @@ class Multinational(Variant):
     has_placement = True
 
     unit_kinds = tuple(KINDS)
+
+    def default_owners(self) -> dict[str, str]:
+        """Rule 4: "The seven Multinationals control each at the start of the game three capacity
+        centers, which are their home centers" - the control of a position given without
+        ``[owners]``."""
+        return {h: p for p, pw in sorted(self.map.powers.items()) for h in pw.home}
+
+    def build_sites(self, pos: Position, power: str) -> list[str]:
+        """Rule 8: free home centres still controlled; "only in case no home center is available",
+        any other free controlled capacity centre (one build there)."""
+        occupied = {u.province for u in pos.units}
+        free = sorted(p for p, w in pos.owners.items() if w == power and p not in occupied)
+        home = [p for p in free if p in self.map.powers[power].home] if power in self.map.powers else []
+        return home or free
 
     def is_building_year(self, year: int) -> bool:
         return year % 2 == 0  # "all even playing years, starting with 1992"
@@ -721,7 +746,9 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
                 if delta - done <= 0 or not (ok_home or ok_else):
                     why = (f"{mn} has no build left" if delta - done <= 0 else
                            f"{m.provinces[prov].name} is not a free controlled home centre"
-                           + ("" if free_home else " (nor a free controlled centre for the one build elsewhere)"))
+                           + ("" if free_home else
+                              " and the one build on another controlled centre is used" if elsewhere_used else
+                              " (nor a free controlled centre for the one build elsewhere)"))
                     outcomes.append(_mk(mn, text, "rejected", "illegal", f"illegal: {why}"))
                     continue
                 elsewhere_used |= not ok_home
