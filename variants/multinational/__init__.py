@@ -164,6 +164,7 @@ class MultinationalBinder(OrderBinder):
     allowances."""
 
     geo: MultinationalGeography
+    rules: MultinationalOptions
 
     def bind(self, position: Position, orders: dict[str, list[str]]):
         self.allowances: list[tuple[str, str, Optional[str], Optional[str], tuple[str, ...]]] = []
