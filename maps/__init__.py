@@ -16,7 +16,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 import networkx as nx
 
@@ -62,6 +62,25 @@ class Power:
     start: tuple[tuple[str, str], ...]  # (kind letter, location)
 
 
+@dataclass(frozen=True)
+class Layout:
+    """Where a map is drawn: a point per province (and per coast), in a ``size`` = (width,
+    height) drawing with the origin at the top left.  ``automatic`` marks a layout computed by
+    :func:`auto_layout` rather than read from the map file."""
+
+    size: tuple[float, float]
+    at: dict[str, tuple[float, float]]
+    automatic: bool = False
+    colours: dict[str, str] = field(default_factory=dict)  # power -> "#rrggbb"
+
+    def point(self, location: str) -> tuple[float, float]:
+        """The point of a location; a coast without its own point is drawn at its province."""
+        hit = self.at.get(location)
+        if hit is None:
+            hit = self.at[location.split("/", 1)[0]]
+        return hit
+
+
 @dataclass
 class GameMap:
     """A validated map.  Read-only after :func:`load_map`."""
@@ -75,6 +94,7 @@ class GameMap:
     army_graph: nx.Graph
     fleet_graph: nx.Graph
     source: str = ""
+    layout: Optional[Layout] = None  # drawing coordinates from the file's [layout], if any
     _army_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _fleet_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _names: dict[str, str] = field(default_factory=dict, repr=False)
@@ -138,6 +158,10 @@ class GameMap:
 
     def supply_centres(self) -> list[str]:
         return sorted(p.id for p in self.provinces.values() if p.supply_centre)
+
+    def drawing(self) -> Layout:
+        """The map's layout from its file, or an automatic one (any map can be drawn)."""
+        return self.layout if self.layout is not None else auto_layout(self)
 
     def display(self, location: str) -> str:
         """``spa/nc`` -> ``Spa/nc``: the short form used in output."""
@@ -297,6 +321,7 @@ def build_map(raw: dict[str, Any], path: str = "<map>") -> GameMap:
             start.append((kind, loc))
         powers[name] = Power(name, str(pdata.get("adjective", name)), home, tuple(start))
 
+    layout = _read_layout(raw.get("layout"), provinces, coasts, powers, path)
     return GameMap(
         name=str(raw["name"]),
         title=str(raw.get("title", raw["name"])),
@@ -307,4 +332,85 @@ def build_map(raw: dict[str, Any], path: str = "<map>") -> GameMap:
         army_graph=army_graph,
         fleet_graph=fleet_graph,
         source=path,
+        layout=layout,
     )
+
+
+def _read_layout(data: Any, provinces: dict[str, Province], coasts: dict[str, Coast], powers: dict[str, Power],
+                 path: str) -> Optional[Layout]:
+    """The optional ``[layout]`` table: ``size = [w, h]`` and ``[layout.at]`` with ``id = [x, y]``."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise _err(path, "[layout]", "must be a table")
+    unknown = set(data) - {"size", "at", "colours"}
+    if unknown:
+        raise _err(path, "[layout]", f"unknown key(s) {sorted(unknown)}")
+
+    def pair(value: Any, where: str) -> tuple[float, float]:
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+            raise _err(path, where, f"{value!r} must be two numbers [x, y]")
+        return float(value[0]), float(value[1])
+
+    size = pair(data.get("size"), "[layout] size")
+    if size[0] <= 0 or size[1] <= 0:
+        raise _err(path, "[layout] size", f"{list(size)} must be positive")
+    at_raw = data.get("at")
+    if not isinstance(at_raw, dict):
+        raise _err(path, "[layout]", "missing table [layout.at] (a point per province)")
+    at: dict[str, tuple[float, float]] = {}
+    for key, value in at_raw.items():
+        if key not in provinces and key not in coasts:
+            raise _err(path, f"[layout.at] {key}", f"{key!r} is not a province or coast of the map")
+        x, y = at[key] = pair(value, f"[layout.at] {key}")
+        if not (0 <= x <= size[0] and 0 <= y <= size[1]):
+            raise _err(path, f"[layout.at] {key}", f"[{x:g}, {y:g}] lies outside the drawing (size {size[0]:g} x {size[1]:g})")
+    missing = sorted(set(provinces) - set(at))
+    if missing:
+        raise _err(path, "[layout.at]", f"no point for province(s) {', '.join(missing)}")
+    colours: dict[str, str] = {}
+    for power, colour in (data.get("colours") or {}).items():
+        if power not in powers:
+            raise _err(path, f"[layout.colours] {power}", f"{power!r} is not a power of the map")
+        if not (isinstance(colour, str) and len(colour) == 7 and colour[0] == "#"
+                and all(c in "0123456789abcdefABCDEF" for c in colour[1:])):
+            raise _err(path, f"[layout.colours] {power}", f"{colour!r} must be a colour written #rrggbb")
+        colours[power] = colour.lower()
+    return Layout(size=size, at=at, colours=colours)
+
+
+def auto_layout(game_map: GameMap, size: tuple[float, float] = (1000.0, 800.0)) -> Layout:
+    """A deterministic force-directed layout (networkx, fixed seed) for a map without one.
+
+    Provinces are placed from the union of army and fleet adjacency; a coast is placed a little
+    way from its province towards the fleet neighbours it touches."""
+    graph = nx.Graph()
+    graph.add_nodes_from(sorted(game_map.provinces))
+    for a, b in sorted(game_map.army_graph.edges):
+        graph.add_edge(a, b)
+    for a, b in sorted(game_map.fleet_graph.edges):
+        pa, pb = a.split("/", 1)[0], b.split("/", 1)[0]
+        if pa != pb:
+            graph.add_edge(pa, pb)
+    margin = 50.0
+    if len(graph) == 1:
+        raw = {next(iter(graph.nodes)): (0.0, 0.0)}
+    else:
+        pos = nx.spring_layout(graph, seed=7, iterations=200)
+        raw = {n: (float(p[0]), float(p[1])) for n, p in pos.items()}
+    xs = [p[0] for p in raw.values()]
+    ys = [p[1] for p in raw.values()]
+    span_x = (max(xs) - min(xs)) or 1.0
+    span_y = (max(ys) - min(ys)) or 1.0
+    at = {n: (round(margin + (x - min(xs)) / span_x * (size[0] - 2 * margin), 1),
+              round(margin + (y - min(ys)) / span_y * (size[1] - 2 * margin), 1)) for n, (x, y) in raw.items()}
+    for cid, coast in sorted(game_map.coasts.items()):
+        px, py = at[coast.province]
+        nbs = [at[n.split("/", 1)[0]] for n in sorted(game_map.fleet_neighbours(cid))]
+        if nbs:
+            nx_, ny_ = sum(p[0] for p in nbs) / len(nbs), sum(p[1] for p in nbs) / len(nbs)
+            dx, dy = nx_ - px, ny_ - py
+            d = (dx * dx + dy * dy) ** 0.5 or 1.0
+            at[cid] = (round(px + dx / d * 22, 1), round(py + dy / d * 22, 1))
+    return Layout(size=size, at=at, automatic=True)

@@ -7,6 +7,7 @@
     dipsat explore FILE
     dipsat compare PATH... --rules A --rules B
     dipsat why FILE --order "..."
+    dipsat render FILE [-o OUT.svg] [--png]
     dipsat rules [PRESET]
     dipsat schema corpus|turn
 """
@@ -314,6 +315,53 @@ def _values_as_written(annotation: object) -> str:
     return names.get(annotation, getattr(annotation, "__name__", str(annotation))) if isinstance(annotation, type) else str(annotation)
 
 
+def cmd_render(args) -> int:
+    from pathlib import Path
+
+    from .api import adjudicate, load_model, read_data_file, resolve_rules
+    from .render import render_svg, svg_to_png
+    from dipsat.variants import find_variant
+
+    data = read_data_file(args.file)
+    if isinstance(data, dict) and "phases" in data:  # a saved game: draw one of its phases
+        from .game import SavedGame, replay
+
+        game = replay(load_model(args.file, SavedGame, data))
+        if not game.history:
+            raise DipsatError(f"{args.file}: the game has no phases to draw")
+        names = [r.name for r in game.history]
+        want = (args.phase or names[-1]).upper()
+        if want not in names:
+            raise DipsatError(f"{args.file}: no phase {args.phase!r}; its phases: {', '.join(names)}")
+        rec = game.history[names.index(want)]
+        title = args.title or f"{game.variant.map.title} — {rec.name}"
+        svg = render_svg(rec.result if rec.result is not None else rec.after, title=title)
+    else:
+        if args.phase:
+            raise DipsatError("--phase is for saved games; this file is one turn")
+        req = _request(args)
+        if args.variant:
+            req.variant = args.variant
+        res = adjudicate(req, rules=resolve_rules(find_variant(req.variant), req))
+        svg = render_svg(res, title=args.title)
+    if args.output is None:
+        if args.png:
+            raise DipsatError("--png needs -o OUT (the PNG is written beside it, as OUT with .png)")
+        sys.stdout.write(svg + "\n")
+        return 0
+    out = Path(args.output)
+    try:
+        if out.suffix.lower() != ".png":
+            out.write_text(svg + "\n", encoding="utf-8")
+        if args.png or out.suffix.lower() == ".png":
+            png = out.with_suffix(".png")
+            tool = svg_to_png(svg, png)
+            print(f"wrote {png} ({tool})", file=sys.stderr)
+    except OSError as exc:
+        raise DipsatError(f"{out}: cannot write: {exc.strerror}") from None
+    return 0
+
+
 def cmd_rules(args) -> int:
     from .rules import PRESET_HELP, RuleOptions, preset
 
@@ -466,6 +514,17 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--rules", help="rules preset")
     w.add_argument("--option", action="append", metavar="NAME=VALUE")
     w.set_defaults(func=cmd_why)
+
+    d = sub.add_parser("render", help="draw a turn as an SVG map: the position, every order coloured by outcome")
+    d.add_argument("file", help="a position-plus-orders file or a corpus case (TOML or JSON)")
+    d.add_argument("-o", "--output", metavar="OUT.svg", help="write the SVG here (default: standard output); OUT.png writes a PNG")
+    d.add_argument("--png", action="store_true", help="also write OUT with .png (needs cairosvg, rsvg-convert or chromium)")
+    d.add_argument("--title", help="title over the map (default: map, date and phase)")
+    d.add_argument("--phase", help="for a saved game: the phase to draw, e.g. F1901M (default: the last)")
+    d.add_argument("--variant", help="variant (overrides the file's)")
+    d.add_argument("--rules", help="rules preset")
+    d.add_argument("--option", action="append", metavar="NAME=VALUE")
+    d.set_defaults(func=cmd_render)
 
     r = sub.add_parser("rules", help="list rule presets and options, or show one preset")
     r.add_argument("preset", nargs="?")

@@ -265,3 +265,4 @@ class MovementResult(Frozen):
     contested: tuple[str, ...] = ()  # provinces left empty by a standoff
     convoyed: tuple[int, ...] = ()  # units that moved by convoy
     failed_into: tuple[str, ...] = ()  # provinces some move tried and failed to enter this turn
+    orders: tuple[Order, ...] = ()  # the orders as bound to the units (implicit holds included), for drawing

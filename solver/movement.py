@@ -85,7 +85,8 @@ class MovementRules:
         not only the cycles), and explain the solution."""
         enc = self.encode(bound)
         sol = solve_system(enc.system, self.backup, limit=limit, time_limit=time_limit, all_cpsat=all_cpsat)
-        return self.explain(enc, sol.values, sol.components)
+        res = self.explain(enc, sol.values, sol.components)
+        return res.model_copy(update={"orders": tuple(bound.orders[u] for u in sorted(bound.orders))})
 
     def explain(self, enc, values: dict[str, bool], components) -> MovementResult:
         return explain(self, enc, values, components)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from dipsat.maps import GameMap, load_map
 
@@ -13,6 +13,9 @@ from .movement import MovementRules
 from .notation import Notation
 from .orders import Geography, OrderBinder
 from .rules import RuleOptions, preset
+
+if TYPE_CHECKING:
+    from .render import RenderHints
 
 
 class Variant:
@@ -101,6 +104,13 @@ class Variant:
         from .retreats import adjudicate_retreats
 
         return adjudicate_retreats(self.map, self.notation, rules, movement, orders)
+
+    def render_hints(self, pos: Position) -> "RenderHints":
+        """What the variant adds to a picture of ``pos`` (badges, notes, unit labels); see
+        :mod:`dipsat.render`.  Default: nothing beyond the core's drawing."""
+        from .render import RenderHints
+
+        return RenderHints()
 
     def check_position(self, pos: Position) -> None:
         """Raise :class:`PositionError` for an impossible position."""
