@@ -18,7 +18,7 @@ from typing import Optional
 from dipsat.maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from .models import Frozen, Outcome, Position, Unit, ARMY, FLEET
+from .models import Drawable, Frozen, Outcome, Position, Unit, ARMY, FLEET
 from .notation import Notation
 
 _BUILD_RE = re.compile(r"^\s*(?:build|b)\s+(.*)$|^(.*?)\s+(?:build|builds|b)\s*$", re.I)
@@ -26,7 +26,7 @@ _DISBAND_RE = re.compile(r"^\s*(?:disband|remove|d|r)\s+(.*)$|^(.*?)\s+(?:disban
 _WAIVE_RE = re.compile(r"^\s*(?:build\s+)?waive(?:s|d)?(?:\s+build)?\s*$", re.I)
 
 
-class AdjustmentResult(Frozen):
+class AdjustmentResult(Drawable, Frozen):
     position: Position
     outcomes: tuple[Outcome, ...]
     after: Position

@@ -335,7 +335,7 @@ def cmd_render(args) -> int:
             raise DipsatError(f"{args.file}: no phase {args.phase!r}; its phases: {', '.join(names)}")
         rec = game.history[names.index(want)]
         title = args.title or f"{game.variant.map.title} — {rec.name}"
-        svg = render_svg(rec.result if rec.result is not None else rec.after, title=title)
+        svg = render_svg(rec.result if rec.result is not None else rec.after, title=title, crop=args.crop)
     else:
         if args.phase:
             raise DipsatError("--phase is for saved games; this file is one turn")
@@ -343,7 +343,10 @@ def cmd_render(args) -> int:
         if args.variant:
             req.variant = args.variant
         res = adjudicate(req, rules=resolve_rules(find_variant(req.variant), req))
-        svg = render_svg(res, title=args.title)
+        title = args.title
+        if title is None and isinstance(data, dict) and "expect" in data and "id" in data:  # a corpus case
+            title = f"{data['id']} {data.get('title', '')}".strip()
+        svg = render_svg(res, title=title, crop=args.crop)
     if args.output is None:
         if args.png:
             raise DipsatError("--png needs -o OUT (the PNG is written beside it, as OUT with .png)")
@@ -520,6 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("-o", "--output", metavar="OUT.svg", help="write the SVG here (default: standard output); OUT.png writes a PNG")
     d.add_argument("--png", action="store_true", help="also write OUT with .png (needs cairosvg, rsvg-convert or chromium)")
     d.add_argument("--title", help="title over the map (default: map, date and phase)")
+    d.add_argument("--crop", action="store_true", help="show only the part of the map the units and orders are in")
     d.add_argument("--phase", help="for a saved game: the phase to draw, e.g. F1901M (default: the last)")
     d.add_argument("--variant", help="variant (overrides the file's)")
     d.add_argument("--rules", help="rules preset")

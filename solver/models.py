@@ -47,6 +47,21 @@ class Frozen(BaseModel):
         return obj
 
 
+class Drawable:
+    """Pictures in notebooks: Jupyter shows ``_repr_svg_`` (the map) or ``_repr_html_`` (the map
+    and, for results, the table of orders and outcomes).  See :mod:`dipsat.render`."""
+
+    def _repr_svg_(self) -> str:
+        from .render import render_svg
+
+        return render_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .render import render_html
+
+        return render_html(self)
+
+
 # The core's unit kinds, by their letters: the army and the fleet of DATC Diplomacy.  A unit's
 # kind is a letter; a variant may have kinds of its own (its ``unit_kinds``), which the core
 # carries without interpreting them (the variant's geography says where they may go).
@@ -77,7 +92,7 @@ class Unit(Frozen):
         return (self.power, self.location, self.kind, self.count)
 
 
-class Position(Frozen):
+class Position(Drawable, Frozen):
     """The board before a phase: units, and optionally centre ownership and the date."""
 
     variant: str = "standard"
@@ -254,7 +269,7 @@ class Backup(Frozen):
     orders: tuple[str, ...]  # the orders of the component
 
 
-class MovementResult(Frozen):
+class MovementResult(Drawable, Frozen):
     position: Position
     outcomes: tuple[Outcome, ...]
     dislodged: tuple[int, ...]  # unit indices of the position before

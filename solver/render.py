@@ -39,7 +39,7 @@ from xml.sax.saxutils import escape
 from dipsat.maps import GameMap, Layout
 
 from .errors import DipsatError
-from .models import Convoy, Hold, Move, Order, Outcome, Position, Support, Unit
+from .models import FLEET, Convoy, Hold, Move, Order, Outcome, Position, Support, Unit
 
 Status = Literal["ok", "fail", "rejected"]
 
@@ -90,8 +90,9 @@ class Drawn:
     title: str
     dest: Optional[str] = None  # location (move, retreat), province (support, convoy)
     target: Optional[int] = None  # supported or convoyed unit
-    via: tuple[str, ...] = ()  # provinces a route crosses (fly-overs, written convoy paths)
+    via: tuple[str, ...] = ()  # provinces a route crosses (written routes and convoy paths)
     convoyed: bool = False
+    tag: str = ""  # the order body's kind tag (a variant's move kinds get it as a CSS class)
 
 
 @dataclass
@@ -144,8 +145,10 @@ def _orders_scene(scene: Scene, orders: tuple[Order, ...], outcomes: tuple[Outco
             title += "\n" + _hover(rejected[body.unit])
             status = "rejected" if out.order_kind == "hold" else status
         if isinstance(body, Move):
-            scene.drawn.append(Drawn("move", body.unit, status, title, dest=body.dest,
-                                     via=tuple(body.flyover or body.path), convoyed=body.via_convoy))
+            # a move kind with a ``route`` (a variant's, e.g. a fly-over) is drawn along it
+            route = getattr(body, "route", None) or body.path
+            scene.drawn.append(Drawn("move", body.unit, status, title, dest=body.dest, via=tuple(route),
+                                     convoyed=body.via_convoy, tag=body.kind))
         elif isinstance(body, Support):
             scene.drawn.append(Drawn("support", body.unit, status, title, dest=body.dest, target=body.target))
         elif isinstance(body, Convoy):
@@ -307,15 +310,51 @@ def _marker_defs() -> str:
     return "".join(out)
 
 
-def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None) -> str:
-    """The SVG text of a scene."""
+def _focus(scene: Scene, layout: Layout) -> list[Point]:
+    """The points a picture is about: units, and where their orders and options lead."""
+    pts = [layout.point(u.location) for u in scene.position.units]
+    for d in scene.drawn:
+        pts += [layout.point(x) for x in (*d.via, *((d.dest,) if d.dest else ()))]
+    for opts in scene.retreat_options.values():
+        pts += [layout.point(x) for x in opts]
+    pts += [layout.point(u.location) for u, _ in scene.new_units]
+    return pts
+
+
+def _view(scene: Scene, layout: Layout, crop: bool) -> tuple[tuple[float, float, float, float], float, float]:
+    """The part of the map to show (x, y, w, h) and the size it is drawn at."""
+    width, height = layout.size
+    pts = _focus(scene, layout) if crop else []
+    if not pts:
+        return (0.0, 0.0, width, height), width, height
+    pad = 75.0
+    x0, x1 = min(p[0] for p in pts) - pad, max(p[0] for p in pts) + pad
+    y0, y1 = min(p[1] for p in pts) - pad, max(p[1] for p in pts) + pad
+    out_w = CROP_WIDTH
+    bw, bh = max(x1 - x0, out_w / 2), max(y1 - y0, 160.0)  # at most twice the full map's scale
+    if bh / bw > 0.8:
+        bw = bh / 0.8
+    if bh / bw < 0.36:
+        bh = bw * 0.36
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return (cx - bw / 2, cy - bh / 2, bw, bh), out_w, out_w * bh / bw
+
+
+CROP_WIDTH = 900.0
+
+
+def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: bool = False) -> str:
+    """The SVG text of a scene; ``crop`` shows only the part of the map the orders are about."""
     m = scene.map
     layout: Layout = m.drawing()
     pos = scene.position
     hints = scene.hints
     powers = sorted({u.power for u in pos.units} | set(pos.owners.values()) | {u.power for u, _ in scene.new_units})
     colours = power_colours(m, colours or {}, powers)
-    width, height = layout.size
+    try:
+        (vx, vy, vw, vh), width, height = _view(scene, layout, crop)
+    except KeyError as exc:
+        raise RenderError(f"the layout of map {m.name!r} has no point for {exc.args[0]!r}") from None
     top = TITLE_H
     total_h = top + height + LEGEND_H
     svg = _Svg()
@@ -327,7 +366,8 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None) -> str:
     svg.add(f'<text class="title" x="12" y="21">{escape(scene.title or m.title)}</text>')
     if layout.automatic:
         svg.add(f'<text class="legend" x="{_f(width - 12)}" y="21" text-anchor="end">automatic layout (the map file has no [layout])</text>')
-    svg.add(f'<g transform="translate(0,{_f(top)})">')
+    svg.add(f'<svg class="map" x="0" y="{_f(top)}" width="{_f(width)}" height="{_f(height)}" '
+            f'viewBox="{_f(vx)} {_f(vy)} {_f(vw)} {_f(vh)}" preserveAspectRatio="xMidYMid meet">')
 
     def pt(location: str) -> Point:
         try:
@@ -408,7 +448,8 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None) -> str:
         a = upt.get(d.unit)
         if a is None:
             continue
-        svg.add(f'<g class="o {d.kind} {d.status}"><title>{escape(d.title)}</title>')
+        tag = f" k-{d.tag}" if d.tag and d.tag != d.kind else ""
+        svg.add(f'<g class="o {d.kind} {d.status}{tag}"><title>{escape(d.title)}</title>')
         if d.kind in ("move", "retreat") and d.dest is not None:
             pts = [a] + [pt(v) for v in d.via] + [dest_point(d.dest)]
             s, e = _shorten(pts[0], pts[1], UNIT_R + 1, 0)
@@ -472,7 +513,7 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None) -> str:
         x, y = pt(u.location)
         svg.add(_unit_token(u, x, y, colours[u.power], None, built=tip))
     svg.add("</g>")
-    svg.add("</g>")
+    svg.add("</svg>")
     svg.add(_legend(scene, colours, powers, width, top + height))
     svg.add("</svg>")
     return "".join(svg.parts)
@@ -480,18 +521,18 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None) -> str:
 
 def _unit_token(u: Unit, x: float, y: float, colour: str, label: Optional[str], *,
                 dislodged: Optional[str] = None, built: Optional[str] = None) -> str:
-    text = label if label is not None else (f"{u.count}{u.kind.value}" if u.count != 1 else u.kind.value)
+    text = label if label is not None else (f"{u.count}{u.kind}" if u.count != 1 else u.kind)
     tip = dislodged or built or u.label()
     out = [f'<g class="unit-token{" dislodged" if dislodged else ""}{" built" if built else ""}" data-unit="{escape(u.label())}">'
            f"<title>{escape(tip)}</title>"]
-    if u.kind.value == "F":  # fleets: a boat-like hexagon; everything else a disc
+    if u.kind == FLEET:  # fleets: a boat-like hexagon; everything else a disc
         r = UNIT_R
         pts = [(x - r, y - r * .35), (x - r * .55, y + r * .75), (x + r * .55, y + r * .75), (x + r, y - r * .35),
                (x + r * .45, y - r * .35), (x + r * .2, y - r * .9), (x - r * .2, y - r * .9), (x - r * .45, y - r * .35)]
         out.append(f'<polygon class="unit" points="{" ".join(f"{_f(a)},{_f(b)}" for a, b in pts)}" fill="{colour}"/>')
     else:
         out.append(f'<circle class="unit" cx="{_f(x)}" cy="{_f(y)}" r="{_f(UNIT_R)}" fill="{colour}"/>')
-    out.append(f'<text class="ulbl" x="{_f(x)}" y="{_f(y + (1.5 if u.kind.value == "F" else 0))}" fill="{_text_colour(colour)}">{escape(text)}</text>')
+    out.append(f'<text class="ulbl" x="{_f(x)}" y="{_f(y + (1.5 if u.kind == FLEET else 0))}" fill="{_text_colour(colour)}">{escape(text)}</text>')
     if dislodged:
         r = UNIT_R + 2
         out.append(f'<path d="M{_f(x - r)},{_f(y - r)} L{_f(x + r)},{_f(y + r)} M{_f(x + r)},{_f(y - r)} L{_f(x - r)},{_f(y + r)}" '
@@ -566,12 +607,39 @@ def default_title(obj: Any) -> str:
     return " — ".join(x for x in (variant.map.title, date, phase) if x)
 
 
-def render_svg(obj: Any, title: Optional[str] = None) -> str:
-    """An SVG picture of a position or of a movement, retreat or adjustment result."""
+def render_svg(obj: Any, title: Optional[str] = None, crop: bool = False) -> str:
+    """An SVG picture of a position or of a movement, retreat or adjustment result; ``crop``
+    shows only the part of the map its units and orders are in."""
     variant = _variant_of(obj)
     scene = scene_of(obj, variant.map, title if title is not None else default_title(obj))
     scene.hints = variant.render_hints(scene.position)
-    return render_scene(scene, variant.map.drawing().colours)
+    return render_scene(scene, variant.map.drawing().colours, crop=crop)
+
+
+def outcome_table(obj: Any) -> str:
+    """An HTML table of the orders and outcomes of a result (empty for a position)."""
+    rows: list[tuple[str, Outcome]] = []
+    movement = getattr(obj, "movement", None)
+    if movement is not None:
+        rows += [("movement", o) for o in movement.outcomes]
+        rows += [("retreat", o) for o in obj.outcomes]
+    elif not isinstance(obj, Position):
+        rows += [("", o) for o in obj.outcomes]
+    if not rows:
+        return ""
+    out = ['<table class="dipsat-outcomes"><thead><tr><th>power</th><th>order</th><th>result</th><th>why</th></tr></thead><tbody>']
+    for phase, o in rows:
+        colour = COLOURS[_status(o)]
+        out.append(f'<tr><td>{escape(o.power)}</td><td>{escape(o.text)}{" <i>(" + phase + ")</i>" if phase == "retreat" else ""}</td>'
+                   f'<td style="color:{colour};font-weight:bold">{escape(o.result.replace("_", " "))}</td>'
+                   f"<td>{escape(o.reason)}</td></tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def render_html(obj: Any, title: Optional[str] = None) -> str:
+    """The map and, for a result, the table of its orders and outcomes (for notebooks)."""
+    return f'<div class="dipsat">{render_svg(obj, title)}{outcome_table(obj)}</div>'
 
 
 def render_request(path: str | Path, title: Optional[str] = None, **overrides: Any) -> str:

@@ -17,7 +17,7 @@ from pydantic import Field
 from dipsat.maps import GameMap
 
 from .errors import OrderError
-from .models import Frozen, MovementResult, Outcome, Position
+from .models import Drawable, Frozen, MovementResult, Outcome, Position
 from .notation import Notation
 from .orders import describe_unit
 from .rules import RuleOptions
@@ -29,7 +29,7 @@ class RetreatOption(Frozen):
     closed: dict[str, str] = Field(default_factory=dict)  # neighbour province -> why not
 
 
-class RetreatResult(Frozen):
+class RetreatResult(Drawable, Frozen):
     position: Position  # the position before the movement (dislodged units are indices into it)
     movement: MovementResult
     options: tuple[RetreatOption, ...]

@@ -1,0 +1,239 @@
+"""SVG pictures: every bundled example and every corpus case renders to a valid SVG that shows
+each unit and each order, arrows point from the unit to where the order goes, and any map
+(even one without a layout) can be drawn."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dipsat.api import TurnRequest, adjudicate
+from dipsat.corpus import case_files, load_case
+from dipsat.game import SavedGame, replay
+from dipsat.api import load_model
+from dipsat.maps import MapError, build_map, load_map
+from dipsat.models import ARMY, Move, Position, Unit
+from dipsat.render import Scene, render_scene, render_svg
+from dipsat.variants import find_variant, variant_names
+
+from conftest import CORPORA, ROOT
+
+SVG = "{http://www.w3.org/2000/svg}"
+EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
+CASES = case_files([CORPORA])
+
+
+def _classes(el: ET.Element) -> set[str]:
+    return set(el.get("class", "").split())
+
+
+def check_svg(svg: str, result: Any) -> ET.Element:
+    """Well-formed, the expected layers, one token per unit, one titled group per order."""
+    root = ET.fromstring(svg)
+    assert root.tag == SVG + "svg"
+    groups = {g.get("class") for g in root.iter(SVG + "g")}
+    assert {"adjacency", "provinces", "orders", "units"} <= groups
+    pos: Position = result if isinstance(result, Position) else result.position
+    tokens = [g for g in root.iter(SVG + "g") if "unit-token" in _classes(g)]
+    assert len([t for t in tokens if "built" not in _classes(t)]) == len(pos.units)
+    variant = find_variant(pos.variant)
+    assert len([g for g in root.iter(SVG + "g") if g.get("class") == "province"]) == len(variant.map.provinces)
+    order_groups = [g for g in root.iter(SVG + "g") if "o" in _classes(g)]
+    for g in order_groups:
+        title = g.find(SVG + "title")
+        assert title is not None and title.text, "every drawn order has a hover title"
+    for o in getattr(result, "orders", ()):
+        assert any(o.text in (g.find(SVG + "title").text or "") for g in order_groups), f"order {o.text!r} is not drawn"
+    return root
+
+
+def _request(case: Any) -> TurnRequest:
+    exp = case.expect[0]
+    return TurnRequest(variant=case.variant, rules=exp.rules[0], options=dict(exp.options), phase=case.phase,
+                       units=case.units, orders=case.orders, owners=case.owners, retreat_orders=case.retreat_orders)
+
+
+def test_every_corpus_case_renders() -> None:
+    """One test over all cases (each adjudicated once), so the suite stays fast."""
+    drawn = 0
+    for f in CASES:
+        case = load_case(f)
+        if case.variant not in variant_names():
+            continue
+        res = adjudicate(_request(case))
+        try:
+            check_svg(render_svg(res), res)
+        except AssertionError as exc:
+            raise AssertionError(f"{f}: {exc}") from None
+        drawn += 1
+    assert drawn >= 200
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_example_renders(path: Path) -> None:
+    from dipsat.api import load_request, read_data_file
+
+    data = read_data_file(path)
+    if "phases" in data:  # a saved game: every phase
+        game = replay(load_model(path, SavedGame, data))
+        assert game.history
+        for rec in game.history:
+            check_svg(render_svg(rec.result if rec.result is not None else rec.after), rec.result or rec.after)
+    else:
+        res = adjudicate(load_request(path))
+        check_svg(render_svg(res), res)
+
+
+def _path_points(d: str) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in re.findall(r"(-?[\d.]+),(-?[\d.]+)", d)]
+
+
+def test_move_arrows_point_from_the_unit_to_the_destination() -> None:
+    res = adjudicate({"units": {"France": ["A Paris", "F Brest"], "Germany": ["A Munich"]},
+                      "orders": {"France": ["A Paris - Burgundy", "F Brest - English Channel"],
+                                 "Germany": ["A Munich - Burgundy"]}})
+    root = ET.fromstring(render_svg(res))
+    layout = load_map("standard").drawing()
+    moves = {g.find(SVG + "title").text.split(" — ")[0]: g for g in root.iter(SVG + "g")
+             if {"o", "move"} <= _classes(g)}
+    assert set(moves) == {"France: A Paris - Burgundy", "France: F Brest - English Channel", "Germany: A Munich - Burgundy"}
+    for text, frm, to in [("France: A Paris - Burgundy", "par", "bur"), ("France: F Brest - English Channel", "bre", "eng"),
+                          ("Germany: A Munich - Burgundy", "mun", "bur")]:
+        pts = _path_points(moves[text].find(SVG + "path").get("d"))
+        start, end = pts[0], pts[-1]
+        assert math.dist(start, layout.point(frm)) < math.dist(start, layout.point(to))
+        assert math.dist(end, layout.point(to)) < 20
+    # the standoff: both moves into Burgundy failed, drawn in the failure colour; Brest moved
+    assert "fail" in _classes(moves["France: A Paris - Burgundy"])
+    assert "ok" in _classes(moves["France: F Brest - English Channel"])
+    assert "bounced" in moves["Germany: A Munich - Burgundy"].find(SVG + "title").text
+
+
+def test_supports_convoys_holds_and_dislodged_units_are_drawn() -> None:
+    res = adjudicate({"units": {"England": ["F North Sea", "A Yorkshire", "F London"], "France": ["F English Channel"]},
+                      "orders": {"England": ["F North Sea Convoys A Yorkshire - Belgium", "A Yorkshire - Belgium",
+                                             "F London Supports F North Sea"],
+                                 "France": ["F English Channel - North Sea"]}})
+    root = check_svg(render_svg(res), res)
+    kinds = sorted(c for g in root.iter(SVG + "g") if "o" in _classes(g) for c in _classes(g) if c in
+                   ("move", "support", "convoy", "hold"))
+    assert kinds == ["convoy", "move", "move", "support"]
+    convoyed = [p for p in root.iter(SVG + "path") if "convoyed" in _classes(p)]
+    assert len(convoyed) == 1
+
+
+def test_dislodged_unit_is_marked_with_the_culprit() -> None:
+    res = adjudicate({"units": {"France": ["A Paris", "A Marseilles"], "Germany": ["A Burgundy"]},
+                      "orders": {"France": ["A Paris - Burgundy", "A Marseilles Supports A Paris - Burgundy"]}})
+    root = ET.fromstring(render_svg(res))
+    dislodged = [g for g in root.iter(SVG + "g") if "dislodged" in _classes(g)]
+    assert len(dislodged) == 1
+    assert dislodged[0].find(SVG + "title").text == "Germany: A Bur is dislodged by France: A Par"
+
+
+def test_retreat_phase_shows_options_and_retreats() -> None:
+    res = adjudicate(TurnRequest.model_validate(
+        {"phase": "retreat", "units": {"France": ["A Paris", "A Marseilles"], "Germany": ["A Burgundy"]},
+         "orders": {"France": ["A Paris - Burgundy", "A Marseilles Supports A Paris - Burgundy"]},
+         "retreat_orders": {"Germany": ["A Burgundy - Ruhr"]}}))
+    root = check_svg(render_svg(res), res)
+    options = [g for g in root.iter(SVG + "g") if "retreat-options" in _classes(g)]
+    assert len(options) == 1 and "Ruhr" in options[0].find(SVG + "title").text or "Ruh" in options[0].find(SVG + "title").text
+    retreats = [g for g in root.iter(SVG + "g") if {"o", "retreat"} <= _classes(g)]
+    assert len(retreats) == 1 and "ok" in _classes(retreats[0])
+
+
+def test_variant_pictures_show_stack_counts_and_power_kinds() -> None:
+    res = adjudicate({"variant": "multiplomacy", "units": {"England": ["3 F Nth", "F Lon"]},
+                      "orders": {"England": ["3 F Nth sup F Lon", "F Lon stands"]}})
+    labels = [t.text for t in ET.fromstring(render_svg(res)).iter(SVG + "text") if "ulbl" in _classes(t)]
+    assert sorted(labels) == ["3F", "F"]
+    res = adjudicate({"variant": "multinational", "units": {"EX": ["M Ida", "E Mon"]},
+                      "orders": {"EX": ["M Ida – Ore", "E Mon S M Ida – Ore"]}})
+    labels = [t.text for t in ET.fromstring(render_svg(res)).iter(SVG + "text") if "ulbl" in _classes(t)]
+    assert sorted(labels) == ["E", "M"]
+
+
+def test_flyover_route_is_drawn_through_its_provinces() -> None:
+    res = adjudicate(_request(load_case(CORPORA / "multinational/mn_rule_flyover_allowance.toml")))
+    move = next(o for o in res.orders if isinstance(o.body, Move) and getattr(o.body, "route", ()))
+    root = ET.fromstring(render_svg(res))
+    path = next(g for g in root.iter(SVG + "g") if {"o", "move"} <= _classes(g)).find(SVG + "path")
+    assert len(_path_points(path.get("d"))) == len(getattr(move.body, "route")) + 2
+
+
+def test_positions_and_results_show_in_notebooks() -> None:
+    pos = find_variant("standard").start_position()
+    assert pos._repr_svg_().startswith("<svg")
+    res = adjudicate({"units": {"France": ["A Paris"]}, "orders": {"France": ["A Paris - Burgundy"]}})
+    assert res._repr_svg_() == render_svg(res)
+    html = res._repr_html_()
+    assert "<svg" in html and "A Paris - Burgundy" in html and "moved" in html
+
+
+def test_rendering_is_deterministic() -> None:
+    req = {"units": {"France": ["A Paris", "A Marseilles"], "Germany": ["A Munich"]},
+           "orders": {"France": ["A Paris - Burgundy", "A Marseilles Supports A Paris - Burgundy"], "Germany": ["A Munich - Burgundy"]}}
+    assert render_svg(adjudicate(req)) == render_svg(adjudicate(req))
+
+
+# -- maps without a layout, and layout errors ---------------------------------------------------
+
+TINY = {"name": "tiny", "powers": {"Red": {"home": ["a"], "start": ["A a"]}, "Blue": {"home": ["c"], "start": ["F s"]}},
+        "provinces": {"a": {"name": "Aland", "terrain": "coast", "army": ["b"], "fleet": ["s"]},
+                      "b": {"name": "Bland", "terrain": "land", "army": ["a", "c"], "supply_centre": True},
+                      "c": {"name": "Cland", "terrain": "coast", "army": ["b"], "fleet": ["s"], "supply_centre": True},
+                      "s": {"name": "Sea", "terrain": "sea", "fleet": ["a", "c"]}}}
+
+
+def test_a_map_without_layout_gets_an_automatic_one() -> None:
+    m = build_map(TINY)
+    assert m.layout is None
+    layout = m.drawing()
+    assert layout.automatic and set(layout.at) == {"a", "b", "c", "s"}
+    assert layout == m.drawing()  # deterministic
+    pos = Position(units=(Unit(power="Red", kind=ARMY, location="a"),))
+    svg = render_scene(Scene(m, pos, "tiny"))
+    root = ET.fromstring(svg)
+    assert "automatic layout" in svg
+    assert len([g for g in root.iter(SVG + "g") if "unit-token" in _classes(g)]) == 1
+
+
+@pytest.mark.parametrize("layout,message", [
+    ({"size": [100, 100], "at": {"a": [1, 1], "b": [2, 2], "c": [3, 3]}}, "no point for province(s) s"),
+    ({"size": [100, 100], "at": {"a": [1, 1], "b": [2, 2], "c": [3, 3], "s": [4, 4], "zz": [5, 5]}}, "'zz' is not a province"),
+    ({"size": [100, 100], "at": {"a": [1, 1], "b": [2, 2], "c": [3, 3], "s": [400, 4]}}, "lies outside the drawing"),
+    ({"size": [100, 100], "at": {"a": "x", "b": [2, 2], "c": [3, 3], "s": [4, 4]}}, "'x' must be two numbers"),
+    ({"size": [100, 100], "at": {"a": [1, 1], "b": [2, 2], "c": [3, 3], "s": [4, 4]}, "colours": {"Red": "red"}},
+     "must be a colour written #rrggbb"),
+])
+def test_layout_errors_name_the_entry(layout: dict[str, Any], message: str) -> None:
+    with pytest.raises(MapError, match=re.escape(message)):
+        build_map({**TINY, "layout": layout})
+
+
+def test_bundled_maps_have_layouts_with_every_province() -> None:
+    for name in ("standard", "multiplomacy", "multinational"):
+        m = load_map(name)
+        assert m.layout is not None and not m.layout.automatic
+        assert set(m.provinces) <= set(m.layout.at)
+
+
+def test_cli_render_writes_svg_and_explains_missing_png_converter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from dipsat import render
+    from dipsat.cli import main
+
+    out = tmp_path / "pandin.svg"
+    assert main(["render", str(ROOT / "examples/pandin.toml"), "-o", str(out)]) == 0
+    ET.fromstring(out.read_text())
+    monkeypatch.setattr(render, "png_converters", lambda: [])
+    assert main(["render", str(ROOT / "examples/pandin.toml"), "-o", str(out), "--png"]) == 2
+    assert "--png needs a converter" in capsys.readouterr().err
+    assert main(["render", str(ROOT / "examples/game.toml"), "--phase", "X1999M"]) == 2
+    assert "no phase 'X1999M'" in capsys.readouterr().err
