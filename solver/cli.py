@@ -285,6 +285,8 @@ def cmd_compare(args) -> int:
 def cmd_why(args) -> int:
     from .research import format_why, why
 
+    if not args.order:
+        raise DipsatError("why: name the order with --order \"...\"")
     print(format_why(why(_request(args), args.order)))
     return 0
 
@@ -372,6 +374,10 @@ def cmd_rules(args) -> int:
         from dipsat.variants import VARIANTS, find_variant
 
         names = {c.name: c for c in VARIANTS}
+        text = find_variant(args.preset).rules_text() if args.preset.lower() in names else None
+        if text is not None:
+            print(text)
+            return 0
         opts = find_variant(args.preset).rules() if args.preset.lower() in names else preset(args.preset)
         for k, v in opts.model_dump().items():
             print(f"{k} = {_as_written(v)}")
@@ -513,7 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     w = sub.add_parser("why", help="what one order's outcome hinges on: decisions, other orders, rule options")
     w.add_argument("file")
-    w.add_argument("--order", required=True, help="the order, as written in the file")
+    w.add_argument("--order", help="the order, as written in the file (required for order-based variants)")
     w.add_argument("--rules", help="rules preset")
     w.add_argument("--option", action="append", metavar="NAME=VALUE")
     w.set_defaults(func=cmd_why)
@@ -538,7 +544,33 @@ def build_parser() -> argparse.ArgumentParser:
                        "(adjudicate --json), batch (an output line), play (play --json)")
     s.add_argument("what", choices=["corpus", "turn", "result", "batch", "play"])
     s.set_defaults(func=cmd_schema)
+
+    from dipsat.variants import VARIANTS
+
+    for cls in VARIANTS:  # subcommands contributed by variants (e.g. research commands of their own)
+        for vc in cls.instance().commands():
+            v = sub.add_parser(vc.name, help=vc.help)
+            vc.configure(v)
+            v.set_defaults(func=vc.run)
     return p
+
+
+def _variant_command(args):
+    """A variant's own implementation of this command, when the file(s) name such a variant."""
+    from .api import read_data_file
+    from .corpus import case_files
+    from dipsat.variants import find_variant
+
+    paths = [args.file] if getattr(args, "file", None) else list(getattr(args, "paths", None) or [])
+    names = set()
+    for f in case_files(paths)[:1] if paths and not getattr(args, "file", None) else paths:
+        data = read_data_file(f)
+        names.add(str(data.get("variant", "standard")) if isinstance(data, dict) else "standard")
+    if getattr(args, "variant", None):
+        names = {args.variant}
+    if len(names) != 1:
+        return None
+    return find_variant(names.pop()).command_for(args.command)
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -549,7 +581,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     except SystemExit as exc:  # argparse: usage error (2) or --help/--version (0)
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        return args.func(args)
+        own = _variant_command(args) if args.command in ("adjudicate", "play", "why", "compare", "explore") else None
+        return (own or args.func)(args)
     except DipsatError as exc:
         print(f"dipsat: error: {exc}", file=sys.stderr)
         return 2

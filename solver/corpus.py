@@ -31,6 +31,8 @@ class Expectation(BaseModel):
     reasons: dict[str, Union[str, list[str]]] = Field(default_factory=dict, description="order text -> text(s) its explanation must contain")
     retreat_options: dict[str, list[str]] = Field(default_factory=dict, description="'Power: unit' -> the provinces it may retreat to")
     backup: Optional[Literal["circular_movement", "convoy_paradox", "other_cycle", "none"]] = None
+    facts: dict[str, object] = Field(default_factory=dict, description="variant-owned expected results "
+                                     "(dotted path -> value), checked by the variant's run_case hook")
 
     @field_validator("rules", mode="before")
     @classmethod
@@ -52,6 +54,8 @@ class CorpusCase(BaseModel):
     owners: dict[str, list[str]] = Field(default_factory=dict, description="supply centres owned per power")
     orders: dict[str, list[str]] = Field(default_factory=dict)
     retreat_orders: dict[str, list[str]] = Field(default_factory=dict)
+    data: dict[str, object] = Field(default_factory=dict, description="variant-owned input (e.g. a state and "
+                                    "actions), validated by the variant's run_case hook")
     expect: list[Expectation] = Field(min_length=1)
 
 
@@ -92,6 +96,13 @@ def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = 
 
     if case.variant not in variant_names():
         run.problems.append(f"unknown variant {case.variant!r}; known variants: {', '.join(sorted(variant_names()))}")
+        return run
+    from dipsat.variants import find_variant
+
+    own = find_variant(case.variant).run_case(case, rules, exp)
+    if own is not None:
+        run.problems = own
+        run.passed = not own
         return run
     req = TurnRequest(variant=case.variant, rules=rules, options=dict(exp.options), phase=case.phase,
                       units=case.units, orders=case.orders, owners=case.owners, retreat_orders=case.retreat_orders)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
+from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Sequence
 
 from dipsat.maps import GameMap, load_map
 
@@ -16,6 +18,16 @@ from .rules import RuleOptions, preset
 
 if TYPE_CHECKING:
     from .render import RenderHints
+
+
+@dataclass(frozen=True)
+class VariantCommand:
+    """A CLI subcommand a variant contributes (``dipsat NAME ...``), collected from the registry."""
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
 
 
 class Variant:
@@ -154,3 +166,22 @@ class Variant:
         units = [Unit(power=p.name, kind=k, location=loc)
                  for p in self.map.powers.values() for k, loc in p.start]
         return Position(variant=self.name, year=self.map.start_year, season="spring", units=tuple(units)).canonical()
+
+    # ---- generic hooks for variants whose game is not Diplomacy-shaped ------------------------
+    def run_case(self, case: Any, rules: str, expectation: Any) -> Optional[list[str]]:
+        """The problems found running a corpus case that this variant checks itself (from the
+        case's ``data`` and the expectation's ``facts``); ``None``: the core's order pipeline."""
+        return None
+
+    def commands(self) -> Sequence[VariantCommand]:
+        """Extra CLI subcommands this variant contributes."""
+        return ()
+
+    def command_for(self, name: str) -> Optional[Callable[[argparse.Namespace], int]]:
+        """This variant's own implementation of a core command (``play``, ``why``, ``compare``,
+        ``adjudicate``) for files that name the variant; ``None``: the core's."""
+        return None
+
+    def rules_text(self) -> Optional[str]:
+        """The variant's rule options as text (``dipsat rules NAME``) when they are its own model."""
+        return None

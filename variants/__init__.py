@@ -13,8 +13,9 @@ from dipsat.variant import Variant
 from .multinational import Multinational
 from .multiplomacy import Multiplomacy
 from .standard import Standard
+from .supremacy import Supremacy
 
-VARIANTS: list[type[Variant]] = [Standard, Multiplomacy, Multinational]
+VARIANTS: list[type[Variant]] = [Standard, Multiplomacy, Multinational, Supremacy]
 
 
 class UnknownVariant(DipsatError):

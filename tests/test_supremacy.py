@@ -1,0 +1,228 @@
+"""Supremacy (seed 002): exact drill distributions against brute force, the minimal conflicting
+sets of the CP-SAT stage check against plain simulation, set-up draws, determinism, CLI."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from dipsat.cli import main
+from dipsat.errors import DipsatError
+from dipsat.variants.supremacy.actions import parse_actions
+from dipsat.variants.supremacy.dice import Dice, DiceError
+from dipsat.variants.supremacy.drills import (Assault, Clash, NuclearStrike, assault, assault_distribution, clash,
+                                              clash_distribution, nuclear, nuclear_distribution, sum_dist)
+from dipsat.variants.supremacy.options import BlankRule, make_options
+from dipsat.variants.supremacy.setup import SetupInput, set_up
+from dipsat.variants.supremacy.stage import apply_actions, check_stage
+from dipsat.variants.supremacy.state import CAPACITY, NAVY_CAPACITY, State, parse_state
+
+OPTS = make_options()
+
+
+def _brute(run, max_dice: int) -> dict:
+    """Run the drill itself on every possible sequence of d6 rolls: a run that asks for one more
+    die than given is extended by each face in turn; a complete run of n dice has weight 6**-n."""
+    tally: dict = {}
+    stack: list[list[int]] = [[]]
+    while stack:
+        prefix = stack.pop()
+        try:
+            outcome = run(Dice(prefix))
+        except DiceError:
+            assert len(prefix) < max_dice
+            stack.extend(prefix + [k] for k in range(1, 7))
+            continue
+        tally[outcome] = tally.get(outcome, Fraction(0)) + Fraction(1, 6 ** len(prefix))
+    return tally
+
+
+ASSAULTS = [
+    ({"USA": {"grain": 1, "oil": 1, "mineral": 1, "armies": {"us_west": 3}, "lstars": 1},
+      "CSA": {"armies": {"mexico": 2}}}, {"attacker": "USA", "target": "mexico", "forces": ["3 army us_west"]}),
+    ({"USA": {"grain": 1, "oil": 1, "mineral": 1, "navies": [{"sea": "north_atlantic", "armies": 3}]},
+      "CSA": {"navies": [{"sea": "caribbean"}, {"sea": "caribbean", "armies": 2}], "lstars": 2}},
+     {"attacker": "USA", "target": "caribbean", "forces": ["navy north_atlantic"]}),
+    ({"USA": {"grain": 1, "oil": 1, "mineral": 1, "armies": {"mexico": 2}}, "CSA": {"armies": {"brazil": 1}}},
+     {"attacker": "USA", "target": "gran_colombia", "forces": ["2 army mexico"]}),
+]
+
+
+@pytest.mark.parametrize("powers,drill", ASSAULTS)
+def test_assault_distribution_is_exact(powers, drill):
+    state = parse_state({"powers": powers})
+    a = Assault.model_validate(drill)
+    exact = assault_distribution(state, a, OPTS)
+    from dipsat.variants.supremacy.drills import plan_assault
+
+    plan = plan_assault(state, a, OPTS)
+
+    def run(d: Dice):
+        r = assault(state.model_copy(deep=True), a, OPTS, d)
+        return (r.att_losses, r.def_losses)
+
+    assert _brute(run, plan.att_dice + plan.def_dice) == exact
+    assert sum(exact.values()) == 1
+
+
+def test_sum_of_dice_distribution():
+    for n in range(1, 5):
+        brute = Counter(sum(s) for s in itertools.product(range(1, 7), repeat=n))
+        assert sum_dist(n) == {k: Fraction(v, 6 ** n) for k, v in brute.items()}
+
+
+@pytest.mark.parametrize("groups", [[1], [2], [3], [1, 1]])
+def test_clash_distribution_is_exact(groups):
+    state = parse_state({"powers": {"USA": {"lstars": sum(groups)}, "USSR": {"lstars": len(groups)}}})
+    c = Clash(attacker="USA", groups=[{"target": "USSR", "attackers": k} for k in groups])
+    exact = clash_distribution(state, c)
+
+    def run(d: Dice):
+        s = state.model_copy(deep=True)
+        clash(s, c, d)
+        return (state.powers["USA"].lstars - s.powers["USA"].lstars, state.powers["USSR"].lstars - s.powers["USSR"].lstars)
+
+    assert _brute(run, 2 * sum(groups)) == exact
+
+
+def test_nuclear_distribution_is_exact():
+    state = parse_state({"powers": {"USSR": {"nukes": 2}, "LEN": {"lstars": 1, "armies": {"western_europe": 1}},
+                                    "AFR": {"lstars": 1}}})
+    n = NuclearStrike(strikes=[{"power": "USSR", "targets": ["western_europe", "outer space"]}], champions=["AFR"],
+                      screens=[{"power": "LEN", "nuke": 1}, {"power": "AFR", "nuke": 1}])
+    exact = nuclear_distribution(state, n)
+    opts = make_options({"fallout": "none"})
+
+    def run(d: Dice):
+        return sum(1 for k in nuclear(state.model_copy(deep=True), n, opts, d) if k.result == "strikes")
+
+    assert _brute(run, 2 + 2) == exact  # 2 screen dice + at most 2 winds of fate
+
+
+# ---------------------------------------------------------------- the joint stage check -------
+
+def _simulate(state: State, power: str, stage: int, texts: list[str]) -> bool:
+    """Plain-Python reference: carry the actions out one by one; every quantity stays in bounds."""
+    s = state.model_copy(deep=True)
+    board = s.get_board()
+    for a in parse_actions(board, power, texts):
+        try:
+            apply_actions(s, power, [a], OPTS)
+        except DipsatError:
+            return False
+        for h in s.powers.values():
+            if h.money < 0 or any(v < 0 for v in h.armies.values()):
+                return False
+            if any(not 0 <= getattr(h, r) <= CAPACITY for r in ("grain", "oil", "mineral", "nukes", "lstars")):
+                return False
+            if any(not 0 <= nv.armies <= NAVY_CAPACITY for nv in h.navies):
+                return False
+    return True
+
+
+POOL = ["march army us_west - canada", "march 2 army us_east - canada", "march army canada - us_east",
+        "airlift army us_west - us_east", "board 2 army us_east - navy caribbean", "board 3 army us_east - navy caribbean",
+        "sail navy gulf_of_alaska - east_pacific", "loan 500"]
+
+
+@pytest.mark.parametrize("budget", [(1, 1), (2, 2), (3, 1), (1, 4), (4, 6)])
+def test_minimal_conflict_is_minimal(budget):
+    grain, oil = budget
+    state = parse_state({"powers": {"USA": {"grain": grain, "oil": oil, "armies": {"us_west": 2, "us_east": 3},
+                                            "navies": [{"sea": "caribbean"}, {"sea": "gulf_of_alaska"}],
+                                            "companies": ["usw_grain"]}}})
+    rng = random.Random(f"budget:{budget}")
+    for _ in range(12):
+        texts = rng.sample(POOL, rng.randint(2, 6))
+        chk = check_stage(state, "USA", 5, texts, OPTS)
+        assert chk.feasible == _simulate(state, "USA", 5, texts), texts
+        if chk.feasible:
+            continue
+        conflict = [a.text for a in chk.conflict]
+        keep = [t for t in texts if t in conflict]
+        assert not _simulate(state, "USA", 5, keep), (texts, conflict)
+        for t in keep:  # minimal: every proper subset can be carried out
+            assert _simulate(state, "USA", 5, [x for x in keep if x != t]), (texts, conflict, t)
+        assert chk.quantities
+
+
+def test_stage_check_does_not_depend_on_python_hash_order():
+    state = parse_state({"powers": {"USA": {"grain": 1, "oil": 2, "armies": {"us_west": 3, "us_east": 1},
+                                            "navies": [{"sea": "gulf_of_alaska"}]}}})
+    texts = ["march army us_west - canada", "airlift army us_west - us_east", "sail navy gulf_of_alaska - east_pacific",
+             "march army us_east - canada"]
+    first = check_stage(state, "USA", 5, texts, OPTS)
+    for _ in range(3):
+        again = check_stage(state, "USA", 5, texts, OPTS)
+        assert [a.text for a in again.conflict] == [a.text for a in first.conflict]
+
+
+# ---------------------------------------------------------------- set-up, dice, options -------
+
+PLAYERS = {"USA": {"armies": {"us_west": 9}, "resources": {"grain": 9}},
+           "CSA": {"armies": {"brazil": 9}, "resources": {"oil": 9}},
+           "LEN": {"armies": {"western_europe": 9}, "resources": {"mineral": 9}},
+           "USSR": {"armies": {"ukraine": 9}, "resources": {"grain": 9}},
+           "PRC": {"armies": {"north_china": 9}, "resources": {"oil": 9}},
+           "AFR": {"armies": {"north_africa": 9}, "resources": {"mineral": 9}}}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, "x"])
+def test_drawn_companies_follow_the_rules(seed):
+    opts = make_options({"random_seed": seed})
+    state, _ = set_up(SetupInput.model_validate({"players": PLAYERS}), opts)
+    board = state.get_board()
+    zones: dict[str, set[str]] = {}
+    for p, h in state.powers.items():
+        own = [c for c in h.companies if board.company(c.id).superpower == p]
+        other = [c for c in h.companies if not board.company(c.id).superpower]
+        assert len(own) == 4 and len(other) == 2
+        for c in h.companies:
+            zones.setdefault(board.company(c.id).zone, set()).add(p)
+        assert 2 <= state.market["grain"] <= 12
+    assert all(len(ps) == 1 for ps in zones.values())
+    same, _ = set_up(SetupInput.model_validate({"players": PLAYERS}), opts)
+    assert same == state
+
+
+def test_given_dice_are_checked():
+    with pytest.raises(DiceError, match="roll 1 .* is 7"):
+        Dice([7]).roll(6, "test")
+    with pytest.raises(DiceError, match="ran out"):
+        Dice([]).roll(6, "test")
+
+
+def test_blank_rule_error_names_option_and_values():
+    with pytest.raises(BlankRule, match="'fallout' .*none, destroy_forces"):
+        OPTS.need("fallout", "a nuke")
+    with pytest.raises(DipsatError, match="unknown Supremacy rule option 'falout'"):
+        make_options({"falout": "none"})
+
+
+def test_bad_action_is_quoted():
+    state = parse_state({"powers": {"USA": {}}})
+    with pytest.raises(DipsatError, match="invalid action 'marhc army us_west - canada'"):
+        check_stage(state, "USA", 5, ["marhc army us_west - canada"], OPTS)
+    with pytest.raises(DipsatError, match="unknown zone 'atlantis'"):
+        check_stage(state, "USA", 5, ["march army atlantis - canada"], OPTS)
+
+
+# ---------------------------------------------------------------- CLI --------------------------
+
+def test_cli_odds_wealth_why_rules_compare(capsys):
+    assert main(["odds", "tests/corpora/supremacy/odds_assault.toml"]) == 0
+    out = capsys.readouterr().out
+    assert "P(defender loses >= 2) = 103/108" in out
+    assert main(["wealth", "tests/corpora/supremacy/wealth_table.toml"]) == 0
+    assert "3851" in capsys.readouterr().out
+    assert main(["why", "tests/corpora/supremacy/budget_oil.toml"]) == 0
+    out = capsys.readouterr().out
+    assert "airlift army us_west - us_east" in out and "USA Oil: starts at 2" in out
+    assert main(["rules", "supremacy"]) == 0
+    assert "fallout = 'unspecified'" in capsys.readouterr().out
+    assert main(["compare", "tests/corpora/supremacy/nuke_fallout.toml"]) == 0
+    assert "fallout" in capsys.readouterr().out

@@ -1,0 +1,50 @@
+"""Supremacy house rules (seed 002) — a variant room of its own.
+
+The seed describes an economic wargame rather than a Diplomacy board: superpowers with money,
+three resources, a market, bank loans and supply centers; a turn of eight stages (1-2 mandatory,
+3-8 won by blind bidding); movement with costs; three battle drills decided by dice.  This
+package holds all of it: the board as data (:mod:`.board`, ``world.toml``), the state
+(:mod:`.state`), the rule options with every blank of the text (:mod:`.options`), set-up
+(:mod:`.setup`), the market, loans and wealth (:mod:`.economy`), the notation of actions
+(:mod:`.actions`), the CP-SAT joint check of a stage's actions (:mod:`.stage`), the drills and
+their exact distributions (:mod:`.drills`), bidding (:mod:`.bidding`), the game runner
+(:mod:`.game`), and the adapters to the core's corpus runner and CLI (:mod:`.cases`,
+:mod:`.commands`).  The core knows it only through the generic hooks of
+:class:`dipsat.variant.Variant`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Callable, Optional, Sequence
+
+from dipsat.variant import Variant, VariantCommand
+
+
+class Supremacy(Variant):
+    name = "supremacy"
+    aliases = ("supremacy-house", "seed002")
+    description = "Supremacy house rules: stages, blind bidding, market, loans, movement costs, dice battle drills"
+
+    def run_case(self, case: Any, rules: str, expectation: Any) -> Optional[list[str]]:
+        from .cases import check_facts
+
+        return check_facts(dict(case.data), dict(expectation.options), dict(expectation.facts))
+
+    def commands(self) -> Sequence[VariantCommand]:
+        from . import commands as c
+
+        return (
+            VariantCommand("odds", "Supremacy: the exact outcome distribution of a battle drill", c._file_args, c.cmd_odds),
+            VariantCommand("wealth", "Supremacy: the wealth table of a state", c._file_args, c.cmd_wealth),
+        )
+
+    def command_for(self, name: str) -> Optional[Callable[[argparse.Namespace], int]]:
+        from . import commands as c
+
+        return {"why": c.cmd_why, "compare": c.cmd_compare}.get(name)
+
+    def rules_text(self) -> Optional[str]:
+        from .options import describe_options
+
+        return describe_options()

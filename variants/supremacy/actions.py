@@ -1,0 +1,135 @@
+"""Supremacy notation: one action per string, parsed into typed actions.
+
+    march 2 army us_west - canada       (Stage 5; 1 Grain per army)
+    sail navy caribbean - north_atlantic  (1 Oil per navy; 'navy caribbean#2': the second navy there)
+    airlift army us_east - mexico       (2 Oil per army; to any controlled territory)
+    board 3 army us_east - navy caribbean  (1 Oil; ports only; up to 4 armies from one territory)
+    unload 3 army navy caribbean - us_east (free; ports only)
+    buy 2 grain / sell 3 oil            (Stages 7 / 3, at market value)
+    loan 1000 / repay 500               (millions; a loan at any time, repayment when not in default)
+    transfer 500 money to CSA / transfer 2 oil to CSA   (Stages 3, 6, 7; Diplomacy)
+    build 2 army us_west / build navy caribbean / build nuke / build lstar   (Stage 6)
+    prospect                            (Stage 8)
+    pass
+
+Zones by id or name; words are case-insensitive; en dashes and '->' work as '-'.  Text that is
+not an action is an error quoting it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, Optional
+
+from dipsat.errors import DipsatError
+
+from .board import RESOURCES, Board
+
+Verb = Literal["march", "sail", "airlift", "board", "unload", "buy", "sell", "loan", "repay", "transfer",
+               "build", "prospect", "pass"]
+
+
+class ActionError(DipsatError):
+    """An action that is not understood (invalid) or not allowed (illegal)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    power: str
+    text: str
+    verb: Verb
+    count: int = 1
+    item: str = ""  # army/navy/nuke/lstar/grain/oil/mineral/money
+    src: str = ""
+    dst: str = ""
+    navy: int = 0  # which navy at src/dst sea: 1 = first in the state's list there
+    to: str = ""  # transfer recipient
+
+    def label(self) -> str:
+        return f"{self.power}: {self.text}"
+
+
+_N = r"(?:(\d+)\s+)?"
+_ZONE = r"(.+?)"
+_NAVY = r"navy\s+(.+?)(?:#(\d+))?"
+PATTERNS: list[tuple[Verb, re.Pattern[str]]] = [
+    ("march", re.compile(rf"^march\s+{_N}(?:army|armies)\s+{_ZONE}\s*-\s*{_ZONE}$")),
+    ("sail", re.compile(rf"^sail\s+{_NAVY}\s*-\s*{_ZONE}$")),
+    ("airlift", re.compile(rf"^airlift\s+{_N}(?:army|armies)\s+{_ZONE}\s*-\s*{_ZONE}$")),
+    ("board", re.compile(rf"^board\s+{_N}(?:army|armies)\s+{_ZONE}\s*-\s*{_NAVY}$")),
+    ("unload", re.compile(rf"^unload\s+{_N}(?:army|armies)\s+{_NAVY}\s*-\s*{_ZONE}$")),
+    ("buy", re.compile(rf"^buy\s+{_N}(grain|oil|minerals?)$")),
+    ("sell", re.compile(rf"^sell\s+{_N}(grain|oil|minerals?)$")),
+    ("loan", re.compile(r"^loan\s+\$?(\d+)$")),
+    ("repay", re.compile(r"^repay\s+\$?(\d+)$")),
+    ("transfer", re.compile(rf"^transfer\s+{_N}(money|grain|oil|minerals?|nukes?|l-?stars?)\s+to\s+(.+)$")),
+    ("build", re.compile(rf"^build\s+{_N}(army|armies|navy|navies|nukes?|l-?stars?)(?:\s+(.+))?$")),
+    ("prospect", re.compile(r"^prospect$")),
+    ("pass", re.compile(r"^pass$")),
+]
+
+
+def _item(word: str) -> str:
+    w = word.lower().replace("-", "")
+    for canon in ("army", "navy", "nuke", "lstar", "money", *RESOURCES):
+        if w.startswith(canon[:4]) or (canon == "army" and w == "armies") or (canon == "navy" and w == "navies"):
+            return canon
+    return w
+
+
+def parse_action(board: Board, power: str, text: str) -> Action:
+    norm = " ".join(text.replace("–", "-").replace("—", "-").replace("->", "-").split())
+    low = norm.lower()
+    for verb, pat in PATTERNS:
+        m = pat.match(low)
+        if not m:
+            continue
+        g = m.groups()
+        try:
+            if verb in ("march", "airlift"):
+                return Action(power, text, verb, int(g[0] or 1), "army", board.lookup(g[1]), board.lookup(g[2]))
+            if verb == "sail":
+                return Action(power, text, verb, 1, "navy", board.lookup(g[0]), board.lookup(g[2]), navy=int(g[1] or 1))
+            if verb == "board":
+                return Action(power, text, verb, int(g[0] or 1), "army", board.lookup(g[1]), board.lookup(g[2]),
+                              navy=int(g[3] or 1))
+            if verb == "unload":
+                return Action(power, text, verb, int(g[0] or 1), "army", board.lookup(g[1]), board.lookup(g[3]),
+                              navy=int(g[2] or 1))
+            if verb in ("buy", "sell"):
+                return Action(power, text, verb, int(g[0] or 1), _item(g[1]))
+            if verb in ("loan", "repay"):
+                return Action(power, text, verb, int(g[0]), "money")
+            if verb == "transfer":
+                return Action(power, text, verb, int(g[0] or 1), _item(g[1]), to=board.lookup_power(g[2]))
+            if verb == "build":
+                item = _item(g[1])
+                where = board.lookup(g[2]) if g[2] else ""
+                if item in ("army", "navy") and not where:
+                    raise ActionError(f"invalid action {text!r}: say where the {item} is built")
+                return Action(power, text, verb, int(g[0] or 1), item, dst=where)
+            return Action(power, text, verb)
+        except DipsatError as exc:
+            raise ActionError(f"invalid action {text!r}: {exc}") from None
+    raise ActionError(f"invalid action {text!r}: not understood (march, sail, airlift, board, unload, buy, sell, "
+                      "loan, repay, transfer, build, prospect, pass)")
+
+
+def parse_actions(board: Board, power: str, texts: list[str]) -> list[Action]:
+    out = [parse_action(board, power, t) for t in texts]
+    for a in out:
+        if a.count < 1:
+            raise ActionError(f"invalid action {a.text!r}: the number must be at least 1")
+    return out
+
+
+def find_navy_index(navies: list[tuple[str, int]], sea: str, nth: int) -> Optional[int]:
+    """Index (in the power's navy list) of the ``nth`` navy in ``sea``."""
+    k = 0
+    for i, (s, _) in enumerate(navies):
+        if s == sea:
+            k += 1
+            if k == nth:
+                return i
+    return None

@@ -1,0 +1,611 @@
+"""The three battle drills of Stage 4 (seed 002, "Battle Drills"), played with dice and as exact
+outcome distributions.
+
+Conventional Assault (steps 1-6): the attacker pays one set of resources (1 Grain, 1 Oil,
+1 Mineral) per tactic selection, at least one; dice: attacker 1, defender 1, +1 to a defender
+that paid to Defend, +1 to the side with the most L-Stars, +1 to the side with the most forces
+participating (armies do not count in a naval battle); every 3 points rolled (rounded down)
+remove one opposing army or navy, the roller's choice (a navy's armies go with it); attacking an
+empty foreign territory costs the set and skips the battle; an empty home territory of another
+superpower must be attacked to be entered (its owner still rolls).
+
+Nuclear Strike (steps 1-5): nukes fired at zones or "outer space", retributive strikes only at
+zones the attacker controls, the L-Star screen (a defender's chit hits on 1-5, a champion's on
+1-3), the winds of fate (a 6 fails the nuke).  Fallout (step 6) is blank: option ``fallout``.
+
+L-Star Clash (steps 1-2): duels; the low roller loses an L-Star, a tie loses both; a group
+attacking one L-Star stops when it falls.
+
+Every distribution here is exact (fractions over the finite dice space); ``tests/`` check each
+against a brute-force run of the drill itself over every possible sequence of dice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from dipsat.errors import DipsatError
+
+from .board import RESOURCES, Board
+from .dice import Dice
+from .options import SupremacyOptions
+from .state import Navy, State
+
+OUTER_SPACE = "outer space"
+Dist = dict[tuple[int, int], Fraction]  # (attacker losses, defender losses) -> probability
+
+
+class DrillError(DipsatError):
+    """A drill the rules do not allow (with the reason)."""
+
+
+# ---------------------------------------------------------------- conventional assault --------
+
+class Assault(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    drill: Literal["assault"] = "assault"
+    attacker: str
+    target: str
+    forces: list[str] = Field(default_factory=list, description="'2 army us_west', 'navy caribbean'")
+    tactics: int = Field(default=1, ge=1, description="tactic selections, one set of resources each")
+    defend: bool = Field(default=False, description="the defender paid to Defend")
+    attacker_removes: list[str] = Field(default_factory=list, description="the attacker's casualty choice")
+    defender_removes: list[str] = Field(default_factory=list, description="the defender's casualty choice")
+    occupy: list[str] = Field(default_factory=list, description="participating forces that occupy the zone")
+    counterattack: bool = False
+
+
+@dataclass(frozen=True)
+class Force:
+    """One army or navy in a battle; a navy carries ``aboard`` armies."""
+
+    kind: Literal["army", "navy"]
+    zone: str
+    aboard: int = 0
+
+    def label(self) -> str:
+        return f"{self.kind} {self.zone}" + (f" (+{self.aboard} armies aboard)" if self.aboard else "")
+
+    def losses(self) -> int:
+        return 1 + self.aboard
+
+
+_FORCE = re.compile(r"^\s*(?:(\d+)\s+)?(army|armies|navy|navies)\s+(.+?)\s*$", re.I)
+
+
+def parse_forces(board: Board, texts: list[str], where: str) -> list[tuple[str, str, int]]:
+    out = []
+    for t in texts:
+        m = _FORCE.match(t)
+        if not m:
+            raise DrillError(f"{where}: {t!r} is not a force ('2 army us_west', 'navy caribbean')")
+        kind = "army" if m.group(2).lower().startswith("arm") else "navy"
+        out.append((kind, board.lookup(m.group(3)), int(m.group(1) or 1)))
+    return out
+
+
+def _adjacent(board: Board, a: str, b: str) -> bool:
+    if a in board.territories and b in board.territories:
+        return b in board.territories[a].adjacent
+    if a in board.seas and b in board.seas:
+        return b in board.seas[a].adjacent
+    t, s = (a, b) if a in board.territories else (b, a)
+    if t not in board.territories or s not in board.seas:
+        return False
+    return s in board.territories[t].ports or s in board.territories[t].coasts
+
+
+def attacker_forces(state: State, a: Assault) -> list[Force]:
+    board = state.get_board()
+    h = state.holdings(a.attacker)
+    target = board.lookup(a.target)
+    used_navies: dict[str, int] = {}
+    out: list[Force] = []
+    for kind, zone, n in parse_forces(board, a.forces, f"{a.attacker}'s forces"):
+        if not _adjacent(board, zone, target):
+            raise DrillError(f"{a.attacker}: {kind} {board.zone_name(zone)} is not adjacent to {board.zone_name(target)}")
+        if kind == "army":
+            have = h.armies.get(zone, 0) - sum(1 for f in out if f.kind == "army" and f.zone == zone)
+            if n > have:
+                raise DrillError(f"{a.attacker} has {have} armies in {board.zone_name(zone)}, not {n}")
+            out += [Force("army", zone)] * n
+        else:
+            navies = [nv for nv in h.navies if nv.sea == zone]
+            k = used_navies.get(zone, 0)
+            if k + n > len(navies):
+                raise DrillError(f"{a.attacker} has {len(navies)} navies in {board.zone_name(zone)}, not {k + n}")
+            out += [Force("navy", zone, nv.armies) for nv in navies[k:k + n]]
+            used_navies[zone] = k + n
+    if not out:
+        raise DrillError(f"{a.attacker}: at least one attacker force must participate (Conventional Assault 1)")
+    return out
+
+
+def defender_forces(state: State, power: Optional[str], zone: str) -> list[Force]:
+    if power is None:
+        return []
+    h = state.holdings(power)
+    return [Force("army", zone)] * h.armies.get(zone, 0) + [Force("navy", zone, nv.armies) for nv in h.navies if nv.sea == zone]
+
+
+@dataclass
+class AssaultPlan:
+    """Everything the dice do not decide: who fights, how many dice each side rolls and why."""
+
+    attacker: str
+    defender: Optional[str]
+    target: str
+    naval: bool
+    battle: bool
+    att_forces: list[Force]
+    def_forces: list[Force]
+    att_dice: int
+    def_dice: int
+    dice_reasons: dict[str, list[str]]
+    cost_sets: int
+
+
+def _count(forces: list[Force], naval: bool) -> int:
+    """Forces participating; armies aboard navies are not counted in a naval battle (step 3.6)."""
+    return len(forces) + (0 if naval else sum(f.aboard for f in forces))
+
+
+def plan_assault(state: State, a: Assault, opts: SupremacyOptions) -> AssaultPlan:
+    board = state.get_board()
+    target = board.lookup(a.target)
+    if a.attacker not in state.powers:
+        raise DrillError(f"unknown attacker {a.attacker!r}")
+    occupants = state.occupants(target)
+    if a.attacker in occupants:
+        raise DrillError(f"{a.attacker} already holds {board.zone_name(target)}: nothing to attack")
+    defender = occupants[0] if occupants else state.controller(target)
+    att = attacker_forces(state, a)
+    if a.tactics > 1:
+        opts.need("attack_tactics", f"{a.tactics} tactic selections in one assault")
+    if a.defend:
+        opts.need("defender_tactics", "the defender's 'Defend'")
+    h = state.holdings(a.attacker)
+    for r in RESOURCES:
+        if h.resource(r) < a.tactics:
+            raise DrillError(f"{a.attacker} cannot pay {a.tactics} set(s) of resources for the assault: has "
+                             f"{h.resource(r)} {r} (each selection costs 1 Grain, 1 Oil and 1 Mineral)")
+    if a.defend:
+        dh = state.holdings(defender) if defender else None
+        if dh is None or any(dh.resource(r) < 1 for r in RESOURCES):
+            raise DrillError(f"{defender or 'nobody'} cannot pay one set of resources to Defend")
+    naval = target in board.seas
+    empty_foreign = not occupants and (target in board.seas or not board.territories[target].home
+                                       or board.territories[target].home not in state.powers)
+    defs = defender_forces(state, defender, target) if occupants else []
+    reasons: dict[str, list[str]] = {"attacker": ["1 (attacker)"], "defender": ["1 (defender)"]}
+    ad, dd = 1, 1
+    if a.defend:
+        dd += 1
+        reasons["defender"].append("1 (paid to Defend)")
+    if defender is not None:
+        al, dl = h.lstars, state.holdings(defender).lstars
+        if al != dl or opts.most_tie == "both":
+            if al >= dl:
+                ad += 1
+                reasons["attacker"].append(f"1 (most L-Stars: {al} to {dl})")
+            if dl >= al:
+                dd += 1
+                reasons["defender"].append(f"1 (most L-Stars: {dl} to {al})")
+        af, df = _count(att, naval), _count(defs, naval)
+        if af != df or opts.most_tie == "both":
+            if af >= df:
+                ad += 1
+                reasons["attacker"].append(f"1 (most forces: {af} to {df}" + (", armies not counted in a naval battle)" if naval else ")"))
+            if df >= af:
+                dd += 1
+                reasons["defender"].append(f"1 (most forces: {df} to {af}" + (", armies not counted in a naval battle)" if naval else ")"))
+    return AssaultPlan(a.attacker, defender, target, naval, not empty_foreign, att, defs, ad, dd, reasons, a.tactics)
+
+
+def choose_casualties(forces: list[Force], hits: int, given: list[str], board: Board, who: str) -> list[Force]:
+    """The forces removed by ``hits``: the roller's given choice, else the option ``casualties``
+    ('most_damage': loaded navies, most armies first; then armies; then empty navies)."""
+    hits = min(hits, len(forces))
+    if hits == 0:
+        return []
+    pool = list(forces)
+    out: list[Force] = []
+    if given:
+        for kind, zone, n in parse_forces(board, given, f"{who}'s casualty choice"):
+            for _ in range(n):
+                pick = next((f for f in sorted(pool, key=lambda f: -f.aboard) if f.kind == kind and f.zone == zone), None)
+                if pick is None:
+                    raise DrillError(f"{who}'s casualty choice: no {kind} {board.zone_name(zone)} left to remove")
+                pool.remove(pick)
+                out.append(pick)
+        if len(out) != hits:
+            raise DrillError(f"{who}'s casualty choice names {len(out)} forces; the dice remove {hits}")
+        return out
+    order = sorted(pool, key=lambda f: (0 if f.kind == "navy" and f.aboard else 1 if f.kind == "army" else 2, -f.aboard, f.zone))
+    return order[:hits]
+
+
+@dataclass
+class AssaultResult:
+    plan: AssaultPlan
+    att_rolls: list[int] = field(default_factory=list)
+    def_rolls: list[int] = field(default_factory=list)
+    att_removed: list[Force] = field(default_factory=list)  # attacker's forces removed
+    def_removed: list[Force] = field(default_factory=list)
+    occupied: bool = False
+
+    @property
+    def att_losses(self) -> int:
+        return sum(f.losses() for f in self.att_removed)
+
+    @property
+    def def_losses(self) -> int:
+        return sum(f.losses() for f in self.def_removed)
+
+    def facts(self) -> dict[str, object]:
+        p = self.plan
+        return {"battle": p.battle, "naval": p.naval, "defender": p.defender, "attacker_dice": p.att_dice,
+                "defender_dice": p.def_dice, "attacker_rolls": self.att_rolls, "defender_rolls": self.def_rolls,
+                "attacker_losses": self.att_losses, "defender_losses": self.def_losses,
+                "attacker_removed": [f.label() for f in self.att_removed],
+                "defender_removed": [f.label() for f in self.def_removed],
+                "occupied": self.occupied, "sets_paid": p.cost_sets}
+
+
+def _remove(state: State, power: str, forces: list[Force]) -> None:
+    h = state.holdings(power)
+    for f in forces:
+        if f.kind == "army":
+            h.armies[f.zone] -= 1
+        else:
+            nv = next(n for n in h.navies if n.sea == f.zone and n.armies == f.aboard)
+            h.navies.remove(nv)
+    h.armies = {z: n for z, n in sorted(h.armies.items()) if n}
+
+
+def assault(state: State, a: Assault, opts: SupremacyOptions, dice: Dice) -> AssaultResult:
+    """Play one conventional assault on ``state`` (changed in place)."""
+    board = state.get_board()
+    plan = plan_assault(state, a, opts)
+    h = state.holdings(a.attacker)
+    for r in RESOURCES:
+        setattr(h, r, h.resource(r) - plan.cost_sets)
+        if a.defend and plan.defender:
+            dh = state.holdings(plan.defender)
+            setattr(dh, r, dh.resource(r) - 1)  # defender_tactics = 'defend_one_set'
+    res = AssaultResult(plan)
+    if plan.battle:
+        res.att_rolls = dice.rolls(plan.att_dice, "attacker's die")
+        res.def_rolls = dice.rolls(plan.def_dice, "defender's die")
+        res.def_removed = choose_casualties(plan.def_forces, sum(res.att_rolls) // 3, a.attacker_removes, board,
+                                            a.attacker)
+        res.att_removed = choose_casualties(plan.att_forces, sum(res.def_rolls) // 3, a.defender_removes, board,
+                                            plan.defender or "defender")
+        if plan.defender is not None:
+            _remove(state, plan.defender, res.def_removed)
+        _remove(state, a.attacker, res.att_removed)
+    if a.occupy:
+        occupy(state, a, plan, res)
+    return res
+
+
+def occupy(state: State, a: Assault, plan: AssaultPlan, res: AssaultResult) -> None:
+    """Step 4: no defender left and at least one attacker left; standard movement costs."""
+    board = state.get_board()
+    left = list(plan.att_forces)
+    for f in res.att_removed:
+        left.remove(f)
+    if len(res.def_removed) < len(plan.def_forces) or not left:
+        raise DrillError(f"{a.attacker} cannot occupy {board.zone_name(plan.target)}: "
+                         + ("defender forces remain" if len(res.def_removed) < len(plan.def_forces) else "no attacker force remains"))
+    h = state.holdings(a.attacker)
+    grain = oil = 0
+    moves = parse_forces(board, a.occupy, f"{a.attacker}'s occupation")
+    for kind, zone, n in moves:
+        for _ in range(n):
+            f = next((x for x in left if x.kind == kind and x.zone == zone), None)
+            if f is None:
+                raise DrillError(f"{a.attacker}'s occupation: no surviving participating {kind} {board.zone_name(zone)}")
+            left.remove(f)
+            if kind == "army":
+                if plan.target not in board.territories:
+                    raise DrillError("an army cannot occupy a sea")
+                grain += 1  # march
+                h.armies[zone] -= 1
+                h.armies[plan.target] = h.armies.get(plan.target, 0) + 1
+            elif plan.target in board.seas:
+                oil += 1  # sail
+                nv = next(x for x in h.navies if x.sea == zone and x.armies == f.aboard)
+                nv.sea = plan.target
+            else:  # a navy's armies land: unload, free, ports only
+                if zone not in board.territories[plan.target].ports:
+                    raise DrillError(f"armies aboard a navy in {board.zone_name(zone)} cannot unload into "
+                                     f"{board.zone_name(plan.target)}: it has no port into that sea")
+                nv = next(x for x in h.navies if x.sea == zone and x.armies == f.aboard)
+                h.armies[plan.target] = h.armies.get(plan.target, 0) + nv.armies
+                nv.armies = 0
+    if h.grain < grain or h.oil < oil:
+        raise DrillError(f"{a.attacker} cannot pay the occupation: {grain} Grain and {oil} Oil needed, has "
+                         f"{h.grain} Grain and {h.oil} Oil")
+    h.grain -= grain
+    h.oil -= oil
+    h.armies = {z: n for z, n in sorted(h.armies.items()) if n}
+    res.occupied = True
+
+
+@cache
+def sum_dist(n: int) -> dict[int, Fraction]:
+    """The exact distribution of the sum of ``n`` six-sided dice."""
+    d: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(n):
+        nd: dict[int, Fraction] = {}
+        for s, p in d.items():
+            for k in range(1, 7):
+                nd[s + k] = nd.get(s + k, Fraction(0)) + p / 6
+        d = nd
+    return d
+
+
+def assault_distribution(state: State, a: Assault, opts: SupremacyOptions) -> Dist:
+    """Exact distribution of (attacker forces lost, defender forces lost) of one assault, with the
+    default casualty choice (or the given one, when it fits every roll)."""
+    plan = plan_assault(state, a, opts)
+    board = state.get_board()
+    if not plan.battle:
+        return {(0, 0): Fraction(1)}
+    out: Dist = {}
+    for sa, pa in sum_dist(plan.att_dice).items():
+        dl = sum(f.losses() for f in choose_casualties(plan.def_forces, sa // 3, [], board, a.attacker))
+        for sd, pd in sum_dist(plan.def_dice).items():
+            al = sum(f.losses() for f in choose_casualties(plan.att_forces, sd // 3, [], board, "defender"))
+            out[(al, dl)] = out.get((al, dl), Fraction(0)) + pa * pd
+    return dict(sorted(out.items()))
+
+
+# ---------------------------------------------------------------- nuclear strike --------------
+
+class Strike(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    power: str
+    targets: list[str] = Field(description="one zone (or 'outer space') per nuke fired")
+    retributive: bool = False
+
+
+class Screen(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    power: str
+    nuke: int = Field(ge=1, description="the nuke targeted, numbered 1.. in the order fired")
+    lstars: int = Field(default=1, ge=1)
+
+
+class NuclearStrike(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    drill: Literal["nuclear"] = "nuclear"
+    strikes: list[Strike]
+    bidders: list[str] = Field(default_factory=list, description="players who bid a chit on Stage 4")
+    champions: list[str] = Field(default_factory=list, description="players who spend a chit to champion")
+    screens: list[Screen] = Field(default_factory=list)
+    counterattack: bool = False
+
+
+@dataclass
+class Nuke:
+    number: int
+    owner: str
+    target: str  # zone id or OUTER_SPACE
+    victim: Optional[str]
+    chits: list[tuple[str, str]] = field(default_factory=list)  # (power, "defender" | "champion")
+    rolls: list[int] = field(default_factory=list)
+    fate: Optional[int] = None
+    result: str = "strikes"
+
+
+def plan_nuclear(state: State, n: NuclearStrike) -> list[Nuke]:
+    board = state.get_board()
+    if not n.strikes or n.strikes[0].retributive:
+        raise DrillError("a nuclear strike starts with the attacker's own (not retributive) strike")
+    attacker = n.strikes[0].power
+    nukes: list[Nuke] = []
+    fired: dict[str, int] = {}
+    for s in n.strikes:
+        if s.power not in state.powers:
+            raise DrillError(f"unknown superpower {s.power!r}")
+        if s.retributive:
+            if s.power == attacker or not any(k.victim == s.power for k in nukes if k.owner == attacker):
+                raise DrillError(f"{s.power}: only a player the attacker targeted may strike back")
+            if s.power not in n.bidders:
+                raise DrillError(f"{s.power}: a retributive strike needs a chit bid on this stage (Nuclear Strike 2)")
+        elif s is not n.strikes[0]:
+            raise DrillError("only the first strike of a drill is the attacker's; the others are retributive")
+        for t in s.targets:
+            if t.strip().lower() == OUTER_SPACE:
+                if s.retributive:
+                    raise DrillError(f"{s.power}: a retributive strike cannot target outer space")
+                zone, victim = OUTER_SPACE, None
+            else:
+                zone = board.lookup(t)
+                victim = state.controller(zone)
+                if s.retributive and victim != attacker:
+                    raise DrillError(f"{s.power}: a retributive strike may only target zones {attacker} controls, "
+                                     f"not {board.zone_name(zone)}")
+            nukes.append(Nuke(len(nukes) + 1, s.power, zone, victim))
+        fired[s.power] = fired.get(s.power, 0) + len(s.targets)
+    for p, k in fired.items():
+        if k > state.holdings(p).nukes:
+            raise DrillError(f"{p} fires {k} nukes but has {state.holdings(p).nukes} in its supply center")
+    used: dict[str, int] = {}
+    for sc in n.screens:
+        if sc.nuke > len(nukes):
+            raise DrillError(f"{sc.power}'s L-Star screen: there is no nuke {sc.nuke} (fired: {len(nukes)})")
+        k = nukes[sc.nuke - 1]
+        if k.victim == sc.power:
+            role = "defender"
+        elif sc.power in n.champions:
+            if k.target == OUTER_SPACE:
+                raise DrillError(f"{sc.power}: champions may not shoot at nukes aimed into outer space")
+            role = "champion"
+        else:
+            raise DrillError(f"{sc.power}: nuke {sc.nuke} is not aimed at it; shooting it down needs a champion's chit")
+        used[sc.power] = used.get(sc.power, 0) + sc.lstars
+        k.chits += [(sc.power, role)] * sc.lstars
+    for p, k in used.items():
+        if k > state.holdings(p).lstars:
+            raise DrillError(f"{p} screens with {k} L-Stars but has {state.holdings(p).lstars}")
+    for p in n.champions:
+        if state.holdings(p).chits < 1:
+            raise DrillError(f"{p} has no bid chit left to become a champion")
+    return nukes
+
+
+def nuclear(state: State, n: NuclearStrike, opts: SupremacyOptions, dice: Dice) -> list[Nuke]:
+    nukes = plan_nuclear(state, n)
+    for k in nukes:
+        state.holdings(k.owner).nukes -= 1
+    for p in n.champions:
+        state.holdings(p).chits -= 1
+    for k in nukes:  # L-Star screen: one die per chit on each nuke
+        for power, role in k.chits:
+            r = dice.roll(6, f"{power}'s L-Star on nuke {k.number}")
+            k.rolls.append(r)
+            if k.result == "strikes" and r <= (5 if role == "defender" else 3):
+                k.result = f"shot down by {power} ({role})"
+    for k in nukes:  # winds of fate
+        if k.result == "strikes":
+            k.fate = dice.roll(6, f"winds of fate, nuke {k.number}")
+            if k.fate == 6:
+                k.result = "failed (winds of fate)"
+    hits = [k for k in nukes if k.result == "strikes"]
+    if hits:
+        effect = opts.need("fallout", f"nuke {hits[0].number} striking {state.get_board().zone_name(hits[0].target)}")
+        if effect == "destroy_forces":
+            for k in hits:
+                if k.target == OUTER_SPACE:
+                    continue
+                for h in state.powers.values():
+                    h.armies.pop(k.target, None)
+                    h.navies = [nv for nv in h.navies if nv.sea != k.target]
+    return nukes
+
+
+def nuke_probability(chits: list[tuple[str, str]]) -> Fraction:
+    """P(a nuke strikes) = P(every screen die misses) * P(no 6 on the winds of fate)."""
+    p = Fraction(1)
+    for _, role in chits:
+        p *= Fraction(1, 6) if role == "defender" else Fraction(1, 2)
+    return p * Fraction(5, 6)
+
+
+def nuclear_distribution(state: State, n: NuclearStrike) -> dict[int, Fraction]:
+    """Exact distribution of the number of nukes that strike."""
+    d: dict[int, Fraction] = {0: Fraction(1)}
+    for k in plan_nuclear(state, n):
+        p = nuke_probability(k.chits)
+        nd: dict[int, Fraction] = {}
+        for c, q in d.items():
+            nd[c + 1] = nd.get(c + 1, Fraction(0)) + q * p
+            nd[c] = nd.get(c, Fraction(0)) + q * (1 - p)
+        d = nd
+    return dict(sorted(d.items()))
+
+
+# ---------------------------------------------------------------- L-Star clash ----------------
+
+class ClashGroup(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    target: str = Field(description="the superpower owning the attacked L-Star")
+    attackers: int = Field(default=1, ge=1, description="L-Stars attacking this one L-Star")
+
+
+class Clash(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    drill: Literal["clash"] = "clash"
+    attacker: str
+    groups: list[ClashGroup]
+    counterattack_of: Optional[str] = Field(default=None, description="in a counterattack: the original attacker")
+
+
+@dataclass
+class Duel:
+    group: int
+    target: str
+    attacker_roll: int
+    defender_roll: int
+    result: str
+
+
+def check_clash(state: State, c: Clash) -> None:
+    h = state.holdings(c.attacker)
+    total = sum(g.attackers for g in c.groups)
+    if total > h.lstars:
+        raise DrillError(f"{c.attacker} attacks with {total} L-Stars but has {h.lstars}")
+    per: dict[str, int] = {}
+    for g in c.groups:
+        if g.target == c.attacker:
+            raise DrillError(f"{c.attacker} cannot attack its own L-Stars")
+        if c.counterattack_of and g.target != c.counterattack_of:
+            raise DrillError(f"in a counterattack only the original attacker's ({c.counterattack_of}) L-Stars can be attacked")
+        per[g.target] = per.get(g.target, 0) + 1
+    for p, k in per.items():
+        if k > state.holdings(p).lstars:
+            raise DrillError(f"{c.attacker} targets {k} of {p}'s L-Stars; {p} has {state.holdings(p).lstars}")
+
+
+def clash(state: State, c: Clash, dice: Dice) -> list[Duel]:
+    check_clash(state, c)
+    duels: list[Duel] = []
+    for i, g in enumerate(c.groups, 1):
+        for _ in range(g.attackers):
+            a = dice.roll(6, f"{c.attacker}'s L-Star, group {i}")
+            d = dice.roll(6, f"{g.target}'s L-Star, group {i}")
+            if a == d:
+                result = "both lose an L-Star"
+            else:
+                result = f"{c.attacker if a < d else g.target} loses an L-Star"
+            if a <= d:
+                state.holdings(c.attacker).lstars -= 1
+            if d <= a:
+                state.holdings(g.target).lstars -= 1
+            duels.append(Duel(i, g.target, a, d, result))
+            if d <= a:
+                break  # the defending L-Star fell: the rest of the group does nothing
+    return duels
+
+
+@cache
+def group_distribution(k: int) -> dict[tuple[int, int], Fraction]:
+    """(attacker L-Stars lost, defender L-Stars lost) of ``k`` L-Stars attacking one."""
+    win, lose, tie = Fraction(15, 36), Fraction(15, 36), Fraction(6, 36)  # attacker higher / lower / equal
+    out: dict[tuple[int, int], Fraction] = {}
+    p_alive = Fraction(1)
+    for i in range(k):
+        # duel i+1 happens with probability p_alive (all previous attackers lost)
+        out[(i, 1)] = out.get((i, 1), Fraction(0)) + p_alive * win
+        out[(i + 1, 1)] = out.get((i + 1, 1), Fraction(0)) + p_alive * tie
+        p_alive *= lose
+    out[(k, 0)] = out.get((k, 0), Fraction(0)) + p_alive
+    return out
+
+
+def clash_distribution(state: State, c: Clash) -> Dist:
+    check_clash(state, c)
+    d: Dist = {(0, 0): Fraction(1)}
+    for g in c.groups:
+        nd: Dist = {}
+        for (a1, d1), p in d.items():
+            for (a2, d2), q in group_distribution(g.attackers).items():
+                key = (a1 + a2, d1 + d2)
+                nd[key] = nd.get(key, Fraction(0)) + p * q
+        d = nd
+    return dict(sorted(d.items()))

@@ -1,0 +1,157 @@
+"""Supremacy rule options: every blank and every ambiguity of the seed text as a named value.
+
+The seed (002) has many headings with no text.  Each such blank is an option whose default,
+``"unspecified"``, refuses any action that needs it with :class:`BlankRule`, an error naming the
+option, the seed section and the values a user may choose.  Ambiguities (where the text says
+something, but not enough) have a documented default instead.  ``dipsat rules supremacy`` prints
+this table.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from dipsat.errors import DipsatError
+
+Unspecified = Literal["unspecified"]
+
+
+class BlankRule(DipsatError):
+    """An action needs a rule the seed leaves blank, and no value was given for it."""
+
+    def __init__(self, option: str, needed_for: str):
+        self.option = option
+        f = SupremacyOptions.model_fields[option]
+        values = [v for v in _values(option) if v != "unspecified"]
+        section = (f.json_schema_extra or {}).get("section", "") if isinstance(f.json_schema_extra, dict) else ""
+        super().__init__(f"{needed_for} needs a rule the seed leaves blank ({section}): set the rule option "
+                         f"{option!r} (values: {', '.join(values) or 'a table, see dipsat rules supremacy'})")
+
+
+def _blank(section: str, doc: str) -> Any:
+    return Field(default="unspecified", description=doc, json_schema_extra={"section": section, "blank": True})
+
+
+def _choice(default: Any, section: str, doc: str) -> Any:
+    return Field(default=default, description=doc, json_schema_extra={"section": section, "blank": False})
+
+
+class SupremacyOptions(BaseModel):
+    """The rule options of the Supremacy variant (a frozen value)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # ---- blanks: the seed's headings without text -------------------------------------------
+    salaries: Literal["unspecified", "none"] = _blank(
+        "Stage 1", "what salaries Stage 1 charges; 'none': no salaries (loan interest is still due)")
+    production: Literal["unspecified", "none", "one_per_untapped_company"] = _blank(
+        "Stage 2", "what Stage 2 transfers; 'one_per_untapped_company': each untapped face-up company "
+        "adds one unit of its resource (the published game's reading, not the seed's)")
+    market_adjustment: Literal["unspecified", "none"] = _blank(
+        "Market 2", "how the market 'is adjusted automatically at the start of Stage 3 and Stage 7'; "
+        "'none': values stay where they are")
+    build_costs: Union[Unspecified, dict[str, dict[str, int]]] = _blank(
+        "Stage 6", "the price list of Stage 6: a table {army|navy|nuke|lstar: {money|grain|oil|mineral: n}}")
+    build_placement: Literal["unspecified", "home"] = _blank(
+        "Stage 6", "where new forces appear; 'home': armies in a home territory the player controls, navies "
+        "in a light-blue sea one of those has a port into")
+    prospecting: Literal["unspecified", "no_find"] = _blank(
+        "Stage 8", "what a prospect does; 'no_find': it uses its chit and finds nothing")
+    attack_tactics: Literal["unspecified", "cost_only"] = _blank(
+        "Conventional Assault 1", "the tactics list is missing; 'cost_only': a repeated selection is paid and "
+        "has no further effect (one selection is always allowed: it is the assault)")
+    defender_tactics: Literal["unspecified", "defend_one_set"] = _blank(
+        "Conventional Assault 2", "the defender's tactics list is missing; 'defend_one_set': 'Defend' costs "
+        "one set of resources, like an attack tactic, and gives the die of step 3.3")
+    fallout: Literal["unspecified", "none", "destroy_forces"] = _blank(
+        "Nuclear Strike 6", "the damage of a nuke that strikes; 'none': no effect beyond the spent nuke; "
+        "'destroy_forces': every force in the zone is removed")
+    blockade_effects: Literal["unspecified", "none"] = _blank(
+        "Blockades and Sieges", "the effects of a blockade (the list is missing)")
+    siege_effects: Literal["unspecified", "none"] = _blank(
+        "Blockades and Sieges", "the effects of a siege (the list is missing)")
+    captured_supply_center: Literal["unspecified", "none"] = _blank(
+        "Supply Centers 3, 5", "who controls a removed player's supply center and how it is used; 'none': "
+        "nobody uses it")
+    victory: Literal["unspecified", "richest"] = _blank(
+        "Victory Conditions", "when the game ends and who wins (the section holds only the wealth table); "
+        "'richest': the richest player by the wealth table, when the game is declared over")
+    stage12_order: Literal["unspecified", "alphabetical"] = _blank(
+        "Blind Bidding", "the player order of the mandatory stages 1-2, which are not bid on; 'alphabetical': "
+        "by superpower id")
+
+    # ---- ambiguities: the text says something, not enough; documented defaults ---------------
+    control: Literal["forces"] = _choice(
+        "forces", "Terms (blank)", "a zone is controlled by the one power with forces in it; an empty home "
+        "territory by its superpower (as the Caribbean set-up example reads 'control')")
+    most_tie: Literal["nobody", "both"] = _choice(
+        "nobody", "Conventional Assault 3.4-3.5", "'the side with the most' L-Stars / forces on a tie")
+    market_step: Literal["per_unit", "per_transaction"] = _choice(
+        "per_unit", "Market 2", "the market moves one step per unit bought or sold, each unit priced at the "
+        "value then current; 'per_transaction': one step per buy or sell action, every unit at the old value")
+    loan_interest_rounding: Literal["up", "down"] = _choice(
+        "up", "Bank Loans table", "interest of a loan between two rows of the table: 'up' the next row "
+        "at or above it, 'down' the row at or below (none below $1 billion)")
+    navy_start_ports: Literal["controlled", "home"] = _choice(
+        "controlled", "Setting Up 5", "which territories count for 'the only superpower with port access': "
+        "all it controls at set-up (homes and company territories) or its home territories only")
+    casualties: Literal["most_damage"] = _choice(
+        "most_damage", "Conventional Assault 3.7", "the roller's choice when the input does not give it: "
+        "navies carrying the most armies first, then armies, then empty navies")
+    random_seed: Optional[Union[int, str]] = _choice(
+        None, "Setting Up, Blind Bidding, drills", "the seed of the random source (dice, draws, ties); "
+        "default: derived from the input")
+
+    def need(self, option: str, needed_for: str) -> Any:
+        """The value of a blank option, or :class:`BlankRule` when it is unspecified."""
+        value = getattr(self, option)
+        if value == "unspecified":
+            raise BlankRule(option, needed_for)
+        return value
+
+
+def _values(option: str) -> list[str]:
+    ann = SupremacyOptions.model_fields[option].annotation
+    out: list[str] = []
+
+    def walk(t: Any) -> None:
+        args = getattr(t, "__args__", ())
+        origin = getattr(t, "__origin__", None)
+        if origin is Literal:
+            out.extend(str(a) for a in args)
+        elif origin is Union or type(t).__name__ == "UnionType":
+            for a in args:
+                walk(a)
+    walk(ann)
+    return out
+
+
+def make_options(values: dict[str, Any] | None = None) -> SupremacyOptions:
+    """Options from a plain dict (a file's ``options`` table); errors name the option."""
+    try:
+        return SupremacyOptions.model_validate(values or {})
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        name = str(e["loc"][0]) if e["loc"] else "?"
+        if name not in SupremacyOptions.model_fields:
+            raise DipsatError(f"unknown Supremacy rule option {name!r}; options: "
+                              f"{', '.join(SupremacyOptions.model_fields)}") from None
+        raise DipsatError(f"rule option {name!r}: bad value {e.get('input')!r}; values: "
+                          f"{', '.join(_values(name)) or 'see dipsat rules supremacy'}") from None
+
+
+def describe_options() -> str:
+    """The options table, as ``dipsat rules supremacy`` prints it."""
+    lines = ["Supremacy rule options (override in the file's [options] or with --option NAME=VALUE).",
+             "Blank rules: the default 'unspecified' refuses an action that needs the rule.", ""]
+    for name, f in SupremacyOptions.model_fields.items():
+        extra = f.json_schema_extra if isinstance(f.json_schema_extra, dict) else {}
+        kind = "blank" if extra.get("blank") else "choice"
+        vals = _values(name) or ["any integer or text"]
+        if name == "build_costs":
+            vals = ["unspecified", "a table"]
+        lines.append(f"{name} = {f.default!r}  [{kind}; {extra.get('section', '')}]  values: {', '.join(vals)}")
+        lines.append(f"    {f.description}")
+    return "\n".join(lines)
