@@ -313,6 +313,12 @@ def _values_as_written(annotation: object) -> str:
         return "one of " + ", ".join(_as_written(a) for a in args)
     if origin in (typing.Union, types.UnionType) and len(args) == 1:
         return _values_as_written(args[0]) + ", or not set"
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_values_as_written(a) for a in args) + (", or not set" if len(args) < len(typing.get_args(annotation)) else "")
+    if origin is list:
+        return "a list of " + _values_as_written(args[0]).replace("a whole number", "whole numbers") if args else "a list"
+    if origin is dict:
+        return "a table of " + " to ".join(_values_as_written(a) for a in args) if args else "a table"
     names = {int: "a whole number", float: "a number", str: "text"}
     return names.get(annotation, getattr(annotation, "__name__", str(annotation))) if isinstance(annotation, type) else str(annotation)
 
