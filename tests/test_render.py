@@ -19,6 +19,7 @@ from dipsat.api import load_model
 from dipsat.maps import MapError, build_map, load_map
 from dipsat.models import ARMY, Move, Position, Unit
 from dipsat.render import Scene, render_scene, render_svg
+from dipsat.variant import Variant
 from dipsat.variants import find_variant, variant_names
 
 from conftest import CORPORA, ROOT
@@ -65,6 +66,8 @@ def test_every_corpus_case_renders() -> None:
         case = load_case(f)
         if case.variant not in variant_names():
             continue
+        if type(find_variant(case.variant)).run_case is not Variant.run_case:
+            continue  # a variant that checks its cases itself (not orders on a map): nothing to draw yet
         res = adjudicate(_request(case))
         try:
             check_svg(render_svg(res), res)
