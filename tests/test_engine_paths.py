@@ -109,3 +109,19 @@ def test_multinational_turns_are_mostly_adjudicated():
             continue
         accepted += any(o.order_kind == "move" and o.result == "moved" for o in res.outcomes)
     assert accepted >= 20
+
+
+def test_ortools_is_imported_only_when_a_turn_has_a_cycle():
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import sys\n"
+            "from dipsat.api import adjudicate, load_request\n"
+            "adjudicate(load_request('examples/spring1901.toml'))\n"
+            "print('ortools' in sys.modules)\n"
+            "adjudicate(load_request('examples/pandin.toml'))\n"
+            "print('ortools' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]
