@@ -22,7 +22,7 @@ from .equations import (And, Definition, Formula, Ge, If, IntExpr, IntVar, Key, 
                         Var, bounds_of, is_formula, substitute_def)
 from .errors import SolverError
 
-Literal = Union[cp_model.IntVar, cp_model.NotBooleanVariable]
+Literal = Union[cp_model.IntVar, cp_model.NotBooleanVariable]  # a boolean variable or its negation
 Linear = Union[cp_model.LinearExprT, int]
 
 
@@ -64,7 +64,7 @@ class Compiler:
         if isinstance(f, Var):
             return self.var(f.key)
         if isinstance(f, Not):
-            return ~self.lit(f.arg)
+            return self.negate(self.lit(f.arg))
         hit = self.cache.get(f)
         if hit is not None:
             return hit
@@ -88,6 +88,12 @@ class Compiler:
             raise TypeError(f"not a boolean formula: {f!r}")
         self.cache[f] = b
         return b
+
+    @staticmethod
+    def negate(x: Literal) -> Literal:
+        n = ~x
+        assert isinstance(n, (cp_model.IntVar, cp_model.NotBooleanVariable))
+        return n
 
     def term(self, t: Term) -> Linear:
         """A boolean formula as its 0/1 literal, an integer expression as a linear expression."""

@@ -41,7 +41,9 @@ order; a :class:`System` names them for people (``move A Par``) from its unit la
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, Optional, Sequence, TypeGuard, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, Optional, Sequence, Union
+
+from typing_extensions import TypeIs
 
 from .errors import SolverError
 
@@ -140,6 +142,7 @@ IntExpr = Union[int, IntVar, Sum, Min, Max, If]
 Term = Union[Formula, IntExpr]  # inside Ge and Sum: a boolean counts 0 or 1
 Definition = Union[Formula, IntExpr]
 Value = Union[bool, int]
+Values = Mapping["Key", Value]  # the values of decisions, by key
 
 _BOOL_NODES = (Var, Not, And, Or, Ge)
 _INT_NODES = (IntVar, Sum, Min, Max, If)
@@ -148,7 +151,7 @@ TRUE: Formula = True
 FALSE: Formula = False
 
 
-def is_formula(t: Term) -> TypeGuard[Formula]:
+def is_formula(t: Term) -> TypeIs[Formula]:
     """Is this term a boolean formula (as opposed to an integer expression)?"""
     return t is True or t is False or isinstance(t, _BOOL_NODES)
 
@@ -422,8 +425,8 @@ def bounds_of(e: Term, domains: Mapping[Key, tuple[int, int]]) -> tuple[int, int
         pick = min if isinstance(e, Min) else max
         return pick(b[0] for b in bs), pick(b[1] for b in bs)
     if isinstance(e, If):
-        a, b = bounds_of(e.then, domains), bounds_of(e.other, domains)
-        return min(a[0], b[0]), max(a[1], b[1])
+        then, other = bounds_of(e.then, domains), bounds_of(e.other, domains)
+        return min(then[0], other[0]), max(then[1], other[1])
     return 0, 1
 
 

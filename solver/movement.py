@@ -28,7 +28,7 @@ import networkx as nx
 
 from dipsat.maps import GameMap
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, System, evaluate, solve_system
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, System, Values, evaluate, solve_system
 from .models import (Backup, Convoy, Move, MovementResult, Order, Outcome, Position, Strength, Support,
                      Term, Unit, FLEET)
 from .orders import BoundOrders, Geography, describe_unit
@@ -88,7 +88,7 @@ class MovementRules:
         res = self.explain(enc, sol.values, sol.components)
         return res.model_copy(update={"orders": tuple(bound.orders[u] for u in sorted(bound.orders))})
 
-    def explain(self, enc, values: dict[str, bool], components) -> MovementResult:
+    def explain(self, enc, values: Values, components) -> MovementResult:
         return explain(self, enc, values, components)
 
     # -- hooks ----------------------------------------------------------------------------
@@ -107,7 +107,7 @@ class MovementRules:
         beats n's defend strength)."""
         return self._ge(restricted, self.defend_terms(enc, n), 1)
 
-    def explain_move(self, enc: "Encoding", values: dict[str, bool], u: int, outcome: Outcome) -> Outcome:
+    def explain_move(self, enc: "Encoding", values: Values, u: int, outcome: Outcome) -> Outcome:
         """A variant may rewrite a move's explanation in its own words."""
         return outcome
 
@@ -182,9 +182,9 @@ class MovementRules:
             if isinstance(o.body, Support) and matched.get(s):
                 sysm.define(_name("S", s), "support", self.support_formula(enc, s))
         # convoys
-        for f, o in sorted(orders.items()):
-            if isinstance(o.body, Convoy) and matched.get(f):
-                sysm.define(_name("C", f), "convoy", self.convoy_formula(enc, f))
+        for c, o in sorted(orders.items()):
+            if isinstance(o.body, Convoy) and matched.get(c):
+                sysm.define(_name("C", c), "convoy", self.convoy_formula(enc, c))
         return enc
 
     # formulas of decisions ----------------------------------------------------------------
@@ -415,7 +415,7 @@ class MovementRules:
 # running a turn and explaining it
 
 
-def explain(impl: MovementRules, enc: Encoding, values: dict[str, bool], components) -> MovementResult:
+def explain(impl: MovementRules, enc: Encoding, values: Values, components) -> MovementResult:
     b = enc.bound
     pos = b.position
     m = impl.map

@@ -64,10 +64,10 @@ def describe_decision(enc: Encoding, name: Key, value: Value) -> str:
 
 @dataclass
 class Exploration:
-    resolutions: list[dict[str, bool]]
+    resolutions: list[dict[Key, Value]]
     capped: bool
     differing: list[str]  # decisions whose value differs between resolutions
-    picks: list[tuple[str, str, Optional[int], dict[str, bool]]]  # (rule, backup used, index of matching resolution, values)
+    picks: list[tuple[str, str, Optional[int], dict[Key, Value]]]  # (rule, backup used, index of matching resolution, values)
     enc: Encoding
 
 

@@ -33,7 +33,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, Key, System, evaluate
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, Key, System, Values, evaluate
 from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit)
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
 from .movement import MovementRules, Terms, _name, _unit_of
@@ -148,7 +148,7 @@ class StackMovementRules(MovementRules):
         n = pos.units[u].count
         return (f"{n} " if n != 1 else "") + describe_unit(pos.units[u], self.map)
 
-    def explain(self, enc, values: dict[str, bool], components) -> MovementResult:  # type: ignore[override]
+    def explain(self, enc, values: Values, components) -> MovementResult:  # type: ignore[override]
         return explain_stacks(self, enc, values, components)
 
     # -- encoding -------------------------------------------------------------------------
@@ -418,7 +418,7 @@ class StackMovementRules(MovementRules):
 # ---------------------------------------------------------------------------------------------
 
 
-def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: dict[str, bool], components) -> MovementResult:
+def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values, components) -> MovementResult:
     b = enc.bound
     pos = b.position
 

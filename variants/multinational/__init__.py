@@ -41,7 +41,7 @@ from collections import deque
 from functools import cached_property
 from typing import Any, Literal, Optional
 
-from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula
+from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
 from dipsat.errors import OrderError
 from dipsat.models import Convoy, Move, Outcome, Position, Support, register_order_kind
@@ -402,7 +402,7 @@ class MultinationalRules(MovementRules):
 
     # the seed's own words for strengths ---------------------------------------------------
     @staticmethod
-    def seed_strength(title: str, terms: Terms, values: dict[str, bool], defence: bool = False) -> tuple[int, str]:
+    def seed_strength(title: str, terms: Terms, values: Values, defence: bool = False) -> tuple[int, str]:
         """The seed's way: "Attacking strength: 2 (2 Clm, 0 Mon)" (a cut support shows 0),
         "Defending strength: 3 (Alb)", "Defending strength: 5 (3 Cal, 2 Bca)"."""
         from dipsat.equations import evaluate
@@ -413,14 +413,14 @@ class MultinationalRules(MovementRules):
             return total, f"{title}: {total} ({parts[0][1]})"
         return total, f"{title}: {total} ({', '.join(f'{w} {l}' for w, l in parts) or 'none'})"
 
-    def explain_move(self, enc: Encoding, values: dict[str, bool], u: int, outcome: Outcome) -> Outcome:
+    def explain_move(self, enc: Encoding, values: Values, u: int, outcome: Outcome) -> Outcome:
         self._attacker = u
         try:
             return self._explain_move(enc, values, u, outcome)
         finally:
             self._attacker = None
 
-    def _explain_move(self, enc: Encoding, values: dict[str, bool], u: int, outcome: Outcome) -> Outcome:
+    def _explain_move(self, enc: Encoding, values: Values, u: int, outcome: Outcome) -> Outcome:
         pos = enc.bound.position
         mv: Move = enc.moves[u]
         if isinstance(mv, FlyOver):
