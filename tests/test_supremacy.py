@@ -226,3 +226,40 @@ def test_cli_odds_wealth_why_rules_compare(capsys):
     assert "fallout = 'unspecified'" in capsys.readouterr().out
     assert main(["compare", "tests/corpora/supremacy/nuke_fallout.toml"]) == 0
     assert "fallout" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- the example game ------------
+
+def test_example_game_plays_setup_and_two_turns(capsys):
+    from dipsat.variants.supremacy.game import play_file
+
+    g = play_file("examples/supremacy_game.toml")
+    assert len(g.turns) == 2
+    assert g.state.powers["USA"].armies["mexico"] == 2  # occupied in turn 2, Stage 4
+    assert g.state.powers["USA"].loan is not None and g.state.powers["USA"].loan.principal == 500
+    assert g.state.powers["CSA"].lstars == 1 and g.state.powers["USSR"].nukes == 0
+    assert play_file("examples/supremacy_game.toml").state == g.state  # deterministic
+    assert main(["play", "examples/supremacy_game.toml", "-q"]) == 0
+    assert "== Turn 2 ==" in capsys.readouterr().out
+
+
+def test_game_refuses_a_play_after_the_stage_is_over(tmp_path):
+    from dipsat.variants.supremacy.game import play_file
+
+    text = open("examples/supremacy_game.toml", encoding="utf-8").read()
+    bad = text.replace('{ stage = 7, power = "CSA", actions = ["buy 1 mineral"] },',
+                       '{ stage = 7, power = "CSA", actions = ["buy 1 mineral"] },\n  { stage = 7, power = "USA", actions = ["buy 1 grain"] },')
+    f = tmp_path / "g.toml"
+    f.write_text(bad, encoding="utf-8")
+    with pytest.raises(DipsatError, match="the stage is over"):
+        play_file(str(f))
+
+
+def test_game_needs_the_blank_stage_rules(tmp_path):
+    from dipsat.variants.supremacy.game import play_file
+
+    text = open("examples/supremacy_game.toml", encoding="utf-8").read()
+    f = tmp_path / "g.toml"
+    f.write_text(text.replace('production = "one_per_untapped_company"', ""), encoding="utf-8")
+    with pytest.raises(DipsatError, match="set the rule option 'production'"):
+        play_file(str(f))

@@ -1,17 +1,18 @@
 """The random source of a Supremacy adjudication: dice and draws.
 
 Dice come either from the input (a list of rolls, used in order; every case in the corpus gives
-them, so each replays exactly) or from a seeded generator keyed by a stable string (the rule
-option ``random_seed``, else a digest of the input), never from the process' own randomness.
+them, so each replays exactly) or from the core's seeded random source (:class:`dipsat.chance.RandomSource`, seeded by the rule
+option ``random_seed``, else by a digest of the input; each roll keyed by its number and
+purpose), never from the process' own randomness.
 Given rolls are checked against the die (a d6 roll of 7 is an error quoting it), and running out
 of given rolls is an error saying which roll was missing.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Optional, Sequence, TypeVar
 
+from dipsat.chance import RandomSource, derive_seed
 from dipsat.errors import DipsatError
 
 T = TypeVar("T")
@@ -25,7 +26,7 @@ class Dice:
     def __init__(self, rolls: Optional[Sequence[int]] = None, seed: object = None):
         self.given = list(rolls) if rolls is not None else None
         self.used: list[int] = []
-        self._rng = random.Random(f"supremacy:{seed}") if self.given is None else None
+        self._src = RandomSource(derive_seed(f"supremacy:{seed}")) if self.given is None else None
 
     def roll(self, sides: int, what: str) -> int:
         if self.given is not None:
@@ -36,8 +37,8 @@ class Dice:
             if not isinstance(v, int) or not 1 <= v <= sides:
                 raise DiceError(f"die roll {i + 1} ({what}) is {v!r}, not a d{sides} result (1..{sides})")
         else:
-            assert self._rng is not None
-            v = self._rng.randint(1, sides)
+            assert self._src is not None
+            v = self._src.roll(f"{len(self.used) + 1}/{what}", sides)
         self.used.append(v)
         return v
 

@@ -152,6 +152,7 @@ def describe_options() -> str:
         vals = _values(name) or ["any integer or text"]
         if name == "build_costs":
             vals = ["unspecified", "a table"]
-        lines.append(f"{name} = {f.default!r}  [{kind}; {extra.get('section', '')}]  values: {', '.join(vals)}")
+        default = "(not set)" if f.default is None else repr(f.default)
+        lines.append(f"{name} = {default}  [{kind}; {extra.get('section', '')}]  values: {', '.join(vals)}")
         lines.append(f"    {f.description}")
     return "\n".join(lines)

@@ -1,0 +1,338 @@
+"""A Supremacy game: set-up, then turns of eight stages (``dipsat play GAME``).
+
+A game file (TOML or JSON) holds ``variant = "supremacy"``, ``[options]``, ``[setup]`` (see
+:mod:`.setup`) and one ``[[turns]]`` entry per turn:
+
+    bids  = { USA = { 5 = 2, 7 = 1 }, ... }      chits per optional stage (Blind Bidding)
+    dice  = [ ... ]                              optional: the turn's dice for bid ties, in order
+    pay   = { CSA = false }                      Stage 1: who is unwilling to pay interest
+    stage1 = { USA = ["repay 500"] }             Stage 1: principal payments
+    plays = [ { stage = 5, power = "USA", actions = ["march army us_west - canada"] },
+              { stage = 4, power = "USA", drill = { ... }, dice = [6, 5, 4] }, ... ]
+
+A turn runs Stage 1 (interest, salaries: option), Stage 2 (production: option), then Stages 3-8
+in turn.  Each optional stage is played by the players who bid on it, highest bid first
+(:mod:`.bidding`); the market is adjusted at the start of Stages 3 and 7 (option).  Within a
+stage the plays of the file are taken in order while the runner walks the player order round
+and round: the next play must be by the player whose turn it is, else that player passes; the
+stage ends when all its players have passed consecutively, and a play after that is an error.
+A Stage 4 play may be a counterattack (``drill.counterattack`` / ``counterattack_of``), made by
+the defender of the drill just played, outside the rotation.  Unused chits are lost at the end
+of the turn (every player starts the next with 5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from dipsat.errors import DipsatError
+
+from . import economy
+from .bidding import CHITS_PER_TURN, DEAL_STAGES, OPTIONAL_STAGES, check_bids, player_order
+from .board import RESOURCES
+from .cases import DrillInput, load_data_file, parse_drill, run_drill
+from .dice import Dice
+from .drills import Assault, Clash, NuclearStrike
+from .options import SupremacyOptions, make_options
+from .setup import SetupInput, set_up
+from .stage import run_stage
+from .state import CAPACITY, State
+
+STAGE_NAMES = {1: "Pay Salaries and Loans to the Bank", 2: "Transfer Production Units to Supply Center",
+               3: "Sell Resources", 4: "Attack", 5: "Move Forces", 6: "Build Forces and Weapons",
+               7: "Buy Resources", 8: "Prospect for Resources"}
+
+
+class GameError(DipsatError):
+    """A game file that breaks the turn's rules (order of play, bids, stages)."""
+
+
+class Play(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    stage: int = Field(ge=3, le=8)
+    power: str
+    actions: list[str] = Field(default_factory=list)
+    drill: Optional[dict[str, Any]] = None
+    dice: Optional[list[int]] = None
+
+
+class TurnInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bids: dict[str, dict[int, int]] = Field(default_factory=dict)
+    dice: Optional[list[int]] = None
+    pay: dict[str, bool] = Field(default_factory=dict)
+    stage1: dict[str, list[str]] = Field(default_factory=dict)
+    plays: list[Play] = Field(default_factory=list)
+
+
+class GameFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str = "supremacy"
+    options: dict[str, Any] = Field(default_factory=dict)
+    setup: SetupInput
+    turns: list[TurnInput] = Field(default_factory=list)
+
+
+@dataclass
+class StageLog:
+    stage: int
+    order: list[str]
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TurnLog:
+    number: int
+    stages: list[StageLog] = field(default_factory=list)
+    state: Optional[State] = None
+
+
+@dataclass
+class GameLog:
+    setup: State
+    setup_dice: list[int]
+    turns: list[TurnLog]
+    state: State
+    opts: SupremacyOptions
+
+
+def _stage12_order(state: State, opts: SupremacyOptions) -> list[str]:
+    opts.need("stage12_order", "the player order of the mandatory stages 1 and 2")
+    return sorted(state.powers)
+
+
+def stage1(state: State, t: TurnInput, opts: SupremacyOptions) -> StageLog:
+    log = StageLog(1, _stage12_order(state, opts))
+    opts.need("salaries", "Stage 1 (Pay Salaries and Loans to the Bank)")
+    for p in log.order:
+        due, paid = economy.pay_interest(state, p, opts, t.pay.get(p, True))
+        if due:
+            h = state.powers[p]
+            log.lines.append(f"{p}: interest ${due} million " + ("paid" if paid else
+                             f"not paid: the loan defaults, principal now ${h.loan.principal if h.loan else 0} million"))
+        if t.stage1.get(p):
+            for line in run_stage(state, p, 1, t.stage1[p], opts):
+                log.lines.append(f"{p}: {line}")
+    for p in t.stage1:
+        if p not in state.powers:
+            raise GameError(f"stage1: unknown player {p!r}")
+    return log
+
+
+def stage2(state: State, opts: SupremacyOptions) -> StageLog:
+    log = StageLog(2, _stage12_order(state, opts))
+    board = state.get_board()
+    removed = [p for p in state.powers if not any(state.controller(t) == p for t in board.homes(p))]
+    if removed:
+        opts.need("captured_supply_center", f"Stage 2 with {', '.join(removed)} removed from the game")
+    rule = opts.need("production", "Stage 2 (Transfer Production Units to Supply Center)")
+    if rule == "none":
+        return log
+    for p in log.order:
+        h = state.powers[p]
+        got: dict[str, int] = {}
+        lost: dict[str, int] = {}
+        for c in h.companies:
+            if not c.face_up or c.tapped:
+                continue
+            r = board.company(c.id).resource
+            if h.resource(r) < CAPACITY:
+                setattr(h, r, h.resource(r) + 1)
+                got[r] = got.get(r, 0) + 1
+            else:
+                lost[r] = lost.get(r, 0) + 1
+        text = ", ".join(f"{n} {r}" for r, n in sorted(got.items())) or "nothing"
+        extra = (" (supply center full: " + ", ".join(f"{n} {r}" for r, n in sorted(lost.items())) + " not stored)") if lost else ""
+        log.lines.append(f"{p}: +{text}{extra}")
+    return log
+
+
+def _drill_defender(state: State, drill: DrillInput) -> list[str]:
+    if isinstance(drill, Assault):
+        b = state.get_board()
+        z = b.lookup(drill.target)
+        occ = state.occupants(z)
+        c = occ[0] if occ else state.controller(z)
+        return [c] if c else []
+    if isinstance(drill, NuclearStrike):
+        out = []
+        for s in drill.strikes[:1]:
+            for t in s.targets:
+                if t.strip().lower() != "outer space":
+                    c = state.controller(state.get_board().lookup(t))
+                    if c and c not in out:
+                        out.append(c)
+        return out
+    return sorted({g.target for g in drill.groups})
+
+
+def _is_counter(drill: DrillInput) -> bool:
+    if isinstance(drill, Clash):
+        return drill.counterattack_of is not None
+    return drill.counterattack
+
+
+def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple[int, Play]], opts: SupremacyOptions,
+                   turn: int, bidders: dict[str, int]) -> StageLog:
+    log = StageLog(stage, order)
+    if stage in (3, 7):
+        opts.need("market_adjustment", f"the start of Stage {stage} (the market is adjusted automatically)")
+    if not order:
+        if plays:
+            raise GameError(f"turn {turn}, Stage {stage}: nobody bid on it, but {plays[0][1].power} plays")
+        return log
+    queue = list(plays)
+    passes = 0
+    pos = 0
+    last_defenders: list[str] = []
+    while passes < len(order):
+        p = order[pos % len(order)]
+        pos += 1
+        nxt = queue[0][1] if queue else None
+        if nxt is not None and stage == 4 and nxt.drill is not None and nxt.power != p and last_defenders \
+                and nxt.power in last_defenders and _is_counter(parse_drill(nxt.drill)):
+            pos -= 1  # a counterattack is outside the rotation
+            p = nxt.power
+        if nxt is None or nxt.power != p:
+            passes += 1
+            log.lines.append(f"{p}: pass")
+            continue
+        i, play = queue.pop(0)
+        last_defenders = []
+        if play.drill is not None:
+            if stage != 4:
+                raise GameError(f"turn {turn}, play {i + 1}: a drill is played in Stage 4, not {stage}")
+            drill = parse_drill(play.drill)
+            if getattr(drill, "attacker", p) != p and not isinstance(drill, NuclearStrike):
+                raise GameError(f"turn {turn}, play {i + 1}: {p}'s drill names attacker {getattr(drill, 'attacker')}")
+            if isinstance(drill, NuclearStrike):
+                drill = drill.model_copy(update={"bidders": sorted(bidders)})
+            defenders = _drill_defender(state, drill)
+            dice = Dice(play.dice, f"{opts.random_seed}:turn{turn}:play{i + 1}")
+            facts = run_drill(state, drill, opts, dice)
+            log.lines.append(f"{p}: {_drill_text(drill)} — {_drill_result(facts)}")
+            passes = 0
+            if not _is_counter(drill):
+                last_defenders = defenders
+            continue
+        if play.actions == ["pass"] or not play.actions:
+            passes += 1
+            log.lines.append(f"{p}: pass")
+            continue
+        for text, line in zip(play.actions, run_stage(state, p, stage, play.actions, opts)):
+            log.lines.append(f"{p}: {text} — {line}")
+        passes = 0
+    if queue:
+        i, play = queue[0]
+        raise GameError(f"turn {turn}, play {i + 1} ({play.power}, Stage {stage}): the stage is over — all its players "
+                        f"({', '.join(order)}) passed consecutively; or {play.power} did not bid on Stage {stage}")
+    return log
+
+
+def _drill_text(d: DrillInput) -> str:
+    if isinstance(d, Assault):
+        return f"assault on {d.target} with {', '.join(d.forces)}" + (" (counterattack)" if d.counterattack else "")
+    if isinstance(d, NuclearStrike):
+        return "nuclear strike at " + ", ".join(t for s in d.strikes for t in s.targets)
+    return f"L-Star clash ({sum(g.attackers for g in d.groups)} L-Stars)"
+
+
+def _drill_result(f: dict[str, Any]) -> str:
+    if "attacker_losses" in f:
+        if not f["battle"]:
+            return "no battle (empty foreign territory)" + ("; occupied" if f["occupied"] else "")
+        return (f"dice {f['attacker_rolls']} against {f['defender_rolls']}; attacker loses {f['attacker_losses']}, "
+                f"defender loses {f['defender_losses']}" + ("; occupied" if f["occupied"] else ""))
+    if "nukes" in f:
+        return "; ".join(f"nuke {k['number']} {k['result']}" for k in f["nukes"])
+    return "; ".join(f"{d['rolls'][0]} v {d['rolls'][1]}: {d['result']}" for d in f["duels"])
+
+
+def play_turn(state: State, t: TurnInput, opts: SupremacyOptions, number: int) -> TurnLog:
+    log = TurnLog(number)
+    bids = {p: dict(b) for p, b in t.bids.items()}
+    for p in bids:
+        if p not in state.powers:
+            raise GameError(f"turn {number}: bids of unknown player {p!r}")
+    for p in state.powers:
+        state.powers[p].chits = CHITS_PER_TURN
+    check_bids(bids)
+    for p, b in bids.items():
+        state.powers[p].chits -= sum(b.values())
+    dice = Dice(t.dice, f"{opts.random_seed}:turn{number}:bids")
+    order = player_order(bids, dice)
+    log.stages.append(stage1(state, t, opts))
+    log.stages.append(stage2(state, opts))
+    plays = list(enumerate(t.plays))
+    for p in t.plays:
+        if p.power not in state.powers:
+            raise GameError(f"turn {number}: a play by unknown player {p.power!r}")
+    for st in OPTIONAL_STAGES:
+        mine = [(i, pl) for i, pl in plays if pl.stage == st]
+        bidders = {p: bids[p].get(st, 0) for p in bids if bids[p].get(st, 0) > 0}
+        log.stages.append(optional_stage(state, st, order[st], mine, opts, number, bidders))
+    for p in state.powers:
+        state.powers[p].chits = 0  # unused chits are lost at the end of the turn
+    state.turn += 1
+    log.state = state.clean()
+    return log
+
+
+def play_file(path: str, extra_options: Optional[list[str]] = None) -> GameLog:
+    from .cases import file_options
+
+    doc = load_data_file(path)
+    try:
+        game = GameFile.model_validate(doc)
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        raise GameError(f"{path}: {'.'.join(str(x) for x in e['loc'])}: {e['msg']}") from None
+    opts = make_options(file_options({"options": game.options}, extra_options))
+    if opts.random_seed is None:
+        opts = opts.model_copy(update={"random_seed": "game"})
+    state, dice = set_up(game.setup, opts)
+    first = state.clean()
+    turns = []
+    for n, t in enumerate(game.turns, 1):
+        try:
+            turns.append(play_turn(state, t, opts, n))
+        except DipsatError as exc:
+            raise GameError(f"{path}: turn {n}: {exc}") from None
+    return GameLog(first, dice.used, turns, state.clean(), opts)
+
+
+def _holdings_line(state: State, p: str) -> str:
+    h = state.powers[p]
+    b = state.get_board()
+    forces = ", ".join(f"{n} army {z}" for z, n in sorted(h.armies.items()))
+    navies = ", ".join(f"navy {nv.sea}" + (f" (+{nv.armies})" if nv.armies else "") for nv in h.navies)
+    loan = f", loan ${h.loan.principal}M" if h.loan else ""
+    del b
+    return (f"  {p}: ${h.money}M, grain {h.grain}, oil {h.oil}, mineral {h.mineral}, nukes {h.nukes}, "
+            f"L-Stars {h.lstars}{loan}; {forces}" + (f"; {navies}" if navies else ""))
+
+
+def format_game(g: GameLog, quiet: bool = False) -> str:
+    out = ["== Set-up ==", f"  market: " + ", ".join(f"{r} step {g.setup.market[r]}" for r in RESOURCES)]
+    out += [_holdings_line(g.setup, p) for p in sorted(g.setup.powers)]
+    for t in g.turns:
+        out.append(f"== Turn {t.number} ==")
+        for s in t.stages:
+            who = f" ({', '.join(s.order)})" if s.stage > 2 else ""
+            if s.stage > 2 and not s.order:
+                out.append(f"  Stage {s.stage} {STAGE_NAMES[s.stage]}: nobody bid")
+                continue
+            out.append(f"  Stage {s.stage} {STAGE_NAMES[s.stage]}{who}")
+            if not quiet:
+                out += [f"    {line}" for line in s.lines]
+        if t.state is not None:
+            out += [_holdings_line(t.state, p) for p in sorted(t.state.powers)]
+    out.append("== Wealth ==")
+    out.append(economy.format_wealth(g.state))
+    return "\n".join(out)
