@@ -4,6 +4,7 @@
     dipsat batch IN.jsonl [-o OUT.jsonl]
     dipsat corpus PATH... [--rules PRESET ...]
     dipsat play GAME [--json] [--save OUT]
+    dipsat play GAME --from mila [--json] [--rules PRESET] [--option NAME=VALUE ...]
     dipsat explore FILE
     dipsat compare PATH... --rules A --rules B
     dipsat why FILE --order "..."
@@ -205,7 +206,28 @@ def cmd_corpus(args) -> int:
     return 0 if failed == 0 else 1
 
 
+def cmd_play_mila(args) -> int:
+    """``dipsat play GAME --from mila``: replay a MILA saved game, report the first difference."""
+    from .mila import MILA_OPTIONS, format_replay, load_mila_game, replay_mila
+    from .rules import parse_overrides
+
+    game = load_mila_game(args.file)
+    options = {**MILA_OPTIONS, **parse_overrides(args.option or [])}
+    rep = replay_mila(game, rules=args.rules, options=options, where=args.file)
+    if args.json:
+        print(json.dumps(rep.to_json(), indent=2))
+    else:
+        print(format_replay(rep))
+    return 0 if rep.first_difference is None else 1
+
+
 def cmd_play(args) -> int:
+    if args.source == "mila":
+        return cmd_play_mila(args)
+    if args.rules or args.option:
+        print("dipsat: error: --rules and --option go with --from mila (a dipsat saved game names its rules)",
+              file=sys.stderr)
+        return 2
     from .game import load_saved_game, replay, to_saved, units_by_power
 
     from .progress import progress_bar
@@ -508,6 +530,12 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--save", metavar="OUT.json", help="write the game with the position after every phase (checkpoints)")
     g.add_argument("--no-check", action="store_true", help="do not compare the file's saved positions")
     g.add_argument("-q", "--quiet", action="store_true", help="only centres per phase and the final position")
+    g.add_argument("--from", dest="source", choices=("dipsat", "mila"), default="dipsat",
+                   help="the file's format: dipsat's saved game (default) or MILA's (diplomacy package) saved-game "
+                        "JSON, replayed with MILA-compatible options up to the first phase that differs (exit 1)")
+    g.add_argument("--rules", help="with --from mila: the preset under the MILA options (default the variant's)")
+    g.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="with --from mila: override one rule option (repeatable)")
     g.set_defaults(func=cmd_play)
 
     e = sub.add_parser("explore", help="every consistent resolution of a movement turn, and which rule picks which")

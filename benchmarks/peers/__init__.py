@@ -22,7 +22,7 @@ for).  A peer that is not installed is reported by :func:`load_peers` and skippe
 """
 
 from .deviations import DEVIATION, DEVIATIONS, Deviation, Verdict, agree, classify, difference
-from .engines import Dipsat, Mila, Pydip, Run, load_peers, request_for_dipsat, request_from_case
+from .engines import Dipsat, Mila, Pydip, Run, load_peers, request_for_dipsat, request_from_case, request_from_orders
 from .fixes import MILA_FIXES, PYDIP_FIXES, PatchError
 from .differential import TurnReport, compare_turn, format_report, problems, run_differential, verdict_json
 from .rich import SITUATIONS, make_turn, rich_turn
@@ -32,6 +32,6 @@ __all__ = [
     "DEVIATION", "DEVIATIONS", "Deviation", "Dipsat", "Evidence", "Loc", "MILA_FIXES", "Mila",
     "PYDIP_FIXES", "PatchError", "Pydip", "Run", "SITUATIONS", "Turn", "TurnReport", "Verdict",
     "agree", "classify", "compare_turn", "difference", "format_report", "load_peers", "make_turn",
-    "problems", "request_for_dipsat", "request_from_case", "rich_turn", "run_differential",
+    "problems", "request_for_dipsat", "request_from_case", "request_from_orders", "rich_turn", "run_differential",
     "verdict_json",
 ]

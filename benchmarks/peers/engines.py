@@ -26,34 +26,45 @@ def request_for_dipsat(req: dict[str, Any]) -> dict[str, Any]:
 
 def request_from_case(path: str | Path) -> dict[str, Any]:
     """A movement case of a corpus (``tests/corpora``) as a turn in the workload's canonical
-    form, so that the peers can be run on it.  The orders are read by dipsat's parser; a move
-    goes "via convoy" when dipsat's reading of the orders routes it by convoy."""
-    from dipsat.api import TurnRequest, build_position
+    form, so that the peers can be run on it (:func:`request_from_orders`)."""
     from dipsat.corpus import load_case
-    from dipsat.variants import find_variant
 
     case = load_case(path)
     if case.phase != "movement" or case.variant != "standard":
         raise ValueError(f"{path}: only standard movement cases can be given to the peers")
-    req = TurnRequest.model_validate({"units": case.units, "orders": case.orders})
+    return request_from_orders(case.units, case.orders, case.id, where=str(path))
+
+
+def request_from_orders(units: dict[str, list[str]], orders: dict[str, list[str]], ident: str,
+                        options: Optional[dict[str, Any]] = None, where: str = "turn") -> dict[str, Any]:
+    """A standard movement turn (units and orders in any notation dipsat reads) in the
+    workload's canonical form.  The orders are read by dipsat's parser under the DATC preset
+    with ``options``; a move goes "via convoy" when dipsat's reading routes it by convoy."""
+    from dipsat.api import TurnRequest, _power_name, build_position
+    from dipsat.variants import find_variant
+
+    req = TurnRequest.model_validate({"units": units, "orders": orders})
     variant = find_variant("standard")
     pos = build_position(variant, req)
-    bound = variant.binder(variant.rules("datc")).bind(pos, {p: list(ts) for p, ts in req.orders.items()})
+    by_power: dict[str, list[str]] = {}
+    for p, ts in req.orders.items():
+        by_power.setdefault(_power_name(variant, p, f"{where}: orders"), []).extend(ts)
+    bound = variant.binder(variant.rules("datc", **(options or {}))).bind(pos, by_power)
     if bound.rejected:
-        raise ValueError(f"{path}: illegal orders cannot be given to the peers: {[r.text for r in bound.rejected]}")
-    units = [BUnit(u.power, u.kind, u.location) for u in pos.units]
-    orders: dict[int, tuple] = {}
+        raise ValueError(f"{where}: illegal orders cannot be given to the peers: {[r.text for r in bound.rejected]}")
+    bunits = [BUnit(u.power, u.kind, u.location) for u in pos.units]
+    out: dict[int, tuple] = {}
     for i, o in bound.orders.items():
         b = o.body
         if b.kind == "hold":
-            orders[i] = ("H",)
+            out[i] = ("H",)
         elif b.kind == "move":
-            orders[i] = ("M", b.dest, bound.route.get(i) == "convoy")
+            out[i] = ("M", b.dest, bound.route.get(i) == "convoy")
         elif b.kind == "support":
-            orders[i] = ("S", b.target, b.dest)
+            out[i] = ("S", b.target, b.dest)
         else:
-            orders[i] = ("C", b.target, b.dest)
-    return workload.to_request(units, orders, ident=case.id)
+            out[i] = ("C", b.target, b.dest)
+    return workload.to_request(bunits, out, ident=ident)
 
 
 @dataclass
