@@ -135,3 +135,33 @@ def test_mila_options_are_valid_rule_options():
 def test_read_error_is_an_input_error():
     with pytest.raises(InputFileError):
         read_mila_game([1, 2, 3])
+
+
+def test_civil_disorder_tie_deviation_persists_and_is_classified():
+    """MILA still removes F Bot where DATC 4.D.8 removes F Fin (the corpus case
+    ``peers/mila_civil_disorder_ties_by_abbreviation``, checked for dipsat by test_datc), and
+    the replay classifies that difference as the documented deviation."""
+    pytest.importorskip("diplomacy")
+    from diplomacy import Game
+    from diplomacy.utils.export import to_saved_game_format
+
+    from benchmarks.peers import Dipsat, Mila
+    from benchmarks.peers.mila_replay import ADJUSTMENT_DEVIATIONS, classify_phase
+
+    g = Game(game_id="tie")
+    g.clear_units()
+    g.clear_centers()
+    g.set_units("RUSSIA", ["F FIN", "F BOT", "A MOS", "A SEV"])
+    g.set_centers("RUSSIA", ["STP", "MOS", "SEV"])
+    g.set_current_phase("W1901A")
+    g.process()
+    assert sorted(g.get_units("RUSSIA")) == ["A MOS", "A SEV", "F FIN"]  # MILA removed F BOT
+    game = read_mila_game(to_saved_game_format(g))
+    rep = replay_mila(game)
+    first = rep.first_difference
+    assert first is not None and first.phase == "W1901A"
+    assert first.units_mila_only == [("Russia", "F", "fin")] and first.units_dipsat_only == [("Russia", "F", "bot")]
+    label, _ = classify_phase(game, 0, Dipsat(), Mila(), dict(MILA_OPTIONS))
+    assert label == "mila_civil_disorder_ties_by_abbreviation"
+    case = ROOT / ADJUSTMENT_DEVIATIONS[label][2]
+    assert case.exists() and label in case.read_text()

@@ -11,15 +11,19 @@ compared), and classifies each phase where the two differ (:func:`classify_phase
   run;
 * first, for any phase: a MILA reading that is another value of a dipsat rule option
   (:data:`READINGS`), confirmed by replaying the phase with that value;
+* an adjustment phase: a documented MILA deviation of :data:`ADJUSTMENT_DEVIATIONS` (each with
+  its minimal corpus case), confirmed by replaying the phase with dipsat following MILA's
+  reading;
 * anything else stays ``unclassified`` and is listed in full: a dipsat bug or a new MILA
   deviation, to study against the DATC.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .deviations import agree, classify
 from .engines import Dipsat, Mila, request_from_orders
@@ -31,6 +35,44 @@ from .turn import Turn
 #: ``reading:NAME=VALUE`` when replaying the phase from MILA's position with that value makes
 #: dipsat agree with MILA exactly.
 READINGS: list[tuple[str, Any]] = [("adjacent_convoy", "dptg")]
+
+
+@contextlib.contextmanager
+def _civil_disorder_ties_by_abbreviation() -> Iterator[None]:
+    """dipsat's civil-disorder order with MILA's tie-break: the province abbreviation instead
+    of the English name (the confirmation of ``mila_civil_disorder_ties_by_abbreviation``)."""
+    from dipsat import adjustments as adj
+
+    original = adj.civil_disorder_order
+
+    def by_abbreviation(m: Any, pos: Any, units: list[int], targets: set[str], rule: str = "2023") -> list[int]:
+        dist = adj._distances(m, targets)
+        fleet_dist = dist if rule == "2023" else adj._fleet_distances(m, targets)
+
+        def key(i: int) -> tuple[int, int, str]:
+            u = pos.units[i]
+            d = (fleet_dist if u.kind == adj.FLEET else dist).get(u.province, 10**6)
+            return (-d, 0 if u.kind == adj.FLEET else 1, u.province)
+
+        return sorted(units, key=key)
+
+    adj.civil_disorder_order = by_abbreviation
+    try:
+        yield
+    finally:
+        adj.civil_disorder_order = original
+
+
+#: MILA's documented deviations in adjustment phases: name -> (summary, DATC reference, corpus
+#: case, the confirmation: a context in which dipsat follows MILA's reading).
+ADJUSTMENT_DEVIATIONS: dict[str, tuple[str, str, str, Callable[[], Any]]] = {
+    "mila_civil_disorder_ties_by_abbreviation": (
+        "MILA breaks a civil-disorder tie (equal distance, same kind) on the unit's abbreviation "
+        "('F BOT' before 'F FIN'); DATC: alphabetical order of the English names (Finland first).",
+        "DATC 3.0 4.D.8, 6.J.5-6.J.7",
+        "tests/corpora/peers/mila_civil_disorder_ties_by_abbreviation.toml",
+        _civil_disorder_ties_by_abbreviation),
+}
 
 
 def _phase_agrees_with(game: Any, index: int, options: dict[str, Any]) -> bool:
@@ -56,6 +98,10 @@ def classify_phase(game: Any, index: int, dipsat: Dipsat, mila: Mila, options: d
         if options.get(name) != value and _phase_agrees_with(game, index, {**options, name: value}):
             return f"reading:{name}={value}", f"dipsat agrees with MILA under {name}={value}"
     if ph.name.endswith("A"):
+        for name, (_, _, _, confirm) in ADJUSTMENT_DEVIATIONS.items():
+            with confirm():
+                if _phase_agrees_with(game, index, options):
+                    return name, ""
         return "unclassified", "an adjustment phase"
     units = {p: list(us) for p, us in ph.state.units.items() if us}
     orders = {p: list(os) for p, os in ph.orders.items() if os}
