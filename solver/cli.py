@@ -591,6 +591,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _variant_command(args):
     """A variant's own implementation of this command, when the file(s) name such a variant."""
+    if getattr(args, "source", "dipsat") != "dipsat":  # play --from mila: another program's format
+        return None
     from .api import read_data_file
     from .corpus import case_files
     from dipsat.variants import find_variant

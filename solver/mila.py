@@ -31,7 +31,6 @@ covers are MILA's deviations from DATC 3.0 (``tests/corpora/peers/``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -98,19 +97,22 @@ def read_mila_game(data: Any, where: str = "game") -> MilaGame:
 
 
 def load_mila_game(path: str | Path) -> MilaGame:
-    """Read a MILA saved game from a ``.json`` file (or the first line of a ``.jsonl`` file)."""
+    """Read a MILA saved game from a ``.json`` file (or the first line of a ``.jsonl`` file),
+    within the saved-game size limit."""
+    from .limits import DEFAULT_LIMITS, LimitExceeded, parse_data
+
     p = Path(path)
+    cap = DEFAULT_LIMITS.max_file_bytes
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:
+            raw = f.read(cap + 1)
     except OSError as exc:
         raise InputFileError(f"{path}: cannot read: {exc.strerror}") from None
-    if p.suffix == ".jsonl":
-        text = next((line for line in text.splitlines() if line.strip()), "")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFileError(f"{path}: not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
-    return read_mila_game(data, str(path))
+    if len(raw) > cap:
+        raise LimitExceeded(f"{path}: more than the limit of {cap:,} bytes")
+    if p.suffix.lower() == ".jsonl":
+        raw = next((line for line in raw.splitlines() if line.strip()), b"")
+    return read_mila_game(parse_data(raw, "json", str(path), max_bytes=cap), str(path))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ def test_a_changed_position_is_found_at_its_phase():
 
 
 @pytest.mark.parametrize("content,needle", [
-    ("not json", "not JSON"),
+    ("not json", "not valid JSON"),
     ('{"id": "x"}', "not a MILA saved game"),
     ('{"map": "ancmed", "phases": [{"name": "S0001M", "state": {}}]}', "map 'ancmed'"),
     ('{"phases": [{"name": "S1901M", "state": {"units": {"FRANCE": ["X PAR"]}}}, '
