@@ -87,8 +87,9 @@ class Board(_Strict):
     def lookup(self, text: str) -> str:
         """A zone id from its id or name (case-insensitive); an error quoting the text otherwise."""
         key = text.strip().lower()
-        for zid, z in [*self.territories.items(), *self.seas.items()]:
-            if key in (zid.lower(), z.name.lower()):
+        names = [(zid, t.name) for zid, t in self.territories.items()] + [(zid, s.name) for zid, s in self.seas.items()]
+        for zid, name in names:
+            if key in (zid.lower(), name.lower()):
                 return zid
         raise BoardError(f"unknown zone {text!r}")
 
@@ -118,12 +119,12 @@ class Board(_Strict):
                     problems.append(f"territory {tid}: unknown adjacent territory {o!r}")
                 elif tid not in self.territories[o].adjacent:
                     problems.append(f"territory {tid}: adjacent to {o} but {o} does not list {tid}")
-            for s in (*t.ports, *t.coasts):
-                if s not in self.seas:
-                    problems.append(f"territory {tid}: unknown sea {s!r}")
-            for s in t.ports:
-                if s in self.seas and not self.seas[s].light_blue:
-                    problems.append(f"territory {tid}: port into {s!r}, which is not a light-blue sea")
+            for sea in (*t.ports, *t.coasts):
+                if sea not in self.seas:
+                    problems.append(f"territory {tid}: unknown sea {sea!r}")
+            for sea in t.ports:
+                if sea in self.seas and not self.seas[sea].light_blue:
+                    problems.append(f"territory {tid}: port into {sea!r}, which is not a light-blue sea")
         seen: set[str] = set()
         for c in self.companies:
             if c.id in seen:

@@ -310,9 +310,10 @@ def occupy(state: State, a: Assault, plan: AssaultPlan, res: AssaultResult) -> N
     moves = parse_forces(board, a.occupy, f"{a.attacker}'s occupation")
     for kind, zone, n in moves:
         for _ in range(n):
-            f = next((x for x in left if x.kind == kind and x.zone == zone), None)
-            if f is None:
+            found = next((x for x in left if x.kind == kind and x.zone == zone), None)
+            if found is None:
                 raise DrillError(f"{a.attacker}'s occupation: no surviving participating {kind} {board.zone_name(zone)}")
+            f = found
             left.remove(f)
             if kind == "army":
                 if plan.target not in board.territories:
@@ -447,17 +448,17 @@ def plan_nuclear(state: State, n: NuclearStrike) -> list[Nuke]:
     for sc in n.screens:
         if sc.nuke > len(nukes):
             raise DrillError(f"{sc.power}'s L-Star screen: there is no nuke {sc.nuke} (fired: {len(nukes)})")
-        k = nukes[sc.nuke - 1]
-        if k.victim == sc.power:
+        nk = nukes[sc.nuke - 1]
+        if nk.victim == sc.power:
             role = "defender"
         elif sc.power in n.champions:
-            if k.target == OUTER_SPACE:
+            if nk.target == OUTER_SPACE:
                 raise DrillError(f"{sc.power}: champions may not shoot at nukes aimed into outer space")
             role = "champion"
         else:
             raise DrillError(f"{sc.power}: nuke {sc.nuke} is not aimed at it; shooting it down needs a champion's chit")
         used[sc.power] = used.get(sc.power, 0) + sc.lstars
-        k.chits += [(sc.power, role)] * sc.lstars
+        nk.chits += [(sc.power, role)] * sc.lstars
     for p, k in used.items():
         if k > state.holdings(p).lstars:
             raise DrillError(f"{p} screens with {k} L-Stars but has {state.holdings(p).lstars}")

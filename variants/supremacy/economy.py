@@ -36,9 +36,8 @@ def interest_due(principal: int, opts: SupremacyOptions) -> int:
 
 
 def loan_limit(state: State, power: str) -> int:
-    board = state.get_board()
     h = state.holdings(power)
-    n = sum(1 for c in h.companies if c.face_up and not c.tapped and board.company(c.id))
+    n = sum(1 for c in h.companies if c.face_up and not c.tapped)
     return LOAN_PER_COMPANY * n
 
 
@@ -152,7 +151,7 @@ def sell(state: State, power: str, r: Resource, units: int, opts: SupremacyOptio
 def wealth(state: State, power: str) -> dict[str, int]:
     """The wealth table, item by item, and its total."""
     h = state.holdings(power)
-    items = {
+    items: dict[str, int] = {
         "money": h.money,
         **{r: h.resource(r) * state.value(r) for r in RESOURCES},
         "companies": WEALTH_COMPANY * sum(1 for c in h.companies if c.face_up and not c.tapped),

@@ -270,9 +270,9 @@ def play_turn(state: State, t: TurnInput, opts: SupremacyOptions, number: int) -
     log.stages.append(stage1(state, t, opts))
     log.stages.append(stage2(state, opts))
     plays = list(enumerate(t.plays))
-    for p in t.plays:
-        if p.power not in state.powers:
-            raise GameError(f"turn {number}: a play by unknown player {p.power!r}")
+    for pl in t.plays:
+        if pl.power not in state.powers:
+            raise GameError(f"turn {number}: a play by unknown player {pl.power!r}")
     for st in OPTIONAL_STAGES:
         mine = [(i, pl) for i, pl in plays if pl.stage == st]
         bidders = {p: bids[p].get(st, 0) for p in bids if bids[p].get(st, 0) > 0}

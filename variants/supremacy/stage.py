@@ -274,7 +274,7 @@ def _price_table(r_values: tuple[int, ...], units: int, sell: bool, per_unit: bo
 
 def _model(bld: _Builder, active: Optional[set[int]] = None) -> tuple[cp_model.CpModel, list[cp_model.IntVar], dict[str, cp_model.IntVar]]:
     m = cp_model.CpModel()
-    x = [m.NewBoolVar(f"act_{i}") for i in range(len(bld.acts))]
+    x = [m.new_bool_var(f"act_{i}") for i in range(len(bld.acts))]
     top = len(MARKET_VALUES)
     per_unit = bld.opts.market_step == "per_unit"
     # market: the money of each trade
@@ -283,45 +283,45 @@ def _model(bld: _Builder, active: Optional[set[int]] = None) -> tuple[cp_model.C
         sell = verb == "sell"
         earlier = done.setdefault(r, [])
         m0 = bld.state.market[cast(Resource, r)]
-        raw = m.NewIntVar(-10 * top, 10 * top, f"raw_{r}_{i}")
-        m.Add(raw == m0 + sum((-1 if s else 1) * (u if per_unit else 1) * x[j] for j, u, s in earlier))
-        pos = m.NewIntVar(1, top, f"pos_{r}_{i}")
+        raw = m.new_int_var(-10 * top, 10 * top, f"raw_{r}_{i}")
+        m.add(raw == m0 + sum((-1 if s else 1) * (u if per_unit else 1) * x[j] for j, u, s in earlier))
+        pos = m.new_int_var(1, top, f"pos_{r}_{i}")
         if sell:
-            m.AddMaxEquality(pos, [raw, 1])
+            m.add_max_equality(pos, [raw, 1])
         else:
-            m.AddMinEquality(pos, [raw, top])
-        price = m.NewIntVar(0, UNBOUNDED, f"price_{r}_{i}")
-        m.AddElement(pos, _price_table(MARKET_VALUES, units, sell, per_unit), price)
-        money = m.NewIntVar(0, UNBOUNDED, f"money_{r}_{i}")
-        m.Add(money == price).OnlyEnforceIf(x[i])
-        m.Add(money == 0).OnlyEnforceIf(x[i].Not())
+            m.add_min_equality(pos, [raw, top])
+        price = m.new_int_var(0, UNBOUNDED, f"price_{r}_{i}")
+        m.add_element(pos, _price_table(MARKET_VALUES, units, sell, per_unit), price)
+        money = m.new_int_var(0, UNBOUNDED, f"money_{r}_{i}")
+        m.add(money == price).only_enforce_if(x[i])
+        m.add(money == 0).only_enforce_if(x[i].negated())
         bld.money(bld.power).terms.append((i, -money if not sell else money))
         earlier.append((i, units, sell))
     b = {}
     for key in sorted(bld.q):
         q = bld.q[key]
-        lit = b[key] = m.NewBoolVar(f"bound_{key}")
+        lit = b[key] = m.new_bool_var(f"bound_{key}")
         terms = sorted(q.terms, key=lambda z: z[0])
         for t in range(len(terms)):
             expr = q.start + sum(d * x[j] if isinstance(d, int) else d for j, d in terms[:t + 1])
-            m.Add(expr >= q.lo).OnlyEnforceIf(lit)
+            m.add(expr >= q.lo).only_enforce_if(lit)
             if q.hi < UNBOUNDED:
-                m.Add(expr <= q.hi).OnlyEnforceIf(lit)
+                m.add(expr <= q.hi).only_enforce_if(lit)
     return m, x, b
 
 
 def _feasible(m: cp_model.CpModel, lits: list[Any]) -> tuple[bool, list[int]]:
-    m.ClearAssumptions()
-    m.AddAssumptions(lits)
+    m.clear_assumptions()
+    m.add_assumptions(lits)
     s = cp_model.CpSolver()
     s.parameters.num_workers = 1
     s.parameters.random_seed = 0
-    status = s.Solve(m)
+    status = s.solve(m)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return True, []
     if status != cp_model.INFEASIBLE:
-        raise DipsatError(f"the stage check did not finish (CP-SAT status {s.StatusName(status)})")
-    return False, list(s.SufficientAssumptionsForInfeasibility())
+        raise DipsatError(f"the stage check did not finish (CP-SAT status {s.status_name(status)})")
+    return False, list(s.sufficient_assumptions_for_infeasibility())
 
 
 def check_stage(state: State, power: str, stage: int, texts: list[str], opts: SupremacyOptions) -> StageCheck:
@@ -340,24 +340,24 @@ def check_stage(state: State, power: str, stage: int, texts: list[str], opts: Su
     if ok:
         return StageCheck(power, acts, True)
     # minimal set of actions: start from the solver's core, delete while still infeasible
-    index = {v.Index(): i for i, v in enumerate(x)}
+    index = {v.index: i for i, v in enumerate(x)}
     conflict = sorted({index[c] for c in _core if c in index}) or list(range(len(acts)))
     for i in list(conflict):
         trial = [j for j in conflict if j != i]
-        still, _ = _feasible(m, [*(x[j] for j in trial), *(x[j].Not() for j in range(len(acts)) if j not in trial), *all_b])
+        still, _ = _feasible(m, [*(x[j] for j in trial), *(x[j].negated() for j in range(len(acts)) if j not in trial), *all_b])
         if not still:
             conflict = trial
-    off = [x[j].Not() for j in range(len(acts)) if j not in conflict]
+    off = [x[j].negated() for j in range(len(acts)) if j not in conflict]
     on = [x[j] for j in conflict]
     keys = list(bkeys)
-    for k in list(keys):
-        trial = [kk for kk in keys if kk != k]
-        still, _ = _feasible(m, [*on, *off, *(b[kk] for kk in trial)])
+    for key in list(keys):
+        trial_keys = [kk for kk in keys if kk != key]
+        still, _ = _feasible(m, [*on, *off, *(b[kk] for kk in trial_keys)])
         if not still:
-            keys = trial
-    names = [bld.q[k].name for k in keys]
-    detail = [f"{bld.q[k].name}: starts at {bld.q[k].start}, must stay within {bld.q[k].lo}.."
-              + (str(bld.q[k].hi) if bld.q[k].hi < UNBOUNDED else "") for k in keys]
+            keys = trial_keys
+    names = [bld.q[key].name for key in keys]
+    detail = [f"{bld.q[key].name}: starts at {bld.q[key].start}, must stay within {bld.q[key].lo}.."
+              + (str(bld.q[key].hi) if bld.q[key].hi < UNBOUNDED else "") for key in keys]
     return StageCheck(power, acts, False, [acts[i] for i in conflict], names, detail)
 
 
