@@ -42,7 +42,7 @@ class Supremacy(Variant):
     def command_for(self, name: str) -> Optional[Callable[[argparse.Namespace], int]]:
         from . import commands as c
 
-        return {"why": c.cmd_why, "compare": c.cmd_compare, "play": c.cmd_play}.get(name)
+        return {"why": c.cmd_why, "compare": c.cmd_compare, "play": c.cmd_play, "adjudicate": c.cmd_adjudicate}.get(name)
 
     def rules_text(self) -> Optional[str]:
         from .options import describe_options

@@ -9,6 +9,8 @@
     loan 1000 / repay 500               (millions; a loan at any time, repayment when not in default)
     transfer 500 money to CSA / transfer 2 oil to CSA   (Stages 3, 6, 7; Diplomacy)
     build 2 army us_west / build navy caribbean / build nuke / build lstar   (Stage 6)
+    blockade canada [with CSA, LEN] / siege USSR [with ...] / lift blockade canada / lift siege USSR
+                                        (any time; Blockades and Sieges)
     prospect                            (Stage 8)
     pass
 
@@ -27,7 +29,7 @@ from dipsat.errors import DipsatError
 from .board import RESOURCES, Board
 
 Verb = Literal["march", "sail", "airlift", "board", "unload", "buy", "sell", "loan", "repay", "transfer",
-               "build", "prospect", "pass"]
+               "build", "prospect", "pass", "blockade", "siege", "lift"]
 
 
 class ActionError(DipsatError):
@@ -45,6 +47,7 @@ class Action:
     dst: str = ""
     navy: int = 0  # which navy at src/dst sea: 1 = first in the state's list there
     to: str = ""  # transfer recipient
+    group: tuple[str, ...] = ()  # blockade/siege: the other players of the declaring group
 
     def label(self) -> str:
         return f"{self.power}: {self.text}"
@@ -65,6 +68,9 @@ PATTERNS: list[tuple[Verb, re.Pattern[str]]] = [
     ("repay", re.compile(r"^repay\s+\$?(\d+)$")),
     ("transfer", re.compile(rf"^transfer\s+{_N}(money|grain|oil|minerals?|nukes?|l-?stars?)\s+to\s+(.+)$")),
     ("build", re.compile(rf"^build\s+{_N}(army|armies|navy|navies|nukes?|l-?stars?)(?:\s+(.+))?$")),
+    ("blockade", re.compile(r"^blockade\s+(.+?)(?:\s+with\s+(.+))?$")),
+    ("siege", re.compile(r"^siege\s+(.+?)(?:\s+with\s+(.+))?$")),
+    ("lift", re.compile(r"^lift\s+(blockade|siege)\s+(.+)$")),
     ("prospect", re.compile(r"^prospect$")),
     ("pass", re.compile(r"^pass$")),
 ]
@@ -109,6 +115,13 @@ def parse_action(board: Board, power: str, text: str) -> Action:
                 if item in ("army", "navy") and not where:
                     raise ActionError(f"invalid action {text!r}: say where the {item} is built")
                 return Action(power, text, verb, int(g[0] or 1), item, dst=where)
+            if verb in ("blockade", "siege"):
+                group = tuple(board.lookup_power(x) for x in re.split(r"\s*,\s*|\s+and\s+", g[1])) if g[1] else ()
+                where = board.lookup(g[0]) if verb == "blockade" else board.lookup_power(g[0])
+                return Action(power, text, verb, dst=where, group=group)
+            if verb == "lift":
+                where = board.lookup(g[1]) if g[0] == "blockade" else board.lookup_power(g[1])
+                return Action(power, text, verb, item=g[0], dst=where)
             return Action(power, text, verb)
         except DipsatError as exc:
             raise ActionError(f"invalid action {text!r}: {exc}") from None

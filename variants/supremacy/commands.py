@@ -140,3 +140,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 0
     print(format_game(g, quiet=getattr(args, "quiet", False)))
     return 0
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    """Run a file's data (a stage, a drill, a set-up, ...) and print the result as JSON."""
+    import json
+
+    from .cases import run_data
+
+    doc = load_data_file(args.file)
+    opts = make_options(file_options(doc, getattr(args, "option", None)))
+    print(json.dumps(run_data(_data(doc), opts), indent=2, default=str))
+    return 0

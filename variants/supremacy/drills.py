@@ -59,6 +59,8 @@ class Assault(BaseModel):
     attacker_removes: list[str] = Field(default_factory=list, description="the attacker's casualty choice")
     defender_removes: list[str] = Field(default_factory=list, description="the defender's casualty choice")
     occupy: list[str] = Field(default_factory=list, description="participating forces that occupy the zone")
+    reinforcements: dict[str, list[str]] = Field(default_factory=dict, description="step 5: movement actions "
+                                                 "per power (defender first), to the target or a zone next to it")
     counterattack: bool = False
 
 
@@ -240,6 +242,8 @@ class AssaultResult:
     att_removed: list[Force] = field(default_factory=list)  # attacker's forces removed
     def_removed: list[Force] = field(default_factory=list)
     occupied: bool = False
+    amphibious: bool = False  # the occupation landed armies from a navy
+    reinforced: list[str] = field(default_factory=list)
 
     @property
     def att_losses(self) -> int:
@@ -256,7 +260,7 @@ class AssaultResult:
                 "attacker_losses": self.att_losses, "defender_losses": self.def_losses,
                 "attacker_removed": [f.label() for f in self.att_removed],
                 "defender_removed": [f.label() for f in self.def_removed],
-                "occupied": self.occupied, "sets_paid": p.cost_sets}
+                "occupied": self.occupied, "sets_paid": p.cost_sets, "reinforced": self.reinforced}
 
 
 def _remove(state: State, power: str, forces: list[Force]) -> None:
@@ -293,7 +297,38 @@ def assault(state: State, a: Assault, opts: SupremacyOptions, dice: Dice) -> Ass
         _remove(state, a.attacker, res.att_removed)
     if a.occupy:
         occupy(state, a, plan, res)
+    if a.reinforcements:
+        reinforce(state, a, plan, res, opts)
     return res
+
+
+def reinforce(state: State, a: Assault, plan: AssaultPlan, res: AssaultResult, opts: SupremacyOptions) -> None:
+    """Step 5: movement by the standard rules (costs as normal), only into the targeted zone (if
+    the mover still controls / now occupies it) or a zone next to it; armies landed by an
+    amphibious assault may not be withdrawn.  The defender moves first."""
+    from .actions import parse_actions
+    from .stage import run_stage
+
+    board = state.get_board()
+    target = plan.target
+    sides = [p for p in (plan.defender, a.attacker) if p is not None and p in a.reinforcements]
+    for p in a.reinforcements:
+        if p not in (plan.defender, a.attacker):
+            raise DrillError(f"reinforcements: {p} is neither the attacker nor the defender of this assault")
+    for p in sides:
+        holds = state.controller(target) == p
+        allowed = {z for z in [*board.territories, *board.seas] if _adjacent(board, z, target)} | ({target} if holds else set())
+        for act in parse_actions(board, p, a.reinforcements[p]):
+            dst = act.dst
+            if dst not in allowed:
+                why = "the target, which it does not hold," if dst == target else board.zone_name(dst)
+                raise DrillError(f"reinforcement {act.text!r}: {p} may only move to the targeted zone (if it holds "
+                                 f"it) or a zone next to it, not to {why}")
+            if p == a.attacker and res.amphibious and act.src == target and act.verb in ("march", "airlift"):
+                raise DrillError(f"reinforcement {act.text!r}: armies in an enemy territory due to an amphibious "
+                                 "assault may not be withdrawn")
+        for line in run_stage(state, p, 5, a.reinforcements[p], opts):
+            res.reinforced.append(f"{p}: {line}")
 
 
 def occupy(state: State, a: Assault, plan: AssaultPlan, res: AssaultResult) -> None:
@@ -332,6 +367,7 @@ def occupy(state: State, a: Assault, plan: AssaultPlan, res: AssaultResult) -> N
                 nv = next(x for x in h.navies if x.sea == zone and x.armies == f.aboard)
                 h.armies[plan.target] = h.armies.get(plan.target, 0) + nv.armies
                 nv.armies = 0
+                res.amphibious = True
     if h.grain < grain or h.oil < oil:
         raise DrillError(f"{a.attacker} cannot pay the occupation: {grain} Grain and {oil} Oil needed, has "
                          f"{h.grain} Grain and {h.oil} Oil")

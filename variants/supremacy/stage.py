@@ -35,14 +35,15 @@ from .board import RESOURCES, Board, Resource
 from .options import SupremacyOptions
 from .state import CAPACITY, MARKET_VALUES, NAVY_CAPACITY, Navy, State
 
+ANY_TIME = ("blockade", "siege", "lift")  # Blockades and Sieges: "at any time"
 STAGE_VERBS: dict[int, set[str]] = {
-    1: {"repay", "loan", "pass"},
-    3: {"sell", "transfer", "loan", "pass"},
-    4: {"loan", "pass"},
-    5: {"march", "sail", "airlift", "board", "unload", "loan", "pass"},
-    6: {"build", "transfer", "loan", "pass"},
-    7: {"buy", "transfer", "loan", "pass"},
-    8: {"prospect", "loan", "pass"},
+    1: {"repay", "loan", "pass", *ANY_TIME},
+    3: {"sell", "transfer", "loan", "pass", *ANY_TIME},
+    4: {"loan", "pass", *ANY_TIME},
+    5: {"march", "sail", "airlift", "board", "unload", "loan", "pass", *ANY_TIME},
+    6: {"build", "transfer", "loan", "pass", *ANY_TIME},
+    7: {"buy", "transfer", "loan", "pass", *ANY_TIME},
+    8: {"prospect", "loan", "pass", *ANY_TIME},
 }
 TRANSFERABLE: dict[int, set[str]] = {3: {"money", *RESOURCES}, 7: {"money", *RESOURCES}, 6: {"money", "nuke", "lstar"}}
 UNBOUNDED = 10 ** 9
@@ -254,6 +255,42 @@ class _Builder:
                     raise ActionError(f"build_costs: unknown cost item {what!r}")
         elif a.verb == "prospect":
             self.opts.need("prospecting", f"{a.text!r}")
+        elif a.verb in ("blockade", "siege"):
+            check_blockade(self.state, a)
+            self.opts.need("blockade_effects" if a.verb == "blockade" else "siege_effects", f"{a.text!r}")
+        elif a.verb == "lift":
+            self.opts.need("blockade_effects" if a.item == "blockade" else "siege_effects", f"{a.text!r}")
+
+
+def check_blockade(state: State, a: Action) -> None:
+    """Blockades and Sieges: the declaring player (or group) controls every light-blue sea the
+    foreign, player-controlled territory (blockade) or the superpower's home territories (siege)
+    have port access to; home territories may not be blockaded."""
+    b = state.get_board()
+    group = {a.power, *a.group}
+    if a.verb == "blockade":
+        t = b.territories.get(a.dst)
+        if t is None:
+            raise ActionError(f"{b.zone_name(a.dst)} is not a territory")
+        if t.home:
+            raise ActionError(f"{t.name} is a home territory of {t.home}: home territories may not be blockaded")
+        holder = state.controller(a.dst)
+        if holder is None or holder in group:
+            raise ActionError(f"{t.name} is not controlled by another player (a blockade targets a player-controlled "
+                              "foreign territory)")
+        terrs = [a.dst]
+    else:
+        if a.dst in group or a.dst not in state.powers:
+            raise ActionError(f"cannot besiege {a.dst}")
+        terrs = b.homes(a.dst)
+    seas = sorted({s for t in terrs for s in b.territories[t].ports if b.seas[s].light_blue})
+    if not seas:
+        raise ActionError(f"{', '.join(b.zone_name(t) for t in terrs)}: no port access to any light-blue sea")
+    missing = [s for s in seas if state.controller(s) not in group]
+    if missing:
+        raise ActionError(f"the {'blockade' if a.verb == 'blockade' else 'siege'} needs control of every light-blue sea "
+                          f"with port access ({', '.join(b.zone_name(s) for s in seas)}); not controlled: "
+                          f"{', '.join(b.zone_name(s) for s in missing)}")
 
 
 def _price_table(r_values: tuple[int, ...], units: int, sell: bool, per_unit: bool) -> list[int]:
@@ -433,6 +470,9 @@ def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyO
         elif a.verb == "prospect":
             opts.need("prospecting", a.text)
             log.append("found nothing (prospecting 'no_find')")
+        elif a.verb in ("blockade", "siege", "lift"):
+            log.append(f"{a.verb} declared; no effect (the {'blockade' if a.verb != 'siege' and a.item != 'siege' else 'siege'}"
+                       " effects are blank in the seed; option value 'none')")
     h.armies = {z: n for z, n in sorted(h.armies.items()) if n}
     for p, hh in state.powers.items():
         for r in (*RESOURCES, "nukes", "lstars"):
