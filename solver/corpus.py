@@ -239,6 +239,15 @@ def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, 
     for f in case_files(paths):
         if on_progress is not None:
             on_progress()
+        if f.suffix.lower() == ".json":  # another program's collection of cases, or a schema?
+            try:
+                foreign = _foreign_json(f, only_rules, variant, seen)
+            except DipsatError as exc:
+                runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
+                continue
+            if foreign is not None:
+                runs.extend(foreign)
+                continue
         try:
             case = load_case(f)
         except DipsatError as exc:
@@ -254,6 +263,42 @@ def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, 
             if only_rules and rules not in only_rules:
                 continue
             runs.append(run_expectation(case, rules, exp, str(f)))
+    return runs
+
+
+def _foreign_json(f: Path, only_rules: Optional[list[str]], variant: Optional[str],
+                  seen: dict[str, Path]) -> Optional[list[CaseRun]]:
+    """The runs of a JSON file that is not one dipsat case: a collection of cases in the Rust
+    ``diplomacy`` crate's schema (``rust_cases``), or a JSON Schema (nothing to run); None for
+    anything else (read as a dipsat case)."""
+    from .api import read_data_file
+    from .limits import DEFAULT_LIMITS
+    from .rust_cases import is_rust_case_file, read_rust_cases
+
+    data = read_data_file(f, max_bytes=DEFAULT_LIMITS.max_file_bytes)
+    if isinstance(data, dict) and str(data.get("$schema", "")).startswith(("http://json-schema.org", "https://json-schema.org")):
+        return []
+    if not is_rust_case_file(data):
+        return None
+    runs: list[CaseRun] = []
+    for case, skip in read_rust_cases(data, str(f)):
+        if case.id in seen:
+            runs.append(CaseRun(case.id, "-", str(f), False, [f"case id {case.id!r} is also used by {seen[case.id]}"]))
+            continue
+        seen[case.id] = f
+        if variant and case.variant != variant.lower():
+            continue
+        for rules, exp in runs_of(case):
+            if only_rules and rules not in only_rules:
+                continue
+            if skip:
+                runs.append(CaseRun(case.id, rules, str(f), False, skipped=f"ignored by its file: {skip}"))
+                continue
+            run = run_expectation(case, rules, exp, str(f))
+            # the crate's cases do not state which units are dislodged: that is not checked
+            run.problems = [p for p in run.problems if not p.startswith("dislodged: ")]
+            run.passed = not run.problems
+            runs.append(run)
     return runs
 
 
