@@ -106,6 +106,10 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     movement equations goes to CP-SAT instead of only the cycles (the outcome is the same)."""
     from dipsat.variants import find_variant
 
+    if isinstance(req, dict) and isinstance(req.get("variant"), str):
+        own = find_variant(req["variant"]).own_commands()
+        if own is not None:  # a variant of another game family reads its own requests
+            return own.adjudicate(req, "request", rules if isinstance(rules, str) else None)
     if isinstance(req, dict):
         try:
             req = TurnRequest.model_validate(req)

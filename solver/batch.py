@@ -84,6 +84,10 @@ def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSe
 def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSettings) -> dict[str, Any]:
     from .api import TurnRequest, adjudicate, describe_validation, result_to_json
 
+    own = _own_commands(data.get("variant"))
+    if own is not None:  # a variant of another game family reads its own requests
+        result = own.adjudicate(data, f"line {lineno}")
+        return {"line": lineno, "ok": True} | ({"id": ident} if ident is not None else {}) | own.result_json(result)
     try:
         req = TurnRequest.model_validate(data)
     except ValidationError as exc:
@@ -94,6 +98,17 @@ def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSe
         out["id"] = ident
     out.update(result_to_json(res))
     return out
+
+
+def _own_commands(name: Any) -> Any:
+    from dipsat.variants import find_variant
+
+    if not isinstance(name, str):
+        return None
+    try:
+        return find_variant(name).own_commands()
+    except DipsatError:
+        return None
 
 
 def adjudicate_line(line: str | bytes, lineno: int, time_limit: float | None = None,

@@ -85,6 +85,18 @@ def _print_result(res, req, opts) -> None:
         print(f"  {power}: {', '.join(per[power])}")
 
 
+def _own(args, key: str = "file"):
+    """(commands, data) when the file's variant (or --variant) answers the commands itself (a
+    variant of another game family, :mod:`dipsat.family`); else (None, None)."""
+    from .api import read_data_file
+    from dipsat.variants import find_variant
+
+    data = read_data_file(getattr(args, key))
+    name = getattr(args, "variant", None) or (data.get("variant") if isinstance(data, dict) else None)
+    own = find_variant(name).own_commands() if isinstance(name, str) else None
+    return (own, data) if own is not None else (None, None)
+
+
 def cmd_adjudicate(args) -> int:
     from .api import adjudicate, load_request, resolve_rules, result_to_json
     from .rules import parse_overrides
@@ -93,6 +105,11 @@ def cmd_adjudicate(args) -> int:
     from .limits import deadline
 
     limits = _limits(args)
+    own, data = _own(args)
+    if own is not None:
+        res = own.adjudicate(data, args.file, args.rules, tuple(args.option or ()))
+        print(own.format_result(res, as_json=args.json))
+        return 0
     req = load_request(args.file, limits)
     if args.variant:
         req.variant = args.variant
@@ -232,6 +249,10 @@ def cmd_play(args) -> int:
 
     from .progress import progress_bar
 
+    own, data = _own(args)
+    if own is not None:
+        print(own.play(data, args.file, check=not args.no_check, save=args.save, as_json=args.json, quiet=args.quiet))
+        return 0
     saved = load_saved_game(args.file)
     with progress_bar("play", total=len(saved.phases), unit="phases", quiet=args.quiet or args.json) as bar:
         game = replay(saved, check=not args.no_check, on_progress=bar.advance)
@@ -286,6 +307,10 @@ def _request(args):
 def cmd_explore(args) -> int:
     from .research import explore, format_exploration
 
+    own, data = _own(args)
+    if own is not None:
+        print(own.explore(data, args.file, args.rules, tuple(args.option or ()), args.limit))
+        return 0
     print(format_exploration(explore(_request(args), limit=args.limit)))
     return 0
 
@@ -295,6 +320,14 @@ def cmd_compare(args) -> int:
     from .progress import progress_bar
     from .research import compare, format_compare
 
+    own_files = _own_cases(args.paths)
+    if own_files:  # cases of variants that answer the commands themselves
+        errors = 0
+        for own, files in own_files:
+            text, n_err = own.compare(files, args.rules or [])
+            print(text)
+            errors += n_err
+        return 0 if not errors else 1
     presets = args.rules or ["datc", "1971", "1982", "2000", "dptg"]
     with progress_bar("compare", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
         diffs, errors, n = compare(args.paths, presets, on_progress=bar.advance)
@@ -304,11 +337,33 @@ def cmd_compare(args) -> int:
     return 0 if not errors else 1
 
 
+def _own_cases(paths: list[str]) -> list:
+    """[(commands, files)] when every case file under ``paths`` belongs to variants that answer
+    the commands themselves; [] otherwise."""
+    from .api import read_data_file
+    from .corpus import case_files
+    from dipsat.variants import find_variant
+
+    groups: dict[str, tuple] = {}
+    for f in case_files(paths):
+        data = read_data_file(f)
+        name = data.get("variant", "standard") if isinstance(data, dict) else "standard"
+        own = find_variant(name).own_commands() if isinstance(name, str) else None
+        if own is None:
+            return []
+        groups.setdefault(name, (own, []))[1].append(f)
+    return list(groups.values())
+
+
 def cmd_why(args) -> int:
     from .research import format_why, why
 
     if not args.order:
         raise DipsatError("why: name the order with --order \"...\"")
+    own, data = _own(args)
+    if own is not None:
+        print(own.why(data, args.file, args.order, args.rules, tuple(args.option or ())))
+        return 0
     print(format_why(why(_request(args), args.order)))
     return 0
 
@@ -406,6 +461,10 @@ def cmd_rules(args) -> int:
         if text is not None:
             print(text)
             return 0
+        own = find_variant(args.preset).own_commands() if args.preset.lower() in names else None
+        if own is not None:
+            print(own.describe_rules())
+            return 0
         opts = find_variant(args.preset).rules() if args.preset.lower() in names else preset(args.preset)
         for k, v in opts.model_dump().items():
             print(f"{k} = {_as_written(v)}")
@@ -415,7 +474,10 @@ def cmd_rules(args) -> int:
     for name, text in PRESET_HELP.items():
         print(f"{name:<6} {text}")
     for cls in VARIANTS:
-        if cls.name != "standard":
+        own = cls.instance().own_commands()
+        if own is not None:
+            print(f"{cls.name:<6} {own.summary()}")
+        elif cls.name != "standard":
             print(f"{cls.name:<6} the {cls.name} variant's rules: the {cls.default_rules} preset with the variant's own choices")
     print("\nOptions (override with --option NAME=VALUE; each shown with its default and its values):")
     for name, f in RuleOptions.model_fields.items():

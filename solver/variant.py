@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Sequence
 from dipsat.maps import GameMap, load_map
 
 from .errors import PositionError
+from .family import OwnCommands
 from .models import Position, Unit, ARMY, FLEET
 from .movement import MovementRules
 from .notation import Notation
@@ -60,6 +61,11 @@ class Variant:
 
         return adjudicate_adjustments(self.map, self.notation, pos, orders, pos.owners, rules.civil_disorder,
                                       shared_provinces=self.max_units_per_province is None)
+
+    def own_commands(self) -> Optional["OwnCommands"]:
+        """A variant of another game family answers the commands itself (see
+        :mod:`dipsat.family`); None: the Diplomacy pipeline below."""
+        return None
 
     def adjudicate_placement(self, pos: Position, orders: dict[str, list[str]]):
         raise NotImplementedError(f"{self.name} has no placement phase")

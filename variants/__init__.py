@@ -10,12 +10,13 @@ from __future__ import annotations
 from dipsat.errors import DipsatError
 from dipsat.variant import Variant
 
+from .continents import Continents
 from .multinational import Multinational
 from .multiplomacy import Multiplomacy
 from .standard import Standard
 from .supremacy import Supremacy
 
-VARIANTS: list[type[Variant]] = [Standard, Multiplomacy, Multinational, Supremacy]
+VARIANTS: list[type[Variant]] = [Standard, Multiplomacy, Multinational, Supremacy, Continents]
 
 
 class UnknownVariant(DipsatError):

@@ -1,0 +1,30 @@
+"""Continents and free cities (seed 004): a second game family on the same solver.
+
+Not a Diplomacy map but a game of the same family: players hold countries with as many units as
+the country has border connections; free cities breed units; a player wins with a majority of the
+countries on three continents.  Orders are ordered lists (earlier orders have priority), battles
+are fought by unit counts and every side loses.
+
+The variant owns its whole pipeline (:class:`dipsat.family.OwnCommands`): its map format
+(:mod:`dipsat.maps.continental`), notation (:mod:`.notation`), rule options (:mod:`.rules`), the
+round's equations over integer unit counts solved by CP-SAT (:mod:`.equations`, :mod:`.round`),
+set-up and the game (:mod:`.game`) and the research commands (:mod:`.research`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Optional
+
+from dipsat.family import OwnCommands
+from dipsat.variant import Variant
+
+from .commands import ContinentsCommands
+
+
+class Continents(Variant):
+    name: ClassVar[str] = "continents"
+    aliases: ClassVar[tuple[str, ...]] = ("continents-and-free-cities", "free-cities", "004")
+    description: ClassVar[str] = "continents and free cities (seed 004): unit counts, ordered order lists, multi-way battles"
+
+    def own_commands(self) -> Optional[OwnCommands]:
+        return ContinentsCommands()

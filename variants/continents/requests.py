@@ -1,0 +1,95 @@
+"""Requests of the continents variant: one round (``dipsat adjudicate``, ``batch``, corpus
+cases, research commands), read from a dict with errors that name the field and the text."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from dipsat.errors import InputFileError
+from dipsat.maps import MapError
+from dipsat.maps.continental import ContinentalMap, load_continental_map
+
+from .board import Board, parse_units
+from .round import RoundResult, adjudicate_round
+from .rules import ContinentsRules, continents_preset
+
+DEFAULT_MAP = "continents_demo"
+
+
+class RoundRequest(BaseModel):
+    """A position (units per player) and the order lists of one round."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str = "continents"
+    map: str = Field(DEFAULT_MAP, description="a map of maps/ by name, or a path (relative to the request file)")
+    rules: Optional[str] = Field(None, description="'continents' (default) or OPTION=VALUE[,OPTION=VALUE]")
+    options: dict[str, Any] = Field(default_factory=dict)
+    round: Optional[int] = None
+    create: bool = Field(True, description="create units in free cities at the start of the round (the seed's order)")
+    units: dict[str, list[str]] = Field(default_factory=dict, description="per player: ['4 Yug', '2 Tar']")
+    orders: dict[str, list[str]] = Field(default_factory=dict, description="per player: the order list, first = highest priority")
+
+
+def describe_validation(exc: ValidationError) -> str:
+    parts = []
+    for e in exc.errors():
+        loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
+        parts.append(f"field {loc}: {e['msg']}")
+    return "; ".join(parts)
+
+
+CASE_FIELDS = {"variant", "map", "units", "orders"}
+
+
+def read_request(data: Any, where: str) -> RoundRequest:
+    if not isinstance(data, dict):
+        raise InputFileError(f"{where}: expected a table of fields, got {type(data).__name__}")
+    if "expect" in data:  # a corpus case: its position and orders
+        data = {k: v for k, v in data.items() if k in CASE_FIELDS}
+    try:
+        return RoundRequest.model_validate(data)
+    except ValidationError as exc:
+        raise InputFileError(f"{where}: {describe_validation(exc)}") from None
+
+
+@lru_cache(maxsize=16)
+def _load(path: str) -> ContinentalMap:
+    return load_continental_map(path)
+
+
+def get_map(name: str, where: str = "") -> ContinentalMap:
+    """A continental map by name or path; a path is taken relative to ``where``'s folder."""
+    p = Path(name)
+    if p.suffix and not p.is_absolute() and where and Path(where).exists():
+        p = Path(where).parent / p
+    try:
+        return _load(str(p) if p.suffix else name)
+    except MapError as exc:
+        raise InputFileError(f"map {name!r}: {exc}") from None
+
+
+def rules_of(req: RoundRequest, rules: Optional[str] = None, options: tuple[str, ...] = ()) -> ContinentsRules:
+    overrides: dict[str, Any] = dict(req.options)
+    for item in options:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise InputFileError(f"rule option {item!r}: expected NAME=VALUE")
+        overrides[key.strip().replace("-", "_")] = value.strip()
+    return continents_preset(rules or req.rules, **overrides)
+
+
+def position_of(req: RoundRequest, cmap: ContinentalMap) -> Board:
+    return parse_units(cmap, req.units)
+
+
+def run_request(req: RoundRequest, where: str = "", rules: Optional[str] = None, options: tuple[str, ...] = (),
+                rules_value: Optional[ContinentsRules] = None) -> RoundResult:
+    cmap = get_map(req.map, where)
+    opts = rules_value or rules_of(req, rules, options)
+    board = position_of(req, cmap)
+    return adjudicate_round(cmap, board, req.orders, opts, create=req.create, round_no=req.round)
