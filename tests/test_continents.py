@@ -176,3 +176,75 @@ def test_round_properties_other_readings(r):
         assert 1 <= c <= MAP.nodes[node].capacity
     assert res.readings == 1 or res.backup
     assert isinstance(res.after, Board)
+
+
+# -- the game, set-up and the research commands --------------------------------------------------
+
+EXAMPLE = CORPORA.parent.parent / "examples" / "continents_game.toml"
+
+
+def test_example_game_plays_to_a_victory_check(capsys, tmp_path):
+    assert main(["play", str(EXAMPLE)]) == 0
+    out = capsys.readouterr().out
+    assert "continents drawn (seeded lot, seed 4): Amber Borea, Blue Calder, Coral Astria" in out
+    assert "Blue, Coral chose Pietes in the same placement round: both refused" in out
+    assert "Ostra is a free city: no placement on free cities" in out
+    assert "Amber: 3 created in Ostra: Amber holds 3 bordering (Gri, Hol, Sel)" in out
+    assert "== round 4 ==" in out and "No winner after round 4" in out
+    saved = tmp_path / "saved.json"
+    assert main(["play", str(EXAMPLE), "--save", str(saved), "-q"]) == 0
+    capsys.readouterr()
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["phases"][-1]["expect_units"]["Blue"] == ["1 Quo", "1 Zen"]
+    assert main(["play", str(saved), "-q"]) == 0  # the checkpoints replay
+    capsys.readouterr()
+    data["phases"][3]["expect_units"]["Blue"] = ["2 Quo"]
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["play", str(saved)]) == 2
+    assert "phases[3] (round): the position differs from the saved one" in capsys.readouterr().err
+
+
+def _game(tmp_path, orders, **options):
+    data = {"variant": "continents", "players": ["A", "B"], "units_to_place": 6, "options": options,
+            "phases": [{"phase": "draw", "continents": {"A": "ast", "B": "bor"}},
+                       {"phase": "placement", "orders": orders}]}
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_placement_rules(tmp_path, capsys):
+    # option 1 (spread): off the continent next to a held country (Kes borders A's Yug by sea)
+    p = _game(tmp_path, {"A": ["Yug", "Kes", "Yug", "Yug", "Yug", "Yug", "Tar"], "B": ["Nal"] * 4 + ["Orv"] * 2})
+    assert main(["play", str(p)]) == 0
+    out = capsys.readouterr().out
+    assert "Yugant is full (4 units)" in out and "A 1 Kes" in out
+    # option 2 (own continent only)
+    p = _game(tmp_path, {"A": ["Yug", "Kes", "Yug", "Yug", "Yug", "Tar", "Tar"], "B": ["Nal"] * 4 + ["Orv"] * 2},
+              placement="own_continent")
+    assert main(["play", str(p)]) == 0
+    assert "Kestrel is not on Astria (rule placement = own_continent)" in capsys.readouterr().out
+    # a placement far from home is refused under option 1 too; a short list is an error naming the player
+    p = _game(tmp_path, {"A": ["Zen", "Yug"], "B": ["Nal"] * 4 + ["Orv"] * 2})
+    assert main(["play", str(p)]) == 2
+    assert "placement: A: 5 units not placed" in capsys.readouterr().err
+
+
+def test_explore_why_compare(capsys):
+    assert main(["explore", str(CASES / "rule_18_mutual_attack_equal.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "Consistent readings of the rules as written: 4" in out
+    assert "ambiguity = priority: no reading as written: it cancels" in out
+    assert "defend_first = ordered_leave: 1" in out
+    assert main(["explore", str(CASES / "rule_20_full_swap.toml")]) == 0
+    assert "ambiguity = priority: reading #" in capsys.readouterr().out
+    assert main(["why", str(CASES / "seed_08_notation_support_attack.toml"), "--order", "A 3 Dis-Pie"]) == 0
+    out = capsys.readouterr().out
+    assert "C: SA Dis-Pie 2 Ciu: without it: lost" in out
+    assert main(["why", str(CASES / "rule_11_defend_first.toml"), "--order", "A 2 Tar-Dis"]) == 0
+    assert "defend_first = 'all_units' here; with 'ordered_leave': moved" in capsys.readouterr().out
+    assert main(["compare", str(CASES / "rule_11_defend_first.toml"), str(CASES / "rule_02_move_into_empty.toml"),
+                 "--rules", "continents", "--rules", "defend_first=ordered_leave"]) == 0
+    out = capsys.readouterr().out
+    assert "2 cases under continents, defend_first=ordered_leave: 1 cases differ" in out
+    assert "continents: lost | defend_first=ordered_leave: moved" in out

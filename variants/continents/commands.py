@@ -47,7 +47,8 @@ def format_round(res: RoundResult) -> str:
     for p in sorted(after):
         lines.append(f"  {p}: {', '.join(after[p])}")
     if res.majorities:
-        lines.append("Continent majorities: " + "; ".join(f"{p} {', '.join(cs)}" for p, cs in res.majorities.items()))
+        lines.append("Continent majorities: " + "; ".join(
+            f"{p} on {', '.join(res.continent_names.get(c, c) for c in cs)}" for p, cs in res.majorities.items()))
     if res.winners:
         lines.append(f"Victory: {', '.join(res.winners)} (a majority of the countries on three continents)")
     return "\n".join(lines)
@@ -56,8 +57,15 @@ def format_round(res: RoundResult) -> str:
 def _battle_line(b: Any) -> str:
     parts = ", ".join(f"{s.player} {s.force} ({'; '.join(s.parts)})" for s in b.sides)
     forces = sorted((s.force for s in b.sides), reverse=True)
-    end = (f"{b.winner} keeps {next(s.survivors for s in b.sides if s.player == b.winner)} "
-           f"({forces[0]} - {forces[1]})" if b.winner else "all annihilated (equal forces)")
+    win = next((s for s in b.sides if s.player == b.winner), None)
+    if win is None:
+        end = "all annihilated (equal forces)"
+    elif win.holds:
+        end = f"{b.winner} keeps {win.survivors} ({forces[0]} - {forces[1]})" + (
+            f", {win.holds} of them in {b.node.capitalize()}" if win.holds != win.survivors else "")
+    else:
+        end = (f"{b.winner}'s side keeps {win.survivors} ({forces[0]} - {forces[1]}), all supporters, who go home: "
+               f"{b.node.capitalize()} is left empty")
     return f"{b.node.capitalize()}: {parts} — every side loses {forces[1]} or all it has — {end}"
 
 

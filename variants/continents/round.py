@@ -53,7 +53,8 @@ class Side(BaseModel):
     force: int
     parts: list[str]  # "4 from Yug", "2 home", "support 2 from Ciu (Blue)"
     lost: int
-    survivors: int
+    survivors: int  # the side's survivors (supporters among them go home)
+    holds: int = 0  # of them, the player's own units that stay in (or take) the country
 
 
 class Battle(BaseModel):
@@ -63,12 +64,9 @@ class Battle(BaseModel):
     sides: list[Side]
     winner: Optional[str]  # None: everybody annihilated
 
-    def describe(self, cmap: ContinentalMap) -> str:
-        parts = ", ".join(f"{s.player} {s.force} ({'; '.join(s.parts)})" for s in self.sides)
-        second = sorted((s.force for s in self.sides), reverse=True)[1]
-        end = (f"{self.winner} keeps {next(s.survivors for s in self.sides if s.player == self.winner)}"
-               if self.winner else "all annihilated")
-        return f"{cmap.nodes[self.node].name}: {parts} — each side loses up to {second} — {end}"
+    def holder(self) -> Optional[str]:
+        """Who holds the country after the battle (None: left empty)."""
+        return next((s.player for s in self.sides if s.player == self.winner and s.holds), None)
 
 
 class Creation(BaseModel):
@@ -87,6 +85,7 @@ class RoundResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     map_title: str
+    continent_names: dict[str, str] = Field(default_factory=dict)
     rules: str
     round: Optional[int] = None
     created: list[Creation] = Field(default_factory=list)
@@ -403,8 +402,7 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
             parts += [f"support {q.arrive[a.key]} from {cmap.display(a.origin)}" + (f" ({a.player})" if a.player != p else "")
                       for a in sups]
             side_left = force - q.loss[y, p]
-            if force:
-                sides.append(Side(player=p, force=force, parts=parts, lost=q.loss[y, p], survivors=side_left))
+            holds_before = per.get((y, p), 0)
             if side_left > 0:
                 winner = p
             # the side's own movers: their losses in list order, first order first
@@ -422,6 +420,9 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
                 lost[a.key], surv[a.key] = l, q.arrive[a.key] - l
                 if surv[a.key]:
                     per[y, p] = per.get((y, p), 0) + surv[a.key]
+            if force:
+                sides.append(Side(player=p, force=force, parts=parts, lost=q.loss[y, p], survivors=side_left,
+                                  holds=per.get((y, p), 0) - holds_before))
         for a in supports_at.get(y, []):
             l = q.support_loss.get(a.key, 0)
             lost[a.key], surv[a.key] = l, q.arrive[a.key] - l
@@ -492,7 +493,9 @@ def _explain(cmap: ContinentalMap, a: Act, sent: int, q: Quantities, lost: int, 
                 bits.append(f"{surv} {'survives and holds' if surv == 1 else 'survive and hold'} {d(a.target)}")
             else:
                 result = "lost"
-                bits.append("annihilated" if b.winner is None else f"{b.winner} keeps {d(a.target)}")
+                holder = b.holder()
+                bits.append("annihilated" if b.winner is None else f"{b.winner} keeps {d(a.target)}" if holder else
+                            f"{b.winner}'s side wins, but none of {b.winner}'s own units is left: {d(a.target)} is empty")
     else:
         b = battles.get(a.target)
         if not q.engaged[a.key]:
@@ -509,6 +512,7 @@ def _explain(cmap: ContinentalMap, a: Act, sent: int, q: Quantities, lost: int, 
             won = b.winner == a.beneficiary
             result = "supported" if won else "support_lost"
             bits.append(f"battle at {d(a.target)}: lost {lost}; {a.beneficiary} {'wins' if won else 'loses'}"
+                        + ("" if not won or b.holder() else f" but has no unit left there: {d(a.target)} is empty")
                         + (f"; {surv} return to {d(a.origin)}" if surv else ""))
     return OrderOutcome(player=a.player, text=a.text, result=result, reason="; ".join(bits), sent=sent,
                         lost_at_sea=at_sea, lost_in_battle=lost, survivors=surv)
@@ -542,7 +546,7 @@ def adjudicate_round(cmap: ContinentalMap, board: Board, orders: dict[str, list[
                 continue
             outcomes.append(_explain(cmap, a, solved.sent[a.key], q, lost.get(a.key, 0), surv.get(a.key, 0), by_node,
                                      checked.notes.get(a.key)))
-    return RoundResult(map_title=cmap.title, rules=rules.name, round=round_no, created=created,
+    return RoundResult(map_title=cmap.title, continent_names={c: v.name for c, v in cmap.continents.items()}, rules=rules.name, round=round_no, created=created,
                        allowance={p: n for p, (n, _) in allow.items()}, outcomes=outcomes, battles=battles,
                        readings=len(solved.readings), readings_complete=solved.complete, backup=solved.backup,
                        before=start, after=after, majorities=majorities(cmap, after),
