@@ -408,6 +408,10 @@ def cmd_render(args) -> int:
     from dipsat.variants import find_variant
 
     data = read_data_file(args.file)
+    own, _ = _own(args)
+    if own is not None:
+        name = getattr(args, "variant", None) or data.get("variant")
+        raise DipsatError(f"{args.file}: the {name} variant has its own kind of map; 'dipsat render' does not draw it yet")
     if isinstance(data, dict) and "phases" in data:  # a saved game: draw one of its phases
         from .game import SavedGame, replay
 
