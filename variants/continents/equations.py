@@ -39,11 +39,12 @@ The rules (the seed's words in quotes; options in :mod:`.rules`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any, Sequence
 
 from dipsat.errors import SolverError
+
+if TYPE_CHECKING:  # OR-Tools is imported when a round is solved, not when dipsat starts
+    from ortools.sat.python import cp_model
 
 # A number and a truth value of the equations: an int/bool in EvalOps, a CP-SAT variable or
 # literal in CpOps.  The equations are written once against the Ops interface below.
@@ -148,16 +149,16 @@ class CpOps(Ops):
     """Each operation adds one variable fixed by an exact constraint (two-sided reification for
     every literal), so that the model's solutions are exactly the consistent resolutions."""
 
-    def __init__(self, model: cp_model.CpModel, bound: int) -> None:
+    def __init__(self, model: "cp_model.CpModel", bound: int) -> None:
         self.m = model
         self.bound = bound
         self.n = 0
 
-    def _var(self, lo: int | None = None, hi: int | None = None) -> cp_model.IntVar:
+    def _var(self, lo: int | None = None, hi: int | None = None) -> "cp_model.IntVar":
         self.n += 1
         return self.m.new_int_var(-self.bound if lo is None else lo, self.bound if hi is None else hi, f"v{self.n}")
 
-    def _bool(self) -> cp_model.IntVar:
+    def _bool(self) -> "cp_model.IntVar":
         self.n += 1
         return self.m.new_bool_var(f"b{self.n}")
 
@@ -413,7 +414,9 @@ class Readings:
     complete: bool
 
 
-def _model(s: Setting) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
+def _model(s: Setting) -> tuple["cp_model.CpModel", dict[int, "cp_model.IntVar"]]:
+    from ortools.sat.python import cp_model
+
     m = cp_model.CpModel()
     bound = s.bound
     sent = {a.key: m.new_int_var(0, min(a.count, s.units.get(a.origin, 0)), f"sent_{a.key}") for a in s.acts}
@@ -421,7 +424,9 @@ def _model(s: Setting) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
     return m, sent
 
 
-def _solver(presolve: bool = True) -> cp_model.CpSolver:
+def _solver(presolve: bool = True) -> "cp_model.CpSolver":
+    from ortools.sat.python import cp_model
+
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
@@ -431,7 +436,7 @@ def _solver(presolve: bool = True) -> cp_model.CpSolver:
     return solver
 
 
-def _forbid(m: cp_model.CpModel, sent: dict[int, cp_model.IntVar], found: dict[int, int]) -> None:
+def _forbid(m: "cp_model.CpModel", sent: dict[int, "cp_model.IntVar"], found: dict[int, int]) -> None:
     diff = []
     for k, v in sorted(sent.items()):
         b = m.new_bool_var(f"diff_{k}_{len(diff)}")
@@ -454,6 +459,8 @@ def enumerate_readings(s: Setting, limit: int = 16, fixed: Sequence[tuple[list[i
     constraints ``sum(sent of keys) == value`` (the lexicographic priority levels)."""
     if not s.acts:
         return Readings([{}], True)
+    from ortools.sat.python import cp_model
+
     m, sent = _model(s)
     for keys, value in fixed:
         m.add(sum(sent[k] for k in keys) == value)
@@ -485,7 +492,7 @@ def priority_levels(s: Setting, keep: Sequence[tuple[list[int], int]] = ()) -> l
         m.maximize(sum(sent[k] for k in keys))
         solver = _solver()
         status = solver.solve(m)
-        if status != cp_model.OPTIMAL:
+        if solver.status_name(status) != "OPTIMAL":
             raise SolverError(f"CP-SAT could not optimise the priority level {rank + 1}: {solver.status_name(status)}")
         levels.append((keys, int(round(solver.objective_value))))
     return levels
