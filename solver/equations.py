@@ -41,14 +41,11 @@ order; a :class:`System` names them for people (``move A Par``) from its unit la
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, Optional, Sequence, Union
+from typing import Callable, Iterable, Mapping, NamedTuple, Optional, Sequence, Union
 
 from typing_extensions import TypeIs
 
 from .errors import SolverError
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 
 class Key(NamedTuple):
@@ -483,16 +480,6 @@ class System:
         if 0 <= key.unit < len(self.labels):
             return f"{key.kind} {self.labels[key.unit]}" + (f" #{key.part}" if key.part else "")
         return str(key)
-
-    def graph(self) -> "nx.DiGraph":
-        import networkx as nx
-
-        g = nx.DiGraph()
-        g.add_nodes_from(self.defs)
-        for x, f in self.defs.items():
-            for y in sorted(variables(f)):
-                g.add_edge(x, y)  # x depends on y
-        return g
 
 
 @dataclass

@@ -6,6 +6,9 @@
 * :func:`why` — what one order's outcome hinges on: the decisions that force it (an unsatisfiable
   core of CP-SAT assumptions, shrunk to a minimal one), the other orders (counterfactual: the
   order left out), and the rule options (counterfactual: each other value).
+
+Research solves every part of a turn with CP-SAT (``all_cpsat``), where plain adjudication
+evaluates the acyclic parts directly; the outcomes are the same.
 """
 
 from __future__ import annotations
@@ -92,7 +95,7 @@ def explore(req: TurnRequest, limit: int = 64) -> Exploration:
         o2 = opts.with_(**over)
         impl2 = variant.movement_rules(o2)
         enc2 = impl2.encode(enc.bound)
-        sol = solve_system(enc2.system, impl2.backup)
+        sol = solve_system(enc2.system, impl2.backup, all_cpsat=True)
         used = "; ".join(c.backup[1] for c in sol.components if c.backup) or "no backup rule needed"
         match = None
         for i, s in enumerate(sols):
@@ -158,7 +161,7 @@ def compare(paths: list[str], presets: list[str],
             req = TurnRequest(variant=case.variant, rules=p, phase=case.phase, units=case.units, orders=case.orders,
                               owners=case.owners, retreat_orders=case.retreat_orders)
             try:
-                res = adjudicate(req)
+                res = adjudicate(req, all_cpsat=True)
             except DipsatError as exc:
                 errors.append(f"{case.id} under {p}: {exc}")
                 continue
@@ -218,7 +221,7 @@ def _target(res, text: str, notation=None):
 
 def why(req: TurnRequest, order: str) -> WhyAnswer:
     variant, opts, impl, enc = _prepare(req)
-    res = adjudicate(req, rules=opts)
+    res = adjudicate(req, rules=opts, all_cpsat=True)
     hits = _target(res, order, variant.notation)
     if not hits:
         raise DipsatError(f"order {order!r} is not one of the file's orders: " + "; ".join(o.text for o in res.outcomes))
@@ -233,7 +236,7 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
     #    to its value by an assumption; a minimal unsatisfiable core of those assumptions
     from .cpsat import forcing_core
 
-    sol = solve_system(enc.system, impl.backup)
+    sol = solve_system(enc.system, impl.backup, all_cpsat=True)
     settled: set[Key] = set()
     for c in sol.components:
         if c.backup:
@@ -265,7 +268,7 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
             if t.strip() == target.text:
                 continue
             alt = {p: [x for x in ts if not (p == power and x == t)] for p, ts in req.orders.items()}
-            r2 = adjudicate(req.model_copy(update={"orders": alt}), rules=opts)
+            r2 = adjudicate(req.model_copy(update={"orders": alt}), rules=opts, all_cpsat=True)
             h2 = _target(r2, target.text)
             if h2 and h2[0].succeeded != base:
                 ans.orders.append((f"{power}: {t}", f"without it: {h2[0].result} — {h2[0].reason}"))
@@ -279,7 +282,7 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
             if v == here:
                 continue
             try:
-                r2 = adjudicate(req, rules=opts.with_(**{fname: v}))
+                r2 = adjudicate(req, rules=opts.with_(**{fname: v}), all_cpsat=True)
             except DipsatError:
                 continue
             h2 = _target(r2, target.text)
