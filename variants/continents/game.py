@@ -30,13 +30,12 @@ replay checks; ``--save`` writes the game back with them.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import random
 from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from dipsat.chance import RandomSource, derive_seed, draw_key
 from dipsat.errors import InputFileError
 from dipsat.maps.continental import ContinentalMap
 
@@ -94,11 +93,10 @@ class Game:
         self.winners: list[str] = []
         self.history: list[PhaseRecord] = []
         seed = self.rules.random_seed
-        if seed is None:
-            text = f"{self.cmap.name}|{','.join(self.players)}"
-            seed = int(hashlib.sha256(text.encode("utf-8")).hexdigest()[:12], 16)
+        if seed is None:  # derived from the map and the players: a replay draws the same
+            seed = derive_seed(f"{self.cmap.name}|{','.join(self.players)}")
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.chance = RandomSource(seed)  # the core's keyed draws ("draw/Amber", "placement/2/pie")
 
     # -- phases ------------------------------------------------------------------------------
     def draw(self, given: dict[str, str], where: str) -> PhaseRecord:
@@ -119,12 +117,13 @@ class Game:
             if len(self.players) > len(conts):
                 raise InputFileError(f"{where}: {len(self.players)} players but {len(conts)} continents to draw "
                                      "(rule draw = distinct; use draw = with_replacement)")
-            for p, c in zip(self.players, self.rng.sample(conts, len(self.players))):
-                self.continent[p] = c
+            left = list(conts)
+            for p in self.players:  # in name order, each from the continents still in the bag
+                self.continent[p] = left.pop(self.chance.index(draw_key("draw", p), len(left)))
             how = f"seeded lot, seed {self.seed}"
         else:
             for p in self.players:
-                self.continent[p] = self.rng.choice(conts)
+                self.continent[p] = self.chance.choice(draw_key("draw", p), conts)
             how = f"seeded lot with replacement, seed {self.seed}"
         if self.rules.draw == "distinct" and len(set(self.continent.values())) < len(self.players):
             raise InputFileError(f"{where}: two players drew the same continent (rule draw = distinct)")
@@ -183,7 +182,7 @@ class Game:
             for node, ps in sorted(chosen.items()):
                 if len(ps) > 1:
                     if self.rules.placement_clash == "lot":
-                        keep = self.rng.choice(ps)
+                        keep = self.chance.choice(draw_key("placement", k, node), sorted(ps))
                         for p in ps:
                             if p != keep:
                                 refused[p] = f"{', '.join(ps)} chose {self.cmap.nodes[node].name} together: the lot gave it to {keep}"
