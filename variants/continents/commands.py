@@ -42,8 +42,8 @@ def format_round(res: RoundResult) -> str:
         lines.append(f"Readings of the rules as written: {n}{'' if res.readings_complete else '+'} — {res.backup}")
     lines.append("\nPosition after:")
     after: dict[str, list[str]] = {}
-    for node, (p, c) in sorted(res.after.holdings.items()):
-        after.setdefault(p, []).append(f"{c} {node.capitalize()}")
+    for node, (p, n_units) in sorted(res.after.holdings.items()):
+        after.setdefault(p, []).append(f"{n_units} {node.capitalize()}")
     for p in sorted(after):
         lines.append(f"  {p}: {', '.join(after[p])}")
     if res.majorities:

@@ -437,7 +437,7 @@ def _solver(presolve: bool = True) -> "cp_model.CpSolver":
 
 
 def _forbid(m: "cp_model.CpModel", sent: dict[int, "cp_model.IntVar"], found: dict[int, int]) -> None:
-    diff = []
+    diff: list["cp_model.IntVar"] = []
     for k, v in sorted(sent.items()):
         b = m.new_bool_var(f"diff_{k}_{len(diff)}")
         m.add(v != found[k]).only_enforce_if(b)

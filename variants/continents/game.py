@@ -63,7 +63,7 @@ class SavedGame(BaseModel):
     rules: Optional[str] = None
     options: dict[str, Any] = Field(default_factory=dict)
     players: list[str] = Field(min_length=2)
-    units_to_place: int = Field(6, ge=6, le=10, description="the seed: 6-10, decided by the players")
+    units_to_place: int = Field(default=6, ge=6, le=10, description="the seed: 6-10, decided by the players")
     phases: list[GamePhase] = Field(default_factory=list)
 
 

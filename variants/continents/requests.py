@@ -26,11 +26,11 @@ class RoundRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     variant: str = "continents"
-    map: str = Field(DEFAULT_MAP, description="a map of maps/ by name, or a path (relative to the request file)")
-    rules: Optional[str] = Field(None, description="'continents' (default) or OPTION=VALUE[,OPTION=VALUE]")
+    map: str = Field(default=DEFAULT_MAP, description="a map of maps/ by name, or a path (relative to the request file)")
+    rules: Optional[str] = Field(default=None, description="'continents' (default) or OPTION=VALUE[,OPTION=VALUE]")
     options: dict[str, Any] = Field(default_factory=dict)
     round: Optional[int] = None
-    create: bool = Field(True, description="create units in free cities at the start of the round (the seed's order)")
+    create: bool = Field(default=True, description="create units in free cities at the start of the round (the seed's order)")
     units: dict[str, list[str]] = Field(default_factory=dict, description="per player: ['4 Yug', '2 Tar']")
     orders: dict[str, list[str]] = Field(default_factory=dict, description="per player: the order list, first = highest priority")
 

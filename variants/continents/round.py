@@ -220,9 +220,10 @@ def check_orders(cmap: ContinentalMap, board: Board, orders: dict[str, list[str]
     for p in sorted(orders):
         first: dict[str, tuple[int, str]] = {}
         for i in range(len(orders[p])):
-            o = parsed.get((p, i))
-            if o is None:
+            got = parsed.get((p, i))
+            if got is None:
                 continue
+            o = got
             if o.kind == "hold":
                 rejected[p, i] = OrderOutcome(player=p, text=orders[p][i], result="held",
                                               reason=f"{cmap.display(o.origin)} holds (the default)")

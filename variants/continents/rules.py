@@ -25,33 +25,33 @@ class ContinentsRules(BaseModel):
     name: str = "continents"
 
     placement: Literal["spread", "own_continent"] = Field(
-        "spread", description=(
+        default="spread", description=(
             "Seed: '[two options for this rule]'. 'spread' (option 1): a unit may go on the "
             "player's own continent or on any country bordering (land or sea) a country the "
             "player holds; 'own_continent' (option 2): only on the player's own continent."))
     placement_clash: Literal["both_refused", "lot"] = Field(
-        "both_refused", description=(
+        default="both_refused", description=(
             "Seed is silent on two players choosing the same empty country in one placement "
             "round ('No single country can be occupied by two players'). 'both_refused': neither "
             "unit is placed (each stays in hand); 'lot': a seeded lot gives it to one of them."))
     draw: Literal["distinct", "with_replacement"] = Field(
-        "distinct", description=(
+        default="distinct", description=(
             "'Each player draws a starting continent': 'distinct' (no two players share one; "
             "an error when there are more players than continents) or 'with_replacement'."))
     order_allowance: Literal["half_countries", "third_holdings"] = Field(
-        "half_countries", description=(
+        default="half_countries", description=(
             "Seed: 'the number of countries (not counting free cities) ... divided by two and "
             "rounded upward ... at least three' (default) OR 'combined holdings (countries and "
             "free cities) divided by three, not rounded up, with a minimum of three'."))
     defend_first: Literal["all_units", "ordered_leave"] = Field(
-        "all_units", description=(
+        default="all_units", description=(
             "Seed: 'A country under attack must first defend its own soil with any units on it, "
             "and can then realize attack or support orders with any remaining units.' "
             "'all_units': every unit of an attacked country fights there; its orders use the "
             "survivors. 'ordered_leave': the units its orders send leave first (the attack is "
             "simultaneous); only those left behind defend."))
     same_origin_orders: Literal["first_target", "first_only"] = Field(
-        "first_target", description=(
+        default="first_target", description=(
             "Seed: 'A country can only act towards one other country during a round' and 'If "
             "orders conflict (eg a player has indicated two moves from the same country), the "
             "order higher up on player's list is prioritized.' 'first_target': orders from one "
@@ -59,29 +59,29 @@ class ContinentsRules(BaseModel):
             "orders towards any other country are cancelled. 'first_only': only the first order "
             "from a country is carried out."))
     unmatched_support: Literal["attack", "cancelled"] = Field(
-        "attack", description=(
+        default="attack", description=(
             "Seed: 'If a support order is given, but the allied player does not give an attack "
             "order, the support order is still executed, but takes the form of an attack against "
             "the third player.' 'attack' (default): it becomes an attack (its survivors occupy "
             "what they win); 'cancelled': the support is not carried out."))
     support_sea_loss: Literal["one", "none"] = Field(
-        "one", description=(
+        default="one", description=(
             "Seed: sea crossings 'lose one unit per country that is moving its units'; silent on "
             "supporters that fight across a sea route and come home. 'one': the crossing to the "
             "battle costs one unit (the way home is free); 'none': supports cross for free."))
     reinforcement_losses: Literal["home_first", "arrivals_first"] = Field(
-        "home_first", description=(
+        default="home_first", description=(
             "Silent: when a player's units move into their own country while it is attacked, "
             "they join the defence; whose units die first? 'home_first': the units that were "
             "there (so fewer survivors may carry out that country's own order); 'arrivals_first'."))
     free_city_defence_support: Literal["always", "land_attacks_only"] = Field(
-        "always", description=(
+        default="always", description=(
             "Seed: 'defensive support against attacks from border country units can always be "
             "lent to the city-states'. 'always': as for any country; 'land_attacks_only': only "
             "when the free city is attacked over a land border (not when every attack comes by "
             "sea)."))
     ambiguity: Literal["priority", "cancel"] = Field(
-        "priority", description=(
+        default="priority", description=(
             "Silent: when the rules as written give several consistent resolutions of a round "
             "(attacks in a ring, full countries swapping units), which one? 'priority': the one "
             "that carries out most units of everybody's first orders, then second orders, and so "
@@ -89,11 +89,11 @@ class ContinentsRules(BaseModel):
             "priority'); where that still ties, and under 'cancel', the cyclic orders on which the "
             "readings differ are cancelled (their units stay) and the round is solved again."))
     victory_ties: Literal["shared", "none"] = Field(
-        "shared", description=(
+        default="shared", description=(
             "Silent: two players meet the victory condition at the end of the same round. "
             "'shared': both win; 'none': nobody wins yet."))
     random_seed: Optional[int] = Field(
-        None, description=(
+        default=None, description=(
             "The seed of the random source (continent draw, placement lots). None: derived from "
             "the game's players and map, so a replay draws the same."))
 
