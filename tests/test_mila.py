@@ -92,6 +92,15 @@ def test_rules_options_only_with_mila(capsys):
     assert code == 2 and "--from mila" in err
 
 
+def test_a_game_marked_completed_is_compared_to_the_end():
+    """MILA names the phase after a won game COMPLETED; dipsat must end the game there too."""
+    data = json.loads(EXAMPLE.read_text())
+    data["phases"][-1]["name"] = "COMPLETED"
+    first = replay_mila(read_mila_game(data)).first_difference
+    assert first is not None and first.phase == "F1901M"
+    assert (first.mila_next, first.dipsat_next) == ("COMPLETED", "W1901A")
+
+
 def test_jsonl_first_line(tmp_path):
     path = tmp_path / "games.jsonl"
     path.write_text(json.dumps(json.loads(EXAMPLE.read_text())) + "\n")
