@@ -170,7 +170,8 @@ def test_round_properties(r):
 @given(rounds())
 def test_round_properties_other_readings(r):
     board, orders = r
-    rules = continents_preset(None, defend_first="ordered_leave", ambiguity="cancel", reinforcement_losses="arrivals_first")
+    rules = continents_preset(None, defend_first="ordered_leave", ambiguity="cancel", reinforcement_losses="arrivals_first",
+                              crowding_in_attack="survivors")
     res = adjudicate_round(MAP, board, orders, rules)
     for node, (_, c) in res.after.holdings.items():
         assert 1 <= c <= MAP.nodes[node].capacity

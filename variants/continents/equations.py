@@ -262,6 +262,7 @@ class Setting:
     defend_first: str = "all_units"
     reinforcement_losses: str = "home_first"
     land_only_support: frozenset[str] = frozenset()  # free cities whose defence support needs a land attack
+    attack_room: str = "arrivals"  # "survivors": an attack on another player's country is not limited by room
 
     @property
     def bound(self) -> int:
@@ -384,13 +385,16 @@ def equations(s: Setting, ops: Ops, sent: dict[int, Num]) -> Quantities:
         for a in sorted(lst, key=lambda a: a.rank):
             q.remaining[a.key] = ops.sub(q.avail[x], total(used))
             limits = [ops.c(a.count), q.remaining[a.key]]
-            if a.kind == "move":
+            unlimited = (s.attack_room == "survivors" and s.owner.get(a.target) not in (None, a.player))
+            if a.kind == "move" and not unlimited:
                 stay = (ops.sub(ops.c(s.units.get(a.target, 0)), out_moves.get(a.target, ops.c(0)))
                         if s.owner.get(a.target) == a.player else ops.c(0))
                 before = [q.arrive[b.key] for b in earlier_into[a.target, a.player] if b.rank < a.rank]
                 room = ops.sub(ops.sub(ops.c(s.capacity[a.target]), stay), total(before))
                 q.room[a.key] = room
                 limits.append(ops.ite(ops.pos(room), ops.add([room, ops.c(a.sea)]), ops.c(0)))
+                formula = ops.min_(limits)
+            elif a.kind == "move":
                 formula = ops.min_(limits)
             else:
                 formula = ops.ite(q.engaged[a.key], ops.min_(limits), ops.c(0))

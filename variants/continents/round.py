@@ -314,6 +314,7 @@ def make_setting(cmap: ContinentalMap, board: Board, acts: list[Act], rules: Con
                    owner={n: p for n, (p, _) in board.holdings.items()},
                    units={n: c for n, (_, c) in board.holdings.items()},
                    acts=acts, defend_first=rules.defend_first, reinforcement_losses=rules.reinforcement_losses,
+                   attack_room=rules.crowding_in_attack,
                    land_only_support=frozenset(cmap.free_cities()) if rules.free_city_defence_support == "land_attacks_only"
                    else frozenset())
 
@@ -366,8 +367,8 @@ def solve(cmap: ContinentalMap, board: Board, acts: list[Act], rules: Continents
 # the position after, battles and explanations
 
 
-def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int], q: Quantities, rules: ContinentsRules
-           ) -> tuple[Board, list[Battle], dict[int, int], dict[int, int]]:
+def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int], q: Quantities, rules: ContinentsRules,
+           went_back: dict[int, tuple[int, int]]) -> tuple[Board, list[Battle], dict[int, int], dict[int, int]]:
     """The position after the round; battles; per act the battle losses and the survivors."""
     per: dict[tuple[str, str], int] = {}  # (node, player) -> units at the end
     battles: list[Battle] = []
@@ -380,6 +381,7 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
         (moves_into if a.kind == "move" else supports_at).setdefault(a.target, []).append(a)
         out_all[a.origin] = out_all.get(a.origin, 0) + sent[a.key]
     returning: list[Act] = []
+    back: list[tuple[Act, int]] = []  # attackers over the capacity of what they took, going back
     for y in sorted(set(s.owner) | set(moves_into)):
         owner = s.owner.get(y)
         home = s.units.get(y, 0)
@@ -431,6 +433,15 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
                 returning.append(a)
         if len(sides) >= 2:
             battles.append(Battle(node=y, sides=sides, winner=winner))
+        if winner is not None and winner != owner and per.get((y, winner), 0) > s.capacity[y]:
+            excess = per[y, winner] - s.capacity[y]  # (crowding_in_attack = survivors)
+            for a in sorted((a for a in mv if a.player == winner), key=lambda a: -a.rank):
+                k = min(excess, surv.get(a.key, 0))
+                if k:
+                    surv[a.key] -= k
+                    per[y, winner] -= k
+                    excess -= k
+                    back.append((a, k))
     # surviving supporters go home ("do not move into won/occupied countries")
     for a in returning:
         others = [p for (n, p), c in per.items() if n == a.origin and p != a.player and c > 0]
@@ -439,6 +450,14 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
             surv[a.key] = 0
             continue
         per[a.origin, a.player] = per.get((a.origin, a.player), 0) + surv[a.key]
+    for a, k in back:
+        others = [p for (n, p), c in per.items() if n == a.origin and p != a.player and c > 0]
+        room = 0 if others else s.capacity[a.origin] - per.get((a.origin, a.player), 0)
+        home = min(k, max(room, 0))
+        if home:
+            per[a.origin, a.player] = per.get((a.origin, a.player), 0) + home
+        went_back[a.key] = (home, k - home)
+        lost[a.key] = lost.get(a.key, 0) + k - home
     holdings: dict[str, tuple[str, int]] = {}
     for (n, p), c in sorted(per.items()):
         if c <= 0:
@@ -532,7 +551,8 @@ def adjudicate_round(cmap: ContinentalMap, board: Board, orders: dict[str, list[
     solved = solve(cmap, board, checked.acts, rules)
     q, bad = evaluate(solved.setting, solved.sent)
     assert not bad
-    after, battles, lost, surv = _after(cmap, board, solved.setting, solved.sent, q, rules)
+    went_back: dict[int, tuple[int, int]] = {}
+    after, battles, lost, surv = _after(cmap, board, solved.setting, solved.sent, q, rules, went_back)
     by_node = {b.node: b for b in battles}
     outcomes: list[OrderOutcome] = []
     act_of = {(a.player, a.rank): a for a in checked.acts}
@@ -545,8 +565,15 @@ def adjudicate_round(cmap: ContinentalMap, board: Board, orders: dict[str, list[
             if a.key in solved.cancelled:
                 outcomes.append(OrderOutcome(player=p, text=text, result="cancelled", reason=solved.cancelled[a.key]))
                 continue
+            note = checked.notes.get(a.key)
+            if a.key in went_back:
+                home, gone = went_back[a.key]
+                extra = (f"crowding: {home + gone} survivors over the capacity of {cmap.display(a.target)} "
+                         f"({cmap.nodes[a.target].capacity}) go back: {home} to {cmap.display(a.origin)}"
+                         + (f", {gone} lost (no room there)" if gone else ""))
+                note = f"{note}; {extra}" if note else extra
             outcomes.append(_explain(cmap, a, solved.sent[a.key], q, lost.get(a.key, 0), surv.get(a.key, 0), by_node,
-                                     checked.notes.get(a.key)))
+                                     note))
     return RoundResult(map_title=cmap.title, continent_names={c: v.name for c, v in cmap.continents.items()}, rules=rules.name, round=round_no, created=created,
                        allowance={p: n for p, (n, _) in allow.items()}, outcomes=outcomes, battles=battles,
                        readings=len(solved.readings), readings_complete=solved.complete, backup=solved.backup,

@@ -69,6 +69,15 @@ class ContinentsRules(BaseModel):
             "Seed: sea crossings 'lose one unit per country that is moving its units'; silent on "
             "supporters that fight across a sea route and come home. 'one': the crossing to the "
             "battle costs one unit (the way home is free); 'none': supports cross for free."))
+    crowding_in_attack: Literal["arrivals", "survivors"] = Field(
+        default="arrivals", description=(
+            "Seed: 'If moving units on to a country crowds it (more units than allowed), then orders "
+            "are cancelled from the bottom of the list ... only the extra units who will crowd the "
+            "destination have to stay behind'; silent on attacks. 'arrivals': no more units may go "
+            "into a country than it holds, battle or not (the extra stay behind); 'survivors': an "
+            "attack on another player's country may bring any number, and the survivors over its "
+            "capacity go back where they came from (the bottom of the list first; lost when there "
+            "is no room there)."))
     reinforcement_losses: Literal["home_first", "arrivals_first"] = Field(
         default="home_first", description=(
             "Silent: when a player's units move into their own country while it is attacked, "
