@@ -55,7 +55,7 @@ class _Reader:
 
         self.where = where
         self.variant = find_variant("standard")
-        self.powers = {p[:3].upper(): p for p in self.variant.map.powers}
+        self.powers: dict[str, str] = {str(p)[:3].upper(): str(p) for p in self.variant.map.powers}
 
     def power(self, code: str, where: str) -> str:
         if code not in self.powers:
