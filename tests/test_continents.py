@@ -249,3 +249,23 @@ def test_explore_why_compare(capsys):
     out = capsys.readouterr().out
     assert "2 cases under continents, defend_first=ordered_leave: 1 cases differ" in out
     assert "continents: lost | defend_first=ordered_leave: moved" in out
+
+
+def test_placement_clash_by_lot_and_draw_with_replacement(tmp_path, capsys):
+    orders = {"A": ["Tar", "Yug", "Yug", "Yug", "Yug", "Mor", "Mor"], "B": ["Tar", "Dis", "Dis", "Dis", "Dis", "Lun", "Lun"]}
+    data = {"variant": "continents", "players": ["A", "B"], "options": {"placement_clash": "lot", "random_seed": 3},
+            "phases": [{"phase": "draw", "continents": {"A": "ast", "B": "ast"}}, {"phase": "placement", "orders": orders}]}
+    p = tmp_path / "g.json"
+    p.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["play", str(p)]) == 2  # two players on one continent: refused under draw = distinct
+    assert "two players drew the same continent (rule draw = distinct)" in capsys.readouterr().err
+    data["options"]["draw"] = "with_replacement"
+    p.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["play", str(p), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    placement = out["phases"][1]
+    tar = [o for o in placement["outcomes"] if o["text"] == "Tar"]
+    assert sorted(o["result"] for o in tar) == ["placed", "refused"]  # the lot gave Tarez to one of them
+    assert "the lot gave it to" in next(o["reason"] for o in tar if o["result"] == "refused")
+    again = main(["play", str(p), "--json"])
+    assert again == 0 and json.loads(capsys.readouterr().out) == out  # the same seed draws the same

@@ -205,9 +205,9 @@ class Game:
         if short:
             raise InputFileError(f"{where}: placement: {'; '.join(short)} — list more countries (refused choices do not "
                                  "place a unit)")
-        left = [f"{p}: {len(q)}" for p, q in sorted(queues.items()) if q]
-        if left:
-            raise InputFileError(f"{where}: placement: more countries listed than units to place ({', '.join(left)} left over)")
+        for p, q in sorted(queues.items()):  # spare choices (a refusal or a lot may need them)
+            outcomes.extend(OrderOutcome(player=p, text=text, result="unused", reason="all units were placed")
+                            for text, _ in q)
         self.board = board
         lines.append(f"{k} placement rounds, {self.saved.units_to_place} units each")
         return PhaseRecord(name="placement", lines=lines, outcomes=outcomes, after=board)
