@@ -220,6 +220,14 @@ def cmd_corpus(args) -> int:
         for p in r.problems:
             print(f"      {p}")
     print(f"\n{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
+    if args.report:
+        from .report import write_report
+
+        try:
+            write_report(runs, args.report, title=f"dipsat corpus {' '.join(args.paths)}")
+        except OSError as exc:
+            raise DipsatError(f"{args.report}: cannot write the report: {exc.strerror}") from None
+        print(f"report: {args.report}", file=sys.stderr)
     return 0 if failed == 0 else 1
 
 
@@ -588,6 +596,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--rules", action="append", help="only run the expectations of this preset (repeatable)")
     c.add_argument("-q", "--quiet", action="store_true", help="list only failures")
     c.add_argument("--variant", help="only run the cases of this variant")
+    c.add_argument("--report", metavar="REPORT.html", help="also write one self-contained HTML page: every case with its map, "
+                   "expected against actual outcomes, filterable by status and section")
     c.set_defaults(func=cmd_corpus)
 
     g = sub.add_parser("play", help="replay a saved game (TOML or JSON) phase by phase; check its saved positions")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Literal, Optional, Union
+from typing import Any, Callable, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -69,6 +69,9 @@ class CaseRun:
     passed: bool
     problems: list[str] = field(default_factory=list)
     skipped: str = ""  # reason when the case cannot be run yet (phase not supported)
+    case: Optional["CorpusCase"] = field(default=None, repr=False, compare=False)  # for reports
+    result: Any = field(default=None, repr=False, compare=False)  # the adjudication, when one was made
+    expectation: Optional["Expectation"] = field(default=None, repr=False, compare=False)
 
 
 def load_case(path: str | Path) -> CorpusCase:
@@ -93,7 +96,7 @@ def runs_of(case: CorpusCase) -> list[tuple[str, Expectation]]:
 
 def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = "") -> CaseRun:
     label = rules + ("+" + ",".join(f"{k}={v}" for k, v in sorted(exp.options.items())) if exp.options else "")
-    run = CaseRun(case.id, label, path, passed=False)
+    run = CaseRun(case.id, label, path, passed=False, case=case, expectation=exp)
     from dipsat.variants import variant_names
 
     if case.variant not in variant_names():
@@ -118,6 +121,7 @@ def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = 
         return run
     run.problems = compare(case, exp, res, req)
     run.passed = not run.problems
+    run.result = res
     return run
 
 

@@ -134,6 +134,10 @@ def _orders_scene(scene: Scene, orders: tuple[Order, ...], outcomes: tuple[Outco
         if o.unit is not None and (o.unit not in by_unit or o.order_kind != "rejected"):
             by_unit[o.unit] = o
     rejected = {o.unit: o for o in outcomes if o.unit is not None and o.order_kind == "rejected"}
+    for unit, rej in sorted(rejected.items()):  # what a rejected order tried, where it can be read
+        dest = _written_dest(scene.map, rej.text)
+        if dest is not None and dest != scene.map.province_of(scene.position.units[unit].location):
+            scene.drawn.append(Drawn("move", unit, "rejected", _hover(rej), dest=dest, tag="rejected"))
     for order in orders:
         body = order.body
         out = by_unit.get(body.unit)
@@ -165,15 +169,22 @@ def _dislodged(scene: Scene, result: Any) -> None:
             f" by {pos.units[by].label()}" if by is not None else "")
 
 
-def _retreat_dest(game_map: GameMap, text: str, options: tuple[str, ...]) -> Optional[str]:
-    """The location a retreat order names, read from its last '-' part."""
+def _written_dest(game_map: GameMap, text: str) -> Optional[str]:
+    """The province an order names after its last dash ('A Par - Bur'), if it is one."""
     for dash in ("–", "—"):
         text = text.replace(dash, "-")
     if "-" not in text:
         return None
     tail = text.rsplit("-", 1)[1].strip()
+    for word in (" via", " by"):
+        tail = tail.split(word)[0]
     name = tail.split("(")[0].split("/")[0].strip()
-    pid = game_map.lookup_province(name)
+    return game_map.lookup_province(name) if name else None
+
+
+def _retreat_dest(game_map: GameMap, text: str, options: tuple[str, ...]) -> Optional[str]:
+    """The location a retreat order names, read from its last '-' part."""
+    pid = _written_dest(game_map, text)
     if pid is None:
         return None
     for loc in options:
@@ -310,6 +321,70 @@ def _marker_defs() -> str:
     return "".join(out)
 
 
+def base_id(m: GameMap) -> str:
+    return "dipsat-base-" + "".join(c if c.isalnum() else "-" for c in m.name)
+
+
+def base_layer(m: GameMap, layout: Layout, hints: Optional[RenderHints] = None) -> str:
+    """The board without any position: adjacency lines, province nodes and labels, coasts."""
+    classes = hints.province_classes if hints else {}
+    out = ['<g class="adjacency">']
+    seen: set[tuple[str, str]] = set()
+    army_pairs = {(min(a, b), max(a, b)) for a, b in m.army_graph.edges}
+    for a, b in sorted(army_pairs):
+        seen.add((a, b))
+        (x1, y1), (x2, y2) = layout.point(a), layout.point(b)
+        out.append(f'<line class="adj" x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}"/>')
+    fleet_pairs = {(min(m.province_of(x), m.province_of(y)), max(m.province_of(x), m.province_of(y)))
+                   for x, y in m.fleet_graph.edges}
+    for a, b in sorted(fleet_pairs):
+        if a == b or (a, b) in seen:
+            continue
+        (x1, y1), (x2, y2) = layout.point(a), layout.point(b)
+        out.append(f'<line class="adj fleet" x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}"/>')
+    out.append('</g><g class="provinces">')
+    for pid in sorted(m.provinces):
+        p = m.provinces[pid]
+        x, y = layout.point(pid)
+        extra = classes.get(pid, "")
+        name = escape(p.name)
+        if p.is_sea:
+            out.append(f'<g class="province" data-id="{pid}"><title>{name}</title>'
+                       f'<circle class="sea {extra}" cx="{_f(x)}" cy="{_f(y)}" r="{_f(SEA_R)}"/></g>')
+            out.append(f'<text class="sealbl" x="{_f(x)}" y="{_f(y + SEA_R + 11)}">{escape(m.display(pid))}</text>')
+        else:
+            cls = "land" if p.passable else "impassable"
+            out.append(f'<g class="province" data-id="{pid}"><title>{name}</title>'
+                       f'<rect class="prov {cls} {extra}" x="{_f(x - NODE_R)}" y="{_f(y - NODE_R)}" width="{_f(2 * NODE_R)}" '
+                       f'height="{_f(2 * NODE_R)}" rx="6"/></g>')
+            out.append(f'<text class="lbl" x="{_f(x)}" y="{_f(y + NODE_R + 11)}">{escape(m.display(pid))}</text>')
+        for cid in p.coasts:
+            if cid in layout.at:
+                cx, cy = layout.at[cid]
+                out.append(f'<g class="coast" data-id="{cid}"><title>{escape(p.name)} ({escape(m.coasts[cid].name)})</title>'
+                           f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="4" fill="{SEA}" stroke="#7fa7c9"/></g>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def shared_defs(maps: list[GameMap]) -> str:
+    """One hidden SVG with the style, the arrow heads and the board of each map, for pages that
+    show many pictures drawn with ``shared=True`` (they refer to these instead of repeating them)."""
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" aria-hidden="true">',
+           "<style>" + CSS % {"sea": SEA, "land": LAND, "imp": IMPASSABLE} + "</style>", _marker_defs(), "<defs>"]
+    for m in sorted({m.name: m for m in maps}.values(), key=lambda m: m.name):
+        out.append(f'<g id="{base_id(m)}">{base_layer(m, m.drawing())}</g>')
+    out.append("</defs></svg>")
+    return "".join(out)
+
+
+def legend_svg(powers: dict[str, str], width: float = 900.0) -> str:
+    """The legend alone (for pages that show many pictures without one): ``powers`` maps each
+    power to its colour."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="dipsat-legend" width="{_f(width)}" height="{_f(LEGEND_H)}" '
+            f'viewBox="0 0 {_f(width)} {_f(LEGEND_H)}">' + _legend((), powers, sorted(powers), width, 0.0) + "</svg>")
+
+
 def _focus(scene: Scene, layout: Layout) -> list[Point]:
     """The points a picture is about: units, and where their orders and options lead."""
     pts = [layout.point(u.location) for u in scene.position.units]
@@ -331,7 +406,7 @@ def _view(scene: Scene, layout: Layout, crop: bool) -> tuple[tuple[float, float,
     x0, x1 = min(p[0] for p in pts) - pad, max(p[0] for p in pts) + pad
     y0, y1 = min(p[1] for p in pts) - pad, max(p[1] for p in pts) + pad
     out_w = CROP_WIDTH
-    bw, bh = max(x1 - x0, out_w / 2), max(y1 - y0, 160.0)  # at most twice the full map's scale
+    bw, bh = max(x1 - x0, out_w / 1.5), max(y1 - y0, 300.0)  # at most 1.5 times the full map's scale
     if bh / bw > 0.8:
         bw = bh / 0.8
     if bh / bw < 0.36:
@@ -343,8 +418,11 @@ def _view(scene: Scene, layout: Layout, crop: bool) -> tuple[tuple[float, float,
 CROP_WIDTH = 900.0
 
 
-def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: bool = False) -> str:
-    """The SVG text of a scene; ``crop`` shows only the part of the map the orders are about."""
+def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: bool = False,
+                 shared: bool = False) -> str:
+    """The SVG text of a scene; ``crop`` shows only the part of the map the orders are about;
+    ``shared`` leaves out the style, the arrow heads, the board and the legend, which the page
+    then holds once (:func:`shared_defs`, :func:`legend_svg`)."""
     m = scene.map
     layout: Layout = m.drawing()
     pos = scene.position
@@ -356,12 +434,16 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
     except KeyError as exc:
         raise RenderError(f"the layout of map {m.name!r} has no point for {exc.args[0]!r}") from None
     top = TITLE_H
-    total_h = top + height + LEGEND_H
+    legend_h = 0.0 if shared else LEGEND_H
+    total_h = top + height + legend_h
     svg = _Svg()
     svg.add(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(total_h)}" '
             f'width="{_f(width)}" height="{_f(total_h)}" font-family="sans-serif" class="dipsat-map">')
-    svg.add("<style>" + CSS % {"sea": SEA, "land": LAND, "imp": IMPASSABLE} + hints.css + "</style>")
-    svg.add(_marker_defs())
+    if not shared:
+        svg.add("<style>" + CSS % {"sea": SEA, "land": LAND, "imp": IMPASSABLE} + hints.css + "</style>")
+        svg.add(_marker_defs())
+    elif hints.css:
+        svg.add("<style>" + hints.css + "</style>")
     svg.add(f'<rect x="0" y="0" width="{_f(width)}" height="{_f(total_h)}" fill="#fbfaf6"/>')
     svg.add(f'<text class="title" x="12" y="21">{escape(scene.title or m.title)}</text>')
     if layout.automatic:
@@ -375,44 +457,14 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
         except KeyError:
             raise RenderError(f"the layout of map {m.name!r} has no point for {location!r}") from None
 
-    # adjacency
-    svg.add('<g class="adjacency">')
-    seen: set[tuple[str, str]] = set()
-    army_pairs = {tuple(sorted(e)) for e in m.army_graph.edges}
-    for a, b in sorted(army_pairs):
-        seen.add((a, b))
-        (x1, y1), (x2, y2) = pt(a), pt(b)
-        svg.add(f'<line class="adj" x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}"/>')
-    for a, b in sorted(tuple(sorted((m.province_of(x), m.province_of(y)))) for x, y in m.fleet_graph.edges):
-        if a == b or (a, b) in seen:
-            continue
-        seen.add((a, b))
-        (x1, y1), (x2, y2) = pt(a), pt(b)
-        svg.add(f'<line class="adj fleet" x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}"/>')
-    svg.add("</g>")
-
-    # provinces
-    svg.add('<g class="provinces">')
+    if shared:
+        svg.add(f'<use href="#{base_id(m)}"/>')
+    else:
+        svg.add(base_layer(m, layout, hints))
+    svg.add('<g class="centres">')
     for pid in sorted(m.provinces):
         p = m.provinces[pid]
         x, y = pt(pid)
-        extra = hints.province_classes.get(pid, "")
-        name = escape(p.name)
-        if p.is_sea:
-            svg.add(f'<g class="province" data-id="{pid}"><title>{name}</title>'
-                    f'<circle class="sea {extra}" cx="{_f(x)}" cy="{_f(y)}" r="{_f(SEA_R)}"/></g>')
-            svg.add(f'<text class="sealbl" x="{_f(x)}" y="{_f(y + SEA_R + 11)}">{escape(m.display(pid))}</text>')
-        else:
-            cls = "land" if p.passable else "impassable"
-            svg.add(f'<g class="province" data-id="{pid}"><title>{name}</title>'
-                    f'<rect class="prov {cls} {extra}" x="{_f(x - NODE_R)}" y="{_f(y - NODE_R)}" width="{_f(2 * NODE_R)}" '
-                    f'height="{_f(2 * NODE_R)}" rx="6"/></g>')
-            svg.add(f'<text class="lbl" x="{_f(x)}" y="{_f(y + NODE_R + 11)}">{escape(m.display(pid))}</text>')
-        for cid in p.coasts:
-            if cid in layout.at:
-                cx, cy = layout.at[cid]
-                svg.add(f'<g class="coast" data-id="{cid}"><title>{escape(p.name)} ({escape(m.coasts[cid].name)})</title>'
-                        f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="4" fill="{SEA}" stroke="#7fa7c9"/></g>')
         if p.supply_centre:
             owner = pos.owners.get(pid)
             fill = colours.get(owner, "#ffffff") if owner else "#ffffff"
@@ -514,7 +566,8 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
         svg.add(_unit_token(u, x, y, colours[u.power], None, built=tip))
     svg.add("</g>")
     svg.add("</svg>")
-    svg.add(_legend(scene, colours, powers, width, top + height))
+    if not shared:
+        svg.add(_legend(hints.notes, colours, powers, width, top + height))
     svg.add("</svg>")
     return "".join(svg.parts)
 
@@ -544,7 +597,7 @@ def _unit_token(u: Unit, x: float, y: float, colour: str, label: Optional[str], 
     return "".join(out)
 
 
-def _legend(scene: Scene, colours: dict[str, str], powers: list[str], width: float, y0: float) -> str:
+def _legend(notes: tuple[str, ...], colours: dict[str, str], powers: list[str], width: float, y0: float) -> str:
     out = [f'<g class="legend-box" transform="translate(0,{_f(y0)})">',
            f'<rect x="0" y="0" width="{_f(width)}" height="{_f(LEGEND_H)}" fill="#f1eee4" stroke="#d8d2c0"/>']
     x = 14.0
@@ -581,7 +634,7 @@ def _legend(scene: Scene, colours: dict[str, str], powers: list[str], width: flo
         out.append(f'<rect x="{_f(x)}" y="{_f(row3 - 9)}" width="14" height="14" rx="3" fill="{c}" stroke="#222"/>')
         out.append(f'<text class="legend" x="{_f(x + 19)}" y="{_f(row3 + 2)}">{escape(p)}</text>')
         x += 32 + 7 * len(p)
-    for note in scene.hints.notes:
+    for note in notes:
         out.append(f'<text class="legend" x="{_f(x + 10)}" y="{_f(row3 + 2)}">{escape(note)}</text>')
         x += 20 + 6.6 * len(note)
     out.append("</g>")
@@ -607,13 +660,13 @@ def default_title(obj: Any) -> str:
     return " — ".join(x for x in (variant.map.title, date, phase) if x)
 
 
-def render_svg(obj: Any, title: Optional[str] = None, crop: bool = False) -> str:
+def render_svg(obj: Any, title: Optional[str] = None, crop: bool = False, shared: bool = False) -> str:
     """An SVG picture of a position or of a movement, retreat or adjustment result; ``crop``
     shows only the part of the map its units and orders are in."""
     variant = _variant_of(obj)
     scene = scene_of(obj, variant.map, title if title is not None else default_title(obj))
     scene.hints = variant.render_hints(scene.position)
-    return render_scene(scene, variant.map.drawing().colours, crop=crop)
+    return render_scene(scene, variant.map.drawing().colours, crop=crop, shared=shared)
 
 
 def outcome_table(obj: Any) -> str:
