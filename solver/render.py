@@ -222,7 +222,7 @@ def scene_of(result: Any, game_map: GameMap, title: str = "") -> Scene:
     # an adjustment phase: units built (in the position after) and removed
     before = {(u.power, u.kind, u.location) for u in result.position.units}
     after = {(u.power, u.kind, u.location) for u in result.after.units}
-    texts = {o.power: [] for o in result.outcomes}
+    texts: dict[str, list[str]] = {o.power: [] for o in result.outcomes}
     for o in result.outcomes:
         texts[o.power].append(_hover(o))
     for u in result.after.units:
@@ -545,9 +545,9 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
             svg.add(f'<path class="order disband" d="M{_f(a[0] - r)},{_f(a[1] - r)} L{_f(a[0] + r)},{_f(a[1] + r)} '
                     f'M{_f(a[0] + r)},{_f(a[1] - r)} L{_f(a[0] - r)},{_f(a[1] + r)}" stroke="{colour}"/>')
         svg.add("</g>")
-    for u, opts in sorted(scene.retreat_options.items()):
-        a = upt[u]
-        svg.add(f'<g class="o retreat-options"><title>{escape(pos.units[u].label())} may retreat to '
+    for ui, opts in sorted(scene.retreat_options.items()):
+        a = upt[ui]
+        svg.add(f'<g class="o retreat-options"><title>{escape(pos.units[ui].label())} may retreat to '
                 f'{escape(", ".join(m.display(x) for x in opts) or "nowhere (disbanded)")}</title>')
         for loc in opts:
             s, e = _shorten(a, pt(loc), UNIT_R + 1, UNIT_R + 2)

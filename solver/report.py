@@ -83,14 +83,15 @@ def status_of(run: CaseRun) -> str:
 def _expected_rows(run: CaseRun) -> list[str]:
     exp = run.expectation
     res = run.result
-    if exp is None or res is None:
+    case = run.case
+    if exp is None or res is None or case is None:
         return []
     movement = getattr(res, "movement", None) or res
     outs = list(movement.outcomes) + (list(res.outcomes) if movement is not res else [])
     rows = []
     for key, want in [*exp.orders.items(), *exp.retreats.items()]:
         text = key.split(":", 1)[1].strip() if ":" in key and key.split(":", 1)[0].strip() in (
-            *run.case.orders, *run.case.retreat_orders) else key
+            *case.orders, *case.retreat_orders) else key
         hits = [o for o in outs if o.text == text.strip()]
         if len(hits) == 1:
             o = hits[0]
