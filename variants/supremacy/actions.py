@@ -8,6 +8,8 @@
     buy 2 grain / sell 3 oil            (Stages 7 / 3, at market value)
     loan 1000 / repay 500               (millions; a loan at any time, repayment when not in default)
     transfer 500 money to CSA / transfer 2 oil to CSA   (Stages 3, 6, 7; Diplomacy)
+    exchange 500 money for 2 oil with USA   (an immediate exchange: USA accepts the deal, even if
+                                        it did not bid on the stage; both sides checked)
     build 2 army us_west / build navy caribbean / build nuke / build lstar   (Stage 6)
     blockade canada [with CSA, LEN] / siege USSR [with ...] / lift blockade canada / lift siege USSR
                                         (any time; Blockades and Sieges)
@@ -29,7 +31,7 @@ from dipsat.errors import DipsatError
 from .board import RESOURCES, Board
 
 Verb = Literal["march", "sail", "airlift", "board", "unload", "buy", "sell", "loan", "repay", "transfer",
-               "build", "prospect", "pass", "blockade", "siege", "lift"]
+               "build", "prospect", "pass", "blockade", "siege", "lift", "exchange"]
 
 
 class ActionError(DipsatError):
@@ -48,6 +50,8 @@ class Action:
     navy: int = 0  # which navy at src/dst sea: 1 = first in the state's list there
     to: str = ""  # transfer recipient
     group: tuple[str, ...] = ()  # blockade/siege: the other players of the declaring group
+    back: int = 0  # exchange: what comes back (count of back_item)
+    back_item: str = ""
 
     def label(self) -> str:
         return f"{self.power}: {self.text}"
@@ -67,6 +71,8 @@ PATTERNS: list[tuple[Verb, re.Pattern[str]]] = [
     ("loan", re.compile(r"^loan\s+\$?(\d+)$")),
     ("repay", re.compile(r"^repay\s+\$?(\d+)$")),
     ("transfer", re.compile(rf"^transfer\s+{_N}(money|grain|oil|minerals?|nukes?|l-?stars?)\s+to\s+(.+)$")),
+    ("exchange", re.compile(rf"^exchange\s+{_N}(money|grain|oil|minerals?|nukes?|l-?stars?)\s+for\s+{_N}"
+                            r"(money|grain|oil|minerals?|nukes?|l-?stars?)\s+with\s+(.+)$")),
     ("build", re.compile(rf"^build\s+{_N}(army|armies|navy|navies|nukes?|l-?stars?)(?:\s+(.+))?$")),
     ("blockade", re.compile(r"^blockade\s+(.+?)(?:\s+with\s+(.+))?$")),
     ("siege", re.compile(r"^siege\s+(.+?)(?:\s+with\s+(.+))?$")),
@@ -109,6 +115,9 @@ def parse_action(board: Board, power: str, text: str) -> Action:
                 return Action(power, text, verb, int(g[0]), "money")
             if verb == "transfer":
                 return Action(power, text, verb, int(g[0] or 1), _item(g[1]), to=board.lookup_power(g[2]))
+            if verb == "exchange":
+                return Action(power, text, verb, int(g[0] or 1), _item(g[1]), to=board.lookup_power(g[4]),
+                              back=int(g[2] or 1), back_item=_item(g[3]))
             if verb == "build":
                 item = _item(g[1])
                 where = board.lookup(g[2]) if g[2] else ""

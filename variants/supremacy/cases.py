@@ -9,6 +9,7 @@ results in each expectation's ``facts`` (dotted paths into the result, compared 
     stage    data.state, data.power, data.stage, data.actions -> feasible, conflict, quantities,
                                                                the state after (when feasible)
     stage1   data.state, data.pay {power: true|false}      -> interest, defaults, state after
+    stage2   data.state                                    -> production log, state after
     drill    data.state, data.drill, data.dice             -> the drill's facts, state after
     odds     data.state, data.drill                        -> exact probabilities (fractions as text)
     wealth   data.state                                    -> the wealth table
@@ -126,6 +127,10 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
             due, ok = economy.pay_interest(state, p, opts, bool(data.get("pay", {}).get(p, True)))
             paid[p] = {"interest": due, "paid": ok}
         return {"interest": paid, "state": state_facts(state)}
+    if kind == "stage2":
+        from .game import stage2
+
+        return {"log": stage2(state, opts).lines, "state": state_facts(state)}
     if kind in ("drill", "odds"):
         drill = parse_drill(data.get("drill", {}))
         if kind == "odds":
@@ -134,7 +139,7 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
         out = run_drill(state, drill, opts, dice)
         dice.check_all_used()
         return {**out, "dice_used": dice.used, "state": state_facts(state)}
-    raise DipsatError(f"data.kind: {kind!r} is not one of setup, stage, stage1, drill, odds, wealth, bids")
+    raise DipsatError(f"data.kind: {kind!r} is not one of setup, stage, stage1, stage2, drill, odds, wealth, bids")
 
 
 def lookup(result: Any, path: str) -> Any:

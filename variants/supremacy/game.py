@@ -335,4 +335,7 @@ def format_game(g: GameLog, quiet: bool = False) -> str:
             out += [_holdings_line(t.state, p) for p in sorted(t.state.powers)]
     out.append("== Wealth ==")
     out.append(economy.format_wealth(g.state))
+    if g.opts.victory == "richest":
+        rich = max(sorted(g.state.powers), key=lambda p: economy.wealth(g.state, p)["total"])
+        out.append(f"Richest by the wealth table (option victory = 'richest'): {rich}")
     return "\n".join(out)

@@ -38,11 +38,11 @@ from .state import CAPACITY, MARKET_VALUES, NAVY_CAPACITY, Navy, State
 ANY_TIME = ("blockade", "siege", "lift")  # Blockades and Sieges: "at any time"
 STAGE_VERBS: dict[int, set[str]] = {
     1: {"repay", "loan", "pass", *ANY_TIME},
-    3: {"sell", "transfer", "loan", "pass", *ANY_TIME},
+    3: {"sell", "transfer", "exchange", "loan", "pass", *ANY_TIME},
     4: {"loan", "pass", *ANY_TIME},
     5: {"march", "sail", "airlift", "board", "unload", "loan", "pass", *ANY_TIME},
-    6: {"build", "transfer", "loan", "pass", *ANY_TIME},
-    7: {"buy", "transfer", "loan", "pass", *ANY_TIME},
+    6: {"build", "transfer", "exchange", "loan", "pass", *ANY_TIME},
+    7: {"buy", "transfer", "exchange", "loan", "pass", *ANY_TIME},
     8: {"prospect", "loan", "pass", *ANY_TIME},
 }
 TRANSFERABLE: dict[int, set[str]] = {3: {"money", *RESOURCES}, 7: {"money", *RESOURCES}, 6: {"money", "nuke", "lstar"}}
@@ -220,6 +220,17 @@ class _Builder:
                 raise ActionError(f"{self.power}'s loan is in default: it may not pay down the principal (Bank Loans)")
             self.money(self.power).terms.append((i, -a.count))
             self.qty(f"{self.power}:loan", f"{self.power} loan principal", self.h.loan.principal).terms.append((i, -a.count))
+        elif a.verb == "exchange":
+            for item in (a.item, a.back_item):
+                if item not in TRANSFERABLE.get(self.stage, set()):
+                    raise ActionError(f"Stage {self.stage} does not allow exchanging {item} (Diplomacy)")
+            if a.to == self.power or a.to not in self.state.powers:
+                raise ActionError(f"cannot exchange with {a.to}")
+            for giver, taker, item, n in ((self.power, a.to, a.item, a.count), (a.to, self.power, a.back_item, a.back)):
+                q_from = self.money(giver) if item == "money" else self.res(giver, item)
+                q_to = self.money(taker) if item == "money" else self.res(taker, item)
+                q_from.terms.append((i, -n))
+                q_to.terms.append((i, n))
         elif a.verb == "transfer":
             if a.item not in TRANSFERABLE.get(self.stage, set()):
                 raise ActionError(f"Stage {self.stage} does not allow transferring {a.item} (Diplomacy)")
@@ -448,6 +459,13 @@ def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyO
         elif a.verb == "repay":
             economy.repay(state, power, a.count)
             log.append(f"repaid ${a.count} million")
+        elif a.verb == "exchange":
+            other = state.holdings(a.to)
+            for src, dst, item, n in ((h, other, a.item, a.count), (other, h, a.back_item, a.back)):
+                attr = {"nuke": "nukes", "lstar": "lstars"}.get(item, item)
+                setattr(src, attr, getattr(src, attr) - n)
+                setattr(dst, attr, getattr(dst, attr) + n)
+            log.append(f"{a.count} {a.item} for {a.back} {a.back_item} with {a.to}")
         elif a.verb == "transfer":
             other = state.holdings(a.to)
             attr = {"nuke": "nukes", "lstar": "lstars"}.get(a.item, a.item)
