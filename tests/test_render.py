@@ -164,8 +164,11 @@ def test_variant_pictures_show_stack_counts_and_power_kinds() -> None:
     assert sorted(labels) == ["3F", "F"]
     res = adjudicate({"variant": "multinational", "units": {"EX": ["M Ida", "E Mon"]},
                       "orders": {"EX": ["M Ida – Ore", "E Mon S M Ida – Ore"]}})
-    labels = [t.text for t in ET.fromstring(render_svg(res)).iter(SVG + "text") if "ulbl" in _classes(t)]
+    root = ET.fromstring(render_svg(res))
+    labels = [t.text for t in root.iter(SVG + "text") if "ulbl" in _classes(t)]
     assert sorted(labels) == ["E", "M"]
+    legend = [t.text for t in root.iter(SVG + "text") if "legend" in _classes(t)]
+    assert "M Military" in legend  # the variant's render hook adds its power kinds to the legend
 
 
 def test_flyover_route_is_drawn_through_its_provinces() -> None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cached_property
-from typing import Any, Literal, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
@@ -51,6 +51,9 @@ from dipsat.orders import Geography, OrderBinder, _illegal, describe_unit
 from dipsat.adjustments import AdjustmentResult
 from dipsat.rules import RuleOptions
 from dipsat.variant import Variant
+
+if TYPE_CHECKING:
+    from dipsat.render import RenderHints
 
 KINDS: dict[str, dict[str, Any]] = {
     "E": {"name": "Economical", "defence": 3, "attack": {1: 2, 2: 2}, "seas": False},
@@ -479,6 +482,12 @@ class Multinational(Variant):
     has_placement = True
 
     unit_kinds = tuple(KINDS)
+
+    def render_hints(self, pos: Position) -> "RenderHints":
+        """Pictures: the legend names the power kinds whose letters the unit tokens show."""
+        from dipsat.render import RenderHints
+
+        return RenderHints(notes=tuple(f"{k} {KINDS[k]['name']}" for k in sorted(KINDS)))
 
     def default_owners(self) -> dict[str, str]:
         """Rule 4: "The seven Multinationals control each at the start of the game three capacity
