@@ -159,11 +159,13 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
 
 
 def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: RuleOptions, mv: MovementResult,
-                              orders: dict[str, list[str]]) -> RetreatResult:
+                              orders: dict[str, list[str]], battle: str = "next_largest") -> RetreatResult:
     """Retreats where units of one nation may share a province: a unit may
     retreat where its own nation already stands; units retreating from one province may go
     different ways ("1 A Ber-Pru"); when several nations retreat into one province only the
-    numerically greater survives, and only by the amount of its superiority."""
+    numerically greater survives, and only by the amount of its superiority: over the next
+    largest nation (``battle = "next_largest"``) or over all the others together
+    (``"all_others"``); they differ only when three or more nations meet."""
     pos = mv.position
     base = {o.unit: o for o in retreat_options(game_map, rules, mv)}
     options: dict[int, RetreatOption] = {}
@@ -234,7 +236,8 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
         totals = sorted(((sum(moves[i][2] for i in idx), pw) for pw, idx in per.items()), reverse=True)
         best, pw = totals[0]
         second = totals[1][0] if len(totals) > 1 else 0
-        left = best - second
+        others = sum(t for t, _ in totals[1:]) if battle == "all_others" else second
+        left = max(best - others, 0)
         for pw2, idx in per.items():
             for i in idx:
                 keep = min(moves[i][2], left) if pw2 == pw else 0

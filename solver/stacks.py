@@ -144,6 +144,20 @@ class StackMovementRules(MovementRules):
         different powers overlap (the strongest counts).  A variant's rule option decides."""
         return False
 
+    def head_to_head_combined(self) -> bool:
+        """A force meeting, head-on, a force of the power that holds its target while other
+        units of that power stay there.  True (default): it must be numerically greater than
+        all of them together, the opposing force and the units that stay (one province, one
+        defence).  False: it must beat the opposing force and, separately, the units that
+        stay.  A variant's rule option decides."""
+        return True
+
+    def head_to_head_terms(self, enc: StackEncoding, k: tuple[str, str]) -> Terms:
+        """What a force in a head-to-head battle must beat when the battle is combined: the
+        opposing force and the other units that stay in its target."""
+        opp, opp_units = enc.h2h[k]
+        return self.force_terms(enc, opp) + self.defence_terms(enc, k[1], tuple(opp_units))
+
     def label(self, pos: Position, u: int) -> str:
         n = pos.units[u].count
         return (f"{n} " if n != 1 else "") + describe_unit(pos.units[u], self.map)
@@ -287,6 +301,8 @@ class StackMovementRules(MovementRules):
         beat_r = [self.beats(enc, restricted, r) for r in rivals]
         if k in enc.h2h:
             opp, opp_units = enc.h2h[k]
+            if self.head_to_head_combined():
+                return AND(self._ge(restricted, self.head_to_head_terms(enc, k), 1), *beat_r)
             return AND(self._ge(restricted, self.force_terms(enc, opp), 1),
                        self._ge(restricted, self.defence_terms(enc, p, tuple(opp_units)), 1), *beat_r)
         movers_out = [v for v in occ if v in enc.moves]
@@ -459,13 +475,21 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
                                                         reason="no convoy path", **common))
                 continue
             parts, culprits, strengths = [], [], [att]
-            if owner and owner != k[0] and restricted:
+            combined = k in enc.h2h and impl.head_to_head_combined()
+            if combined:
+                ds = strength("head-to-head", f"{enc.h2h[k][0][0]} and the units staying in {k[1]}",
+                              impl.head_to_head_terms(enc, k))
+                strengths.append(ds)
+                if ds.value >= att.value:
+                    parts.append(f"head-to-head against {ds.describe()}")
+                    culprits.extend(b.orders[v].text for v in owner_units)
+            elif owner and owner != k[0] and restricted:
                 d = strength("defence", k[1], impl.defence_terms(enc, k[1], tuple(enc.h2h.get(k, (None, []))[1])))
                 strengths.append(d)
                 if d.value >= att.value:
                     parts.append(f"against {d.describe()}")
                     culprits.extend(b.orders[v].text for v in owner_units)
-            if k in enc.h2h:
+            if k in enc.h2h and not combined:
                 opp = enc.h2h[k][0]
                 ds = strength("head-to-head", f"{opp[0]} into {opp[1]}", impl.force_terms(enc, opp))
                 if ds.value >= att.value:

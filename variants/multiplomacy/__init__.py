@@ -34,6 +34,14 @@ class MultiplomacyOptions(RuleOptions):
     # nation's attack cuts as many as its strength (units + supports), and attacks of different
     # nations overlap (the strongest counts).
     stack_support_cuts: Literal["units", "strength"] = "units"
+    # Rule 6: a force meeting head-on a force of the nation holding its target while other
+    # units of that nation stand there.  "combined": it must be numerically greater than the
+    # opposing force and the standing units together; "separate": greater than each alone.
+    stack_head_to_head: Literal["combined", "separate"] = "combined"
+    # Rule 9: units of three or more nations retreating into one province.  The numerically
+    # greater survives "by the amount of his superiority": over the "next_largest" nation, or
+    # over "all_others" together.
+    stack_retreat_battle: Literal["next_largest", "all_others"] = "next_largest"
 
 
 class MultiplomacyRules(StackMovementRules):
@@ -41,6 +49,9 @@ class MultiplomacyRules(StackMovementRules):
 
     def cuts_by_strength(self) -> bool:
         return self.rules.stack_support_cuts == "strength"
+
+    def head_to_head_combined(self) -> bool:
+        return self.rules.stack_head_to_head == "combined"
 
 
 class MultiplomacyNotation(Notation):
@@ -74,7 +85,9 @@ class Multiplomacy(Variant):
     def adjudicate_retreats(self, rules, movement, orders):
         from dipsat.retreats import adjudicate_stack_retreats
 
-        return adjudicate_stack_retreats(self.map, self.notation, rules, movement, orders)
+        return adjudicate_stack_retreats(self.map, self.notation, rules, movement, orders,
+                                         battle=rules.stack_retreat_battle if isinstance(rules, MultiplomacyOptions)
+                                         else "next_largest")
 
     def check_position(self, pos) -> None:
         from dipsat.errors import PositionError
