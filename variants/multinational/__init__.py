@@ -73,6 +73,10 @@ class MultinationalOptions(RuleOptions):
     # a state on a fly-over's route that one multinational occupies and another controls: whose
     # allowance lets a third fly over it ("either" of them, or "all": both)
     mn_flyover_allowance_from: Literal["either", "all"] = "either"
+    # a convoy order of an M that is on no route of the convoyed move: "all_given" (legal; the
+    # convoy fails if it fails: "all convoy orders must be successful") or "on_route" (illegal and
+    # of no effect, as DATC 6.G.19 has it for standard Diplomacy)
+    mn_convoy_orders: Literal["all_given", "on_route"] = "all_given"
     # the seed's slip "defensive strength of the attacking power": whose kind's defence counts
     mn_defensive_strength_of: Literal["defending_power", "attacking_power"] = "defending_power"
 
@@ -301,7 +305,9 @@ class MultinationalBinder(OrderBinder):
         t = self.target_unit(pos, p.target, text, "convoy", i)
         tu = pos.units[t]
         prov = p.dest.province
-        if not self.geo.convoy_chain_possible(tu.province, prov, self._fleets, through=u.province):
+        on_route = self.geo.convoy_chain_possible(tu.province, prov, self._fleets, through=u.province)
+        if not on_route and (self.rules.mn_convoy_orders == "on_route"
+                             or not self.geo.convoy_chain_possible(tu.province, prov, self._fleets)):
             raise _illegal(text, f"{describe_unit(u, self.map)} is on no convoy route from {self.map.provinces[tu.province].name} "
                                  f"to {self.map.provinces[prov].name}", i)
         return Convoy.build(unit=i, target=t, dest=prov)
@@ -318,6 +324,15 @@ class MultinationalRules(MovementRules):
 
     def is_attack(self, mv: Move) -> bool:
         return not isinstance(mv, FlyOver)  # a fly-over attacks nothing
+
+    def path_formula(self, enc: Encoding, u: int) -> Formula:
+        """A route of convoying Ms, and (``mn_convoy_orders = "all_given"``) every convoy order
+        given for the move intact: "all convoy orders must be successful, if one convoy order
+        fails the whole convoy fails"."""
+        route = super().path_formula(enc, u)
+        if self.rules.mn_convoy_orders == "on_route":
+            return route
+        return AND(route, *(self.C(enc, f) for f in enc.convoyers.get(u, [])))
 
     def label(self, pos: Position, u: int) -> str:
         loc = pos.units[u].location
