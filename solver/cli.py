@@ -480,6 +480,11 @@ def cmd_rules(args) -> int:
         opts = find_variant(args.preset).rules() if args.preset.lower() in names else preset(args.preset)
         for k, v in opts.model_dump().items():
             print(f"{k} = {_as_written(v)}")
+        readings = find_variant(args.preset).readings if args.preset.lower() in names else ()
+        if readings:
+            print("\nReadings of the rules text (fixed, not options):")
+            for r in readings:
+                print(f"  - {r}")
         return 0
     from dipsat.variants import VARIANTS
 

@@ -188,6 +188,10 @@ class Variant:
         ``adjudicate``) for files that name the variant; ``None``: the core's."""
         return None
 
+    # Readings of the seed text that are fixed rather than options, each with the sentence it
+    # rests on (printed by ``dipsat rules NAME``).
+    readings: ClassVar[tuple[str, ...]] = ()
+
     def rules_text(self) -> Optional[str]:
         """The variant's rule options as text (``dipsat rules NAME``) when they are its own model."""
         return None

@@ -157,3 +157,18 @@ def test_play_text_output_of_builds_and_a_refused_build(tmp_path, capsys):
     assert ("FAIL AT: Build E Ark  — illegal: Arkansas is not a free controlled home centre and the one build"
             " on another controlled centre is used") in out
     assert "ok   AT: (AT plays short)  — 1 build(s) not made: AT plays short" in out
+
+
+def test_rules_text_shows_new_options_and_fixed_readings(capsys):
+    from dipsat.cli import main
+
+    assert main(["rules", "multinational"]) == 0
+    out = capsys.readouterr().out
+    for line in ("mn_flyover_allowance_from = either", "mn_convoy_orders = all_given",
+                 "mn_default_retreat_controlled = after_home", "Readings of the rules text (fixed, not options):",
+                 "'nor can you fly over an uncontrolled SC'"):
+        assert line in out
+    assert main(["rules", "multiplomacy"]) == 0
+    out = capsys.readouterr().out
+    assert "stack_head_to_head = combined" in out and "stack_retreat_battle = next_largest" in out
+    assert "it cuts the next-written support it can cut instead" in out

@@ -96,6 +96,20 @@ def test_builds_one_per_home_province_even_where_own_units_stand():
     assert sorted(u.short() for u in res.after.units) == ["3 F Lon", "A Wal"]
 
 
+def test_game_opens_the_winter_adjustment_where_own_units_stand_on_every_home():
+    """Rule 10: "The number of units originally occupying the province is irrelevant": a nation
+    whose own units stand on all its home provinces can still build there, so the game must open
+    the adjustment phase (it used to skip it, and counted a stack of 2 as one unit)."""
+    start = StartSpec(year=1901, season="fall", units={"England": ["2 F Lon", "A Lvp", "F Edi"]},
+                      owners={"England": ["Lon", "Edi", "Lvp", "Bel", "Hol"]})
+    g = Game("multiplomacy", start=start)
+    g.step({})
+    assert g.phase_name == "W1901A"
+    rec = g.step({"England": ["Build A Lon"]})
+    assert [o.result for o in rec.outcomes if o.text == "Build A Lon"] == ["built"]
+    assert sorted(u.short() for u in g.position.units) == ["2 F Lon", "A Lon", "A Lvp", "F Edi"]
+
+
 def test_victory_needs_two_consecutive_years():
     many = sorted(p for p in M.supply_centres())[:29]
     start = StartSpec(year=1905, season="fall", units={"France": ["A Par"]}, owners={"France": many})

@@ -77,6 +77,11 @@ class MultinationalOptions(RuleOptions):
     # convoy fails if it fails: "all convoy orders must be successful") or "on_route" (illegal and
     # of no effect, as DATC 6.G.19 has it for standard Diplomacy)
     mn_convoy_orders: Literal["all_given", "on_route"] = "all_given"
+    # the default retreat (rule 8: "to a neutral state, an uncontrolled state (not being a home
+    # center of any multinational) and a home center"): a capacity centre some multinational
+    # controls that is no home centre is in none of the three; it ranks "after_home" (last) or
+    # "with_home" (lots drawn among it and the home centres)
+    mn_default_retreat_controlled: Literal["after_home", "with_home"] = "after_home"
     # the seed's slip "defensive strength of the attacking power": whose kind's defence counts
     mn_defensive_strength_of: Literal["defending_power", "attacking_power"] = "defending_power"
 
@@ -497,6 +502,21 @@ class Multinational(Variant):
     has_placement = True
 
     unit_kinds = tuple(KINDS)
+    readings = (
+        "Control without [owners]: each multinational controls its three home centres (rule 4: 'The seven "
+        "Multinationals control each at the start of the game three capacity centers, which are their home centers').",
+        "1990 placement: a power the orders do not place goes on the home centre the seed's table names for its "
+        "kind (rule 4: 'H Uta (MP), Neb (EP), Kan (PP)'), or the first free home centre; it is reported "
+        "'placed by default' ('They are free to decide to divide these powers over their home center').",
+        "A fly-over may cross a state its multinational controls though another occupies it, and never an "
+        "uncontrolled capacity centre, even one it occupies (rule 6: 'over your own occupied or controlled states'; "
+        "'nor can you fly over an uncontrolled SC').",
+        "When no home centre is free, one build on another free controlled centre, and the game opens the "
+        "adjustment phase for it (rule 8: 'only in case no home center is available ... only one power can be "
+        "build this way').",
+        "A convoy order whose power has no convoy path is reported not carried out, though the M stays "
+        "(rule 7: 'A convoy order itself always succeeds ... but the actual convoy can always fail').",
+    )
 
     def render_hints(self, pos: Position) -> "RenderHints":
         """Pictures: the legend names the power kinds whose letters the unit tokens show."""
@@ -697,7 +717,8 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
                 return 0
             if prov not in homes and prov not in pos.owners:
                 return 1
-            return 2 if prov in homes else 3
+            # a controlled centre that is no home centre: not in the seed's list
+            return 2 if prov in homes or rules.mn_default_retreat_controlled == "with_home" else 3
         best = min(rank(x) for x in opts)
         tied = sorted(x for x in opts if rank(x) == best)
         unit = pos.units[u]

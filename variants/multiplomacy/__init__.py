@@ -81,6 +81,15 @@ class Multiplomacy(Variant):
     options_model = MultiplomacyOptions
     binder_class = MultiplomacyBinder
     notation_class = MultiplomacyNotation
+    readings = (
+        "An attack never cuts a support aimed at the province it comes from (rule 1: '1971 Diplomacy Rules "
+        "apply'); it cuts the next-written support it can cut instead (rule 7: 'the last-written being the "
+        "first to be cut'; 'uncoordinated single (or n-triple) attacks cut the support of only one (or n) unit(s)').",
+        "Home provinces are the provinces of the initial deployment (rule 10: 'those that he holds at the "
+        "beginning of the game'); the game opens a winter adjustment for a nation with builds due whenever it "
+        "owns a home province no other nation holds, whatever its own units there (rule 10: 'The number of "
+        "units originally occupying the province is irrelevant').",
+    )
 
     def adjudicate_retreats(self, rules, movement, orders):
         from dipsat.retreats import adjudicate_stack_retreats
