@@ -158,3 +158,23 @@ def test_slot_cut_closed_form_matches_greedy_matching(units, aims):
     group = [(k, w, True) for k, w in units]
     got = [StackMovementRules._slot_cut(group, j, aims[j - 1], aims[: j - 1]) for j in range(1, len(aims) + 1)]
     assert got == _greedy_cuts([k for k, w in units for _ in range(w)], aims)
+
+
+def test_adjudicate_text_output_of_the_new_readings(capsys):
+    """The text of `dipsat adjudicate` for the results issue 10 touched: a support cut past an
+    uncuttable one, a combined head-to-head, a convoy that carried nothing."""
+    from dipsat.cli import main
+
+    from conftest import ROOT
+
+    corp = ROOT / "tests" / "corpora"
+    assert main(["adjudicate", str(corp / "multiplomacy" / "m7_cut_skips_immune.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "FAIL 1 F Nth sups F Edi      cut by F Eng-Nth" in out
+    assert "ok   1 F Nth sups F Lon-Eng  support given" in out
+    assert main(["adjudicate", str(corp / "multiplomacy" / "m6_head_to_head_partial.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "FAIL 2 A Mar-Pie     fails — attack 2 (2 A Mar) head-to-head against head-to-head 2 (A Pie ×2)" in out
+    assert main(["adjudicate", str(corp / "regressions" / "convoy_without_path.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "FAIL F Nth C A Wal - Yor  not carried out: A Wal - Yor has no convoy path" in out
