@@ -1,3 +1,5 @@
+import pytest
+
 """Multinational (seed 000): reach by kind, fly-overs and allowances, the game through a building year."""
 
 import json
@@ -172,3 +174,19 @@ def test_rules_text_shows_new_options_and_fixed_readings(capsys):
     out = capsys.readouterr().out
     assert "stack_head_to_head = combined" in out and "stack_retreat_battle = next_largest" in out
     assert "it cuts the next-written support it can cut instead" in out
+
+
+def test_programming_errors_are_not_reported_as_invalid_orders(monkeypatch):
+    """Regression: the placement, retreat and adjustment phases caught a bare ``Exception``
+    and turned any bug into an "invalid order"; only order errors are reported now."""
+    from dipsat.game import Game
+
+    game = Game("multinational")
+    assert game.phase_name.endswith("P")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug, not a bad order")
+
+    monkeypatch.setattr(game.variant.notation, "parse", broken)
+    with pytest.raises(RuntimeError, match="a bug"):
+        game.step({"AT": ["M Uta"]})

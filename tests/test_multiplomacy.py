@@ -178,3 +178,29 @@ def test_adjudicate_text_output_of_the_new_readings(capsys):
     assert main(["adjudicate", str(corp / "regressions" / "convoy_without_path.toml")]) == 0
     out = capsys.readouterr().out
     assert "FAIL F Nth C A Wal - Yor  not carried out: A Wal - Yor has no convoy path" in out
+
+
+def test_play_counts_pieces_for_the_winter_adjustment():
+    """Regression: ``dipsat play`` counted unit records, not pieces, so Germany with one centre
+    and ``3 F Nth`` went straight to S1902M instead of disbanding two fleets in W1901A."""
+    start = StartSpec(year=1901, season="fall", units={"Germany": ["3 F Nth"]}, owners={"Germany": ["kie"]})
+    game = Game("multiplomacy", start=start)
+    game.step({})
+    assert game.phase_name == "W1901A"
+    rec = game.step({"Germany": ["Disband 2 F Nth"]})
+    assert [u.count for u in rec.after.units if u.power == "Germany"] == [1]
+    assert game.phase_name == "S1902M"
+
+
+def test_force_decisions_are_described_as_forces():
+    """Regression: ``describe_decision`` labelled a stack's force decisions as convoy paths."""
+    from dipsat.api import TurnRequest
+    from dipsat.research import _prepare, describe_decision
+
+    req = TurnRequest(variant="multiplomacy", units={"Germany": ["2 A Mun"], "Russia": ["A Sil"]},
+                      orders={"Germany": ["2 A Mun - Sil"], "Russia": ["A Sil H"]})
+    enc = _prepare(req)[3]
+    forces = [k for k in enc.system.defs if k.kind == "force"]
+    assert forces
+    texts = [describe_decision(enc, k, True) for k in forces] + [describe_decision(enc, k, False) for k in forces]
+    assert all("force" in t and "convoy" not in t for t in texts), texts
