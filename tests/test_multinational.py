@@ -1,8 +1,8 @@
-import pytest
-
 """Multinational (seed 000): reach by kind, fly-overs and allowances, the game through a building year."""
 
 import json
+
+import pytest
 
 from dipsat.api import adjudicate
 from dipsat.game import load_saved_game, replay
