@@ -13,12 +13,14 @@ This package knows nothing of orders, rules or the solver.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
 import networkx as nx
+from pydantic import BaseModel, ValidationError
 
 MAP_DIR = Path(__file__).resolve().parent
 
@@ -44,6 +46,9 @@ class Province:
     aliases: tuple[str, ...] = ()
     supply_centre: bool = False
     coasts: tuple[str, ...] = ()  # coast location ids, empty for single-coast provinces
+    # the variant's own per-province fields (continents, capacities, ports...), validated by the
+    # schema the variant supplies to :func:`load_map`; None when the map has none
+    extra: Any = None
 
     @property
     def is_sea(self) -> bool:
@@ -81,6 +86,15 @@ class Layout:
         return hit
 
 
+@dataclass(frozen=True)
+class Source:
+    """Where a map's facts come from: a name (title, author, licence) and a URL when it has one.
+    Never a path on someone's machine."""
+
+    name: str
+    url: str = ""
+
+
 @dataclass
 class GameMap:
     """A validated map.  Read-only after :func:`load_map`."""
@@ -93,7 +107,8 @@ class GameMap:
     powers: dict[str, Power]
     army_graph: nx.Graph
     fleet_graph: nx.Graph
-    source: str = ""
+    source: str = ""  # the file it was loaded from
+    sources: tuple[Source, ...] = ()  # where its facts come from (the file's [[sources]])
     layout: Optional[Layout] = None  # drawing coordinates from the file's [layout], if any
     _army_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _fleet_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
@@ -181,11 +196,15 @@ def _err(path: str, where: str, what: str) -> MapError:
     return MapError(f"{path}: {where}: {what}")
 
 
-def load_map(name_or_path: str | Path, changes: Iterable[dict[str, Any]] = ()) -> GameMap:
+def load_map(name_or_path: str | Path, changes: Iterable[dict[str, Any]] = (),
+             province_schema: Optional[type[BaseModel]] = None) -> GameMap:
     """Load a map by name (a file ``maps/<name>.toml``) or by path, and validate it.
 
     ``changes`` are dictionaries merged over the raw data before validation (variants use this
     to describe their board as a change to another map rather than a copy).
+    ``province_schema``: the variant's model of its own per-province fields; keys of a
+    province table beyond the core's are validated by it (each province's ``extra``).  Without
+    one, such keys are an error.
     """
     path = Path(name_or_path)
     if not path.suffix:
@@ -207,7 +226,7 @@ def load_map(name_or_path: str | Path, changes: Iterable[dict[str, Any]] = ()) -
         raw = _merge(base_raw, raw)
     for change in changes:
         raw = _merge(raw, change)
-    return build_map(raw, str(path))
+    return build_map(raw, str(path), province_schema)
 
 
 def _merge(base: Any, change: Any) -> Any:
@@ -219,7 +238,46 @@ def _merge(base: Any, change: Any) -> Any:
     return change
 
 
-def build_map(raw: dict[str, Any], path: str = "<map>") -> GameMap:
+PROVINCE_KEYS = frozenset({"name", "aliases", "terrain", "supply_centre", "army", "fleet", "coasts"})
+
+
+def _extra(path: str, where: str, data: dict[str, Any], schema: Optional[type[BaseModel]]) -> Any:
+    """The province's fields beyond the core's, validated by the variant's schema."""
+    if schema is None:
+        if data:
+            raise _err(path, where, f"unknown key(s) {sorted(data)} (this map's variant declares no per-province fields)")
+        return None
+    try:
+        return schema.model_validate(data)
+    except ValidationError as exc:
+        parts = [f"{'.'.join(str(x) for x in e['loc']) or '(fields)'}: {e['msg']}" for e in exc.errors()]
+        raise _err(path, where, "; ".join(parts)) from None
+
+
+def _sources(path: str, data: Any) -> tuple[Source, ...]:
+    if data is None:
+        return ()
+    if not isinstance(data, list):
+        raise _err(path, "sources", "must be a list of tables: [[sources]] name = ..., url = ...")
+    out = []
+    for i, item in enumerate(data, start=1):
+        where = f"sources[{i}]"
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip():
+            raise _err(path, where, "a source needs a name (and a url when it has one)")
+        url = item.get("url", "")
+        if not isinstance(url, str) or (url and not url.startswith(("https://", "http://"))):
+            raise _err(path, where, f"url {url!r} must be a web address (https://...), not a path")
+        unknown = set(item) - {"name", "url", "licence", "note"}
+        if unknown:
+            raise _err(path, where, f"unknown key(s) {sorted(unknown)}")
+        for text in (item["name"], *(str(item[k]) for k in ("licence", "note") if k in item)):
+            if re.search(r"(^|\s)(/|\.\./|~/)\S", text):
+                raise _err(path, where, f"{text!r} cites a path on someone's machine; cite a name and a URL")
+        out.append(Source(name=item["name"], url=url))
+    return tuple(out)
+
+
+def build_map(raw: dict[str, Any], path: str = "<map>", province_schema: Optional[type[BaseModel]] = None) -> GameMap:
     provinces: dict[str, Province] = {}
     coasts: dict[str, Coast] = {}
     army_edges: dict[str, list[str]] = {}
@@ -233,9 +291,7 @@ def build_map(raw: dict[str, Any], path: str = "<map>") -> GameMap:
             raise _err(path, where, "must be a table")
         if pid != pid.lower() or "/" in pid or not pid:
             raise _err(path, where, "province ids are lower case and contain no '/'")
-        unknown = set(pdata) - {"name", "aliases", "terrain", "supply_centre", "army", "fleet", "coasts"}
-        if unknown:
-            raise _err(path, where, f"unknown key(s) {sorted(unknown)}")
+        extra = _extra(path, where, {k: v for k, v in pdata.items() if k not in PROVINCE_KEYS}, province_schema)
         terrain = pdata.get("terrain")
         if terrain not in TERRAINS:
             raise _err(path, where, f"terrain {terrain!r} is not one of {TERRAINS}")
@@ -256,6 +312,7 @@ def build_map(raw: dict[str, Any], path: str = "<map>") -> GameMap:
             aliases=tuple(pdata.get("aliases", [])),
             supply_centre=bool(pdata.get("supply_centre", False)),
             coasts=tuple(sorted(coast_ids)),
+            extra=extra,
         )
         army_edges[pid] = list(pdata.get("army", []))
         if "fleet" in pdata:
@@ -332,6 +389,7 @@ def build_map(raw: dict[str, Any], path: str = "<map>") -> GameMap:
         army_graph=army_graph,
         fleet_graph=fleet_graph,
         source=path,
+        sources=_sources(path, raw.get("sources")),
         layout=layout,
     )
 

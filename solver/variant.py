@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Sequence
 
+from pydantic import BaseModel
+
 from dipsat.maps import GameMap, load_map
 
 from .errors import PositionError
@@ -36,6 +38,8 @@ class Variant:
     aliases: ClassVar[tuple[str, ...]] = ()
     map_name: ClassVar[str] = "standard"
     map_changes: ClassVar[tuple[dict[str, Any], ...]] = ()
+    # the variant's own per-province map fields (a pydantic model), validated by the map loader
+    map_schema: ClassVar[Optional[type[BaseModel]]] = None
     default_rules: ClassVar[str] = "datc"
     description: ClassVar[str] = ""
     max_units_per_province: ClassVar[Optional[int]] = 1
@@ -88,7 +92,7 @@ class Variant:
 
     @cached_property
     def map(self) -> GameMap:
-        return load_map(self.map_name, self.map_changes)
+        return load_map(self.map_name, self.map_changes, self.map_schema)
 
     @cached_property
     def notation(self) -> Notation:

@@ -60,3 +60,42 @@ def test_bad_base_is_named(tmp_path):
     f.write_text('base = "nosuchmap"\nname = "x"\n')
     with pytest.raises(MapError, match="base map 'nosuchmap' not found"):
         load_map(f)
+
+
+def test_province_fields_of_a_variant_are_validated_by_its_schema():
+    from pydantic import BaseModel, ConfigDict
+
+    class Ports(BaseModel):
+        model_config = ConfigDict(extra="forbid", frozen=True)
+        port: bool = False
+        capacity: int = 0
+
+    raw = _tiny(y={"name": "Y", "terrain": "land", "army": ["x"], "port": True, "capacity": 3})
+    with pytest.raises(MapError, match=r"\[provinces.y\]: unknown key\(s\) \['capacity', 'port'\]"):
+        build_map(raw, "tiny.toml")  # no schema: the core knows no such fields
+    m = build_map(raw, "tiny.toml", Ports)
+    assert m.provinces["y"].extra == Ports(port=True, capacity=3)
+    assert m.provinces["x"].extra == Ports()
+    bad = _tiny(y={"name": "Y", "terrain": "land", "army": ["x"], "capacity": "many"})
+    with pytest.raises(MapError, match=r"\[provinces.y\]: capacity: Input should be a valid integer"):
+        build_map(bad, "tiny.toml", Ports)
+
+
+def test_maps_cite_sources_by_name_and_url_never_a_local_path():
+    from dipsat.maps import MAP_DIR
+
+    for name in ("standard", "multiplomacy", "multinational"):
+        m = load_map(name)
+        assert m.sources and all(s.name for s in m.sources), name
+    assert load_map("standard").sources[0].url.startswith("https://")
+    for f in sorted(MAP_DIR.glob("*")):
+        if f.suffix in (".toml", ".md"):
+            text = f.read_text(encoding="utf-8")
+            assert "/work/" not in text and "../shared" not in text, f"{f.name} cites a local path"
+    raw = _tiny()
+    raw["sources"] = [{"name": "my notes", "url": "/home/me/notes.txt"}]
+    with pytest.raises(MapError, match=r"sources\[1\]: url '/home/me/notes.txt' must be a web address"):
+        build_map(raw, "tiny.toml")
+    raw["sources"] = [{"name": "copied from ../shared/reference/x.md"}]
+    with pytest.raises(MapError, match=r"cites a path on someone's machine"):
+        build_map(raw, "tiny.toml")

@@ -1,8 +1,8 @@
-"""Variants: one small module each, registered here and found by name or alias.
+"""Variants: one package each (``variants/<name>/``), registered here and found by name or alias.
 
-A variant is a :class:`solver.variant.Variant` subclass: which map it uses, its rule preset, and
-the hooks it changes (notation, geography, movement rules, position checks).  The core never asks
-which variant it is running.
+A variant is a :class:`dipsat.variant.Variant` subclass: which map it uses, its options model and
+rule preset, and the hooks it changes (notation, order kinds, unit kinds, geography, movement
+rules, phases; see ``ARCHITECTURE.md``).  The core never asks which variant it is running.
 """
 
 from __future__ import annotations
