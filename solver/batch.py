@@ -24,6 +24,7 @@ line number when it has none.
 from __future__ import annotations
 
 import json
+import logging
 import multiprocessing
 import os
 import signal
@@ -491,12 +492,12 @@ def flush_partial(done: dict[int, tuple[int, str]], write_seq: int, out: IO[str]
     out.flush()
 
 
-def _answer_chunk(lines: list[Line], settings: BatchSettings) -> list[str]:
-    return [answer(line, settings) for line in lines]
+def _answer_chunk(lines: list[Line], settings: BatchSettings, handler: Handler = answer) -> list[str]:
+    return [handler(line, settings) for line in lines]
 
 
 def run_dask(lines: Iterable[Line], out: IO[str], settings: BatchSettings, address: str, jobs: int,
-             on_result: Callable[[], None] = lambda: None, chunk: int = 32) -> BatchReport:
+             on_result: Callable[[], None] = lambda: None, chunk: int = 32, handler: Handler = answer) -> BatchReport:
     """Answer ``lines`` on a Dask cluster (``address``, or ``"local"``: a LocalCluster of ``jobs``
     worker processes), streaming as :func:`run_pool` does.  Lines go out in chunks; a chunk that
     fails (its worker died) is tried again line by line, and a line that fails alone is answered
@@ -505,11 +506,16 @@ def run_dask(lines: Iterable[Line], out: IO[str], settings: BatchSettings, addre
         from distributed import Client, LocalCluster
     except ImportError:
         raise DipsatError("--dask needs the Dask extra: pip install 'dipsat[dask]'") from None
+    import dask
+
     report = BatchReport()
     cluster = None
     if address == "local":
-        cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+        # A task whose worker dies is not retried by the scheduler: this runner retries it itself,
+        # line by line, so that a line is tried exactly twice.
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0, "logging.distributed": "error"}):
+            cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
         client = Client(cluster)
     else:
         try:
@@ -525,7 +531,7 @@ def run_dask(lines: Iterable[Line], out: IO[str], settings: BatchSettings, addre
             batch = [line for _, line in zip(range(chunk), source)]
             if not batch:
                 return
-            window.append((batch, client.submit(_answer_chunk, batch, settings, pure=False)))
+            window.append((batch, client.submit(_answer_chunk, batch, settings, handler, pure=False)))
 
     def write(texts: list[str], batch: list[Line]) -> None:
         for line, text in zip(batch, texts):
@@ -547,7 +553,7 @@ def run_dask(lines: Iterable[Line], out: IO[str], settings: BatchSettings, addre
                 for line in batch:
                     report.retried += 1
                     try:
-                        texts += client.submit(_answer_chunk, [line], settings, pure=False).result()
+                        texts += client.submit(_answer_chunk, [line], settings, handler, pure=False).result()
                     except KeyboardInterrupt:
                         raise
                     except Exception as exc:

@@ -1,0 +1,28 @@
+"""batch --dask on a real Dask LocalCluster of worker processes: the same order, streaming and
+error guarantees as the local process pool, also when a worker dies."""
+
+import io
+import json
+
+from dipsat.batch import BatchSettings, Line, run_dask, run_pool
+
+from batch_helpers import crash_on_marker
+
+GOOD = {"units": {"France": ["A Par", "A Mar"], "Germany": ["A Mun"]},
+        "orders": {"France": ["A Par - Bur", "A Mar S A Par - Bur"], "Germany": ["A Mun - Bur"]}}
+
+
+def test_dask_local_cluster_same_results_in_order_and_a_dying_worker_costs_one_line():
+    lines = [Line(i + 1, json.dumps({**GOOD, "id": i}).encode()) for i in range(24)]
+    lines[5] = Line(6, b"{broken")
+    lines[17] = Line(18, b'{"id": "CRASH"}')
+    out = io.StringIO()
+    report = run_dask(lines, out, BatchSettings(), "local", jobs=2, chunk=8, handler=crash_on_marker)
+    res = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [r["line"] for r in res] == list(range(1, 25))
+    assert res[5]["error"]["kind"] == "invalid_json"
+    assert res[17]["error"]["kind"] == "worker_died" and "failed twice" in res[17]["error"]["message"]
+    assert report.ok == 22 and report.errors == 2 and report.retried == 8
+    local = io.StringIO()
+    run_pool([ln for ln in lines if ln.number != 18], local, BatchSettings(), jobs=2)
+    assert [x for i, x in enumerate(out.getvalue().splitlines()) if i != 17] == local.getvalue().splitlines()
