@@ -272,6 +272,7 @@ def run_batch(lines: IO[str] | IO[bytes] | Iterable[str | bytes], out: IO[str], 
     """Answer every line in this process, in order; returns (adjudicated, errors)."""
     limits = DEFAULT_LIMITS if time_limit is None else Limits(**{**DEFAULT_LIMITS.__dict__, "turn_time_limit": time_limit})
     settings = BatchSettings(variant=variant, limits=limits)
+    warm_up(settings)
     report = BatchReport()
     for n, raw in enumerate(lines, start=1):
         b = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else raw
@@ -303,8 +304,23 @@ class _Worker:
     busy_since: float = 0.0
 
 
+def warm_up(settings: BatchSettings) -> None:
+    """Load what every line needs (the solver, the default variant's map) once, before any line's
+    time limit starts counting."""
+    import importlib
+
+    try:
+        importlib.import_module("dipsat.cpsat")
+        from dipsat.variants import find_variant
+
+        find_variant(settings.variant or "standard")
+    except Exception:  # noqa: BLE001 - a broken default shows up as each line's own error
+        pass
+
+
 def _worker_main(conn: Connection, settings: BatchSettings, handler: Handler) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; the line in flight finishes
+    warm_up(settings)
     while True:
         try:
             msg = conn.recv()
@@ -325,7 +341,7 @@ def _context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["dipsat.batch", "dipsat.api", "dipsat.variants", "dipsat.movement"])
+        ctx.set_forkserver_preload(["dipsat.batch", "dipsat.api", "dipsat.variants", "dipsat.movement", "dipsat.cpsat"])
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -493,6 +509,7 @@ def flush_partial(done: dict[int, tuple[int, str]], write_seq: int, out: IO[str]
 
 
 def _answer_chunk(lines: list[Line], settings: BatchSettings, handler: Handler = answer) -> list[str]:
+    warm_up(settings)
     return [handler(line, settings) for line in lines]
 
 
