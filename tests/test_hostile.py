@@ -229,3 +229,50 @@ def test_rules_prints_values_as_a_user_writes_them(capsys):
     assert "Literal[" not in out and "<class" not in out and "None" not in out
     code, out, _ = run(["rules", "datc"], capsys)
     assert "retreat_to_convoyed_attacker_origin = true" in out and "True" not in out
+
+
+def test_batch_reads_only_a_bounded_window_ahead():
+    """A file of any length runs in bounded memory: the runner never pulls more than its window
+    of lines ahead of what it has written."""
+    pulled = 0
+    written: list[int] = []
+
+    def source():
+        nonlocal pulled
+        for i in range(400):
+            pulled += 1
+            yield Line(i + 1, b"{")  # cheap lines: the runner races ahead if it can
+
+    class Out(io.StringIO):
+        def write(self, s: str) -> int:
+            written.append(pulled)
+            return super().write(s)
+
+    report = run_pool(source(), Out(), BatchSettings(), jobs=2)
+    assert report.errors == 400
+    window = max(64, 2 * 4 * 4)
+    assert max(p - i for i, p in enumerate(written)) <= window + 1
+
+
+def test_real_ctrl_c_then_resume(tmp_path):
+    import os
+    import signal
+    import time
+
+    reqs = [json.dumps({**GOOD, "id": i}) for i in range(600)]
+    inp = tmp_path / "in.jsonl"
+    inp.write_text("\n".join(reqs) + "\n")
+    outp = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "dipsat.cli", "batch", str(inp), "-o", str(outp), "-j", "2"],
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not outp.exists() or outp.stat().st_size < 10_000):
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 130 and "interrupted after input line" in err and "--resume" in err
+    assert "Traceback" not in err
+    first = results(outp)
+    assert 0 < len(first) < 600 and [r["id"] for r in first] == list(range(len(first)))
+    assert main(["batch", str(inp), "-o", str(outp), "--resume", "-q"]) == 0
+    assert [r["id"] for r in results(outp)] == list(range(600))
