@@ -22,7 +22,8 @@ def test_dask_local_cluster_same_results_in_order_and_a_dying_worker_costs_one_l
     assert [r["line"] for r in res] == list(range(1, 25))
     assert res[5]["error"]["kind"] == "invalid_json"
     assert res[17]["error"]["kind"] == "worker_died" and "failed twice" in res[17]["error"]["message"]
-    assert report.ok == 22 and report.errors == 2 and report.retried == 8
+    # the chunk of the bad line, and any other chunk that was on the dying worker, are retried line by line
+    assert report.ok == 22 and report.errors == 2 and report.retried >= 8 and report.retried % 8 == 0
     local = io.StringIO()
     run_pool([ln for ln in lines if ln.number != 18], local, BatchSettings(), jobs=2)
     assert [x for i, x in enumerate(out.getvalue().splitlines()) if i != 17] == local.getvalue().splitlines()
