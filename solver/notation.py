@@ -214,6 +214,8 @@ class Notation:
             if ch in "0123456789":
                 m2 = re.match(r"[0-9]+", s[i:])
                 assert m2
+                if len(m2.group(0)) > 9:  # a count or a year, never this long (and int() refuses >4300 digits)
+                    raise InvalidOrder(text, f"number {m2.group(0)[:12]}... is too large ({len(m2.group(0))} digits)", i)
                 toks.append(_Tok("NUM", int(m2.group(0)), i))
                 i += m2.end()
                 continue

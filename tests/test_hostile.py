@@ -276,3 +276,11 @@ def test_real_ctrl_c_then_resume(tmp_path):
     assert 0 < len(first) < 600 and [r["id"] for r in first] == list(range(len(first)))
     assert main(["batch", str(inp), "-o", str(outp), "--resume", "-q"]) == 0
     assert [r["id"] for r in results(outp)] == list(range(600))
+
+
+def test_huge_number_inside_an_order_is_an_invalid_order(tmp_path, capsys):
+    """Found by the long fuzz run: a 5,000-digit number in an order text was an internal error."""
+    f = tmp_path / "turn.toml"
+    f.write_text('[units]\nFrance = ["A Par"]\n[orders]\nFrance = ["A Par - ' + "9" * 5000 + '"]\n')
+    code, out, _ = run(["adjudicate", str(f)], capsys)
+    assert code == 0 and "invalid" in out and "too large" in out
