@@ -269,3 +269,17 @@ def test_placement_clash_by_lot_and_draw_with_replacement(tmp_path, capsys):
     assert "the lot gave it to" in next(o["reason"] for o in tar if o["result"] == "refused")
     again = main(["play", str(p), "--json"])
     assert again == 0 and json.loads(capsys.readouterr().out) == out  # the same seed draws the same
+
+
+def test_attack_into_a_vacated_country_keeps_its_capacity():
+    """Regression (found by the property test): under crowding_in_attack = survivors an attack on
+    a country its owner leaves (defend_first = ordered_leave) meets no battle; the arrivals over
+    the capacity still go back instead of overfilling it (Nim holds 3)."""
+    board = parse_units(MAP, {"P1": ["1 dis", "2 eld", "2 hol", "4 obe", "4 pru"],
+                              "P2": ["1 lun", "3 nim", "2 rak", "2 tov", "1 wyr"]})
+    orders = {"P1": ["A 5 pru-nim", "SA pru-myr 5 obe"],
+              "P2": ["SD sul 4 rak", "A 4 wyr-quo", "A 3 nim-kal", "A 5 nim-kal"]}
+    rules = continents_preset(None, defend_first="ordered_leave", ambiguity="cancel",
+                              reinforcement_losses="arrivals_first", crowding_in_attack="survivors")
+    res = adjudicate_round(MAP, board, orders, rules)
+    assert res.after.holdings["nim"] == ("P1", 3)

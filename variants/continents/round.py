@@ -382,6 +382,20 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
         out_all[a.origin] = out_all.get(a.origin, 0) + sent[a.key]
     returning: list[Act] = []
     back: list[tuple[Act, int]] = []  # attackers over the capacity of what they took, going back
+
+    def send_back_excess(y: str, p: str, mv: list[Act]) -> None:
+        """An attacker over the capacity of the country it took (crowding_in_attack = survivors):
+        the excess goes back, the last-listed order's units first."""
+        excess = per.get((y, p), 0) - s.capacity[y]
+        for a in sorted((a for a in mv if a.player == p), key=lambda a: -a.rank):
+            if excess <= 0:
+                break
+            k = min(excess, surv.get(a.key, 0))
+            if k:
+                surv[a.key] -= k
+                per[y, p] -= k
+                excess -= k
+                back.append((a, k))
     for y in sorted(set(s.owner) | set(moves_into)):
         owner = s.owner.get(y)
         home = s.units.get(y, 0)
@@ -393,6 +407,8 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
             for a in mv:
                 per[y, a.player] = per.get((y, a.player), 0) + q.arrive[a.key]
                 lost[a.key], surv[a.key] = 0, q.arrive[a.key]
+            for p in sorted({a.player for a in mv} - {owner}):
+                send_back_excess(y, p, mv)  # an attack on a country its owner left (no battle)
             continue
         sides: list[Side] = []
         winner = None
@@ -433,15 +449,8 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
                 returning.append(a)
         if len(sides) >= 2:
             battles.append(Battle(node=y, sides=sides, winner=winner))
-        if winner is not None and winner != owner and per.get((y, winner), 0) > s.capacity[y]:
-            excess = per[y, winner] - s.capacity[y]  # (crowding_in_attack = survivors)
-            for a in sorted((a for a in mv if a.player == winner), key=lambda a: -a.rank):
-                k = min(excess, surv.get(a.key, 0))
-                if k:
-                    surv[a.key] -= k
-                    per[y, winner] -= k
-                    excess -= k
-                    back.append((a, k))
+        if winner is not None and winner != owner:
+            send_back_excess(y, winner, mv)
     # surviving supporters go home ("do not move into won/occupied countries")
     for a in returning:
         others = [p for (n, p), c in per.items() if n == a.origin and p != a.player and c > 0]
