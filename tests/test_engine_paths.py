@@ -125,3 +125,19 @@ def test_ortools_is_imported_only_when_a_turn_has_a_cycle():
             "print('ortools' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_the_command_line_imports_no_ortools_for_an_acyclic_turn():
+    """The whole ``dipsat adjudicate`` command, not only the API: collecting the variants'
+    own subcommands at start-up must not pull in OR-Tools (numpy, pandas) either."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import sys\n"
+            "from dipsat.cli import main\n"
+            "status = main(['adjudicate', 'examples/spring1901.toml'])\n"
+            "print(status, sorted(m for m in ('ortools', 'numpy', 'pandas') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "0 []"

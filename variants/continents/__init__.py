@@ -18,8 +18,6 @@ from typing import ClassVar, Optional
 from dipsat.family import OwnCommands
 from dipsat.variant import Variant
 
-from .commands import ContinentsCommands
-
 
 class Continents(Variant):
     name: ClassVar[str] = "continents"
@@ -27,4 +25,6 @@ class Continents(Variant):
     description: ClassVar[str] = "continents and free cities (seed 004): unit counts, ordered order lists, multi-way battles"
 
     def own_commands(self) -> Optional[OwnCommands]:
+        from .commands import ContinentsCommands  # imported when used: starting dipsat stays cheap
+
         return ContinentsCommands()

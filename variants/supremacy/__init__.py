@@ -32,11 +32,11 @@ class Supremacy(Variant):
         return check_facts(dict(case.data), dict(expectation.options), dict(expectation.facts))
 
     def commands(self) -> Sequence[VariantCommand]:
-        from . import commands as c
-
+        # Collected whenever dipsat starts: the arguments are declared here and the command
+        # module (state models, OR-Tools) is imported only when one of these commands runs.
         return (
-            VariantCommand("odds", "Supremacy: the exact outcome distribution of a battle drill", c._file_args, c.cmd_odds),
-            VariantCommand("wealth", "Supremacy: the wealth table of a state", c._file_args, c.cmd_wealth),
+            VariantCommand("odds", "Supremacy: the exact outcome distribution of a battle drill", _file_args, _lazy("cmd_odds")),
+            VariantCommand("wealth", "Supremacy: the wealth table of a state", _file_args, _lazy("cmd_wealth")),
         )
 
     def command_for(self, name: str) -> Optional[Callable[[argparse.Namespace], int]]:
@@ -48,3 +48,18 @@ class Supremacy(Variant):
         from .options import describe_options
 
         return describe_options()
+
+
+def _file_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a Supremacy rule option")
+
+
+def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        from . import commands
+
+        fn: Callable[[argparse.Namespace], int] = getattr(commands, name)
+        return fn(args)
+
+    return run

@@ -26,11 +26,6 @@ def _data(doc: dict[str, Any]) -> dict[str, Any]:
     return d
 
 
-def _file_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file")
-    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a Supremacy rule option")
-
-
 def cmd_odds(args: argparse.Namespace) -> int:
     doc = load_data_file(args.file)
     data = _data(doc)

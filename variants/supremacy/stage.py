@@ -23,9 +23,7 @@ the minimal set of quantities that set breaks: ``why`` reports both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, cast
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 from dipsat.errors import DipsatError
 
@@ -34,6 +32,9 @@ from .actions import Action, ActionError, find_navy_index, parse_actions
 from .board import RESOURCES, Board, Resource
 from .options import SupremacyOptions
 from .state import CAPACITY, MARKET_VALUES, NAVY_CAPACITY, Navy, State
+
+if TYPE_CHECKING:  # OR-Tools (numpy, pandas: ~0.4 s) is imported only when a stage is checked
+    from ortools.sat.python import cp_model
 
 ANY_TIME = ("blockade", "siege", "lift")  # Blockades and Sieges: "at any time"
 STAGE_VERBS: dict[int, set[str]] = {
@@ -321,6 +322,8 @@ def _price_table(r_values: tuple[int, ...], units: int, sell: bool, per_unit: bo
 
 
 def _model(bld: _Builder, active: Optional[set[int]] = None) -> tuple[cp_model.CpModel, list[cp_model.IntVar], dict[str, cp_model.IntVar]]:
+    from ortools.sat.python import cp_model
+
     m = cp_model.CpModel()
     x = [m.new_bool_var(f"act_{i}") for i in range(len(bld.acts))]
     top = len(MARKET_VALUES)
@@ -359,6 +362,8 @@ def _model(bld: _Builder, active: Optional[set[int]] = None) -> tuple[cp_model.C
 
 
 def _feasible(m: cp_model.CpModel, lits: list[Any]) -> tuple[bool, list[int]]:
+    from ortools.sat.python import cp_model
+
     m.clear_assumptions()
     m.add_assumptions(lits)
     s = cp_model.CpSolver()
