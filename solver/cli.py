@@ -409,13 +409,15 @@ def _values_as_written(annotation: object) -> str:
 
 
 def cmd_render(args) -> int:
-    from pathlib import Path
-
     from .api import adjudicate, load_model, read_data_file, resolve_rules
-    from .render import render_svg, svg_to_png
+    from .render import render_svg
     from dipsat.variants import find_variant
 
     data = read_data_file(args.file)
+    name = getattr(args, "variant", None) or (data.get("variant") if isinstance(data, dict) else None)
+    own_svg = find_variant(name).render_file(data, str(args.file), args.phase, args.title) if isinstance(name, str) else None
+    if own_svg is not None:  # a variant that draws its own kind of board
+        return _write_svg(args, own_svg)
     own, _ = _own(args)
     if own is not None:
         name = getattr(args, "variant", None) or data.get("variant")
@@ -444,6 +446,15 @@ def cmd_render(args) -> int:
         if title is None and isinstance(data, dict) and "expect" in data and "id" in data:  # a corpus case
             title = f"{data['id']} {data.get('title', '')}".strip()
         svg = render_svg(res, title=title, crop=args.crop)
+    return _write_svg(args, svg)
+
+
+def _write_svg(args, svg: str) -> int:
+    """Write a picture where ``dipsat render`` was asked to (stdout, OUT.svg, and/or a PNG)."""
+    from pathlib import Path
+
+    from .render import svg_to_png
+
     if args.output is None:
         if args.png:
             raise DipsatError("--png needs -o OUT (the PNG is written beside it, as OUT with .png)")

@@ -134,6 +134,12 @@ class Variant:
 
         return RenderHints()
 
+    def render_file(self, data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
+        """The SVG picture of a file of this variant (a request, corpus case or saved game, as
+        read; ``phase`` picks a saved game's phase) when the variant draws its own kind of board;
+        ``None``: the core's drawing of Diplomacy positions (:mod:`dipsat.render`)."""
+        return None
+
     def check_position(self, pos: Position) -> None:
         """Raise :class:`PositionError` for an impossible position."""
         m = self.map

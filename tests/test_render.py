@@ -8,14 +8,14 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 
 from dipsat.api import TurnRequest, adjudicate
 from dipsat.corpus import case_files, load_case
 from dipsat.game import SavedGame, replay
-from dipsat.api import load_model
+from dipsat.api import load_model, read_data_file
 from dipsat.maps import MapError, build_map, load_map
 from dipsat.models import ARMY, Move, Position, Unit
 from dipsat.render import Scene, render_scene, render_svg
@@ -53,6 +53,25 @@ def check_svg(svg: str, result: Any) -> ET.Element:
     return root
 
 
+def check_own_svg(svg: str, units: Optional[dict[str, list[str]]], orders: list[str]) -> ET.Element:
+    """A board the variant draws itself: well-formed, the layers, one node per map node, one
+    token per holding given, every order drawn in a group with a hover title naming it."""
+    root = ET.fromstring(svg)
+    assert root.tag == SVG + "svg"
+    groups = {g.get("class") for g in root.iter(SVG + "g")}
+    assert {"adjacency", "provinces", "orders", "units"} <= groups
+    provinces = [g for g in root.iter(SVG + "g") if g.get("class") == "province"]
+    assert provinces and all((g.find(SVG + "title").text or "").count("capacity") == 1 for g in provinces)
+    if units is not None:
+        tokens = [g for g in root.iter(SVG + "g") if "unit-token" in _classes(g)]
+        assert len(tokens) == sum(len(v) for v in units.values())
+    titles = [g.find(SVG + "title").text or "" for g in root.iter(SVG + "g") if "o" in _classes(g)]
+    assert all(titles), "every drawn order has a hover title"
+    for o in orders:
+        assert any(f": {o} — " in t for t in titles), f"order {o!r} is not drawn"
+    return root
+
+
 def _request(case: Any) -> TurnRequest:
     exp = case.expect[0]
     return TurnRequest(variant=case.variant, rules=exp.rules[0], options=dict(exp.options), phase=case.phase,
@@ -61,7 +80,7 @@ def _request(case: Any) -> TurnRequest:
 
 def test_every_corpus_case_renders() -> None:
     """One test over all cases (each adjudicated once), so the suite stays fast."""
-    drawn = 0
+    drawn = own_drawn = 0
     for f in CASES:
         case = load_case(f)
         if case.variant not in variant_names():
@@ -69,7 +88,15 @@ def test_every_corpus_case_renders() -> None:
         if type(find_variant(case.variant)).run_case is not Variant.run_case:
             continue  # a variant that checks its cases itself (not orders on a map): nothing to draw yet
         if find_variant(case.variant).own_commands() is not None:
-            continue  # a variant of another game family: its own kind of map, not drawn yet
+            svg = find_variant(case.variant).render_file(read_data_file(f), str(f))
+            if svg is None:
+                continue  # a variant of another game family that does not draw its board yet
+            try:
+                check_own_svg(svg, case.units, [o for os in case.orders.values() for o in os])
+            except AssertionError as exc:
+                raise AssertionError(f"{f}: {exc}") from None
+            own_drawn += 1
+            continue
         res = adjudicate(_request(case))
         try:
             check_svg(render_svg(res), res)
@@ -77,6 +104,7 @@ def test_every_corpus_case_renders() -> None:
             raise AssertionError(f"{f}: {exc}") from None
         drawn += 1
     assert drawn >= 200
+    assert own_drawn >= len([f for f in CASES if "/continents/" in f.as_posix()])
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
@@ -84,6 +112,16 @@ def test_every_example_renders(path: Path) -> None:
     from dipsat.api import load_request, read_data_file
 
     data = read_data_file(path)
+    own = find_variant(str(data.get("variant", "standard"))).render_file(data, str(path))
+    if own is not None:  # a variant that draws its own board: every phase of its game
+        phases = [str(p.get("phase", "")) for p in data.get("phases", [])]
+        for i, name in enumerate(phases):
+            label = name if name in ("draw", "placement") else f"round {i - 1}"
+            svg = find_variant(str(data["variant"])).render_file(data, str(path), phase=label)
+            assert svg is not None
+            check_own_svg(svg, None, [o for os in data["phases"][i].get("orders", {}).values() for o in os])
+        assert own == svg, "the last phase is drawn by default"
+        return
     if find_variant(str(data.get("variant", "standard"))).command_for("play") is not None:
         pytest.skip("a variant with its own game format (no Diplomacy orders to draw)")
     if find_variant(data.get("variant", "standard")).own_commands() is not None:
@@ -249,3 +287,32 @@ def test_cli_render_writes_svg_and_explains_missing_png_converter(tmp_path: Path
     assert "--png needs a converter" in capsys.readouterr().err
     assert main(["render", str(ROOT / "examples/game.toml"), "--phase", "X1999M"]) == 2
     assert "no phase 'X1999M'" in capsys.readouterr().err
+
+
+# -- a variant that draws its own board (the continents game) ------------------------------------
+
+def test_continents_picture_shows_capacities_counts_and_outcomes(tmp_path: Path) -> None:
+    from dipsat.cli import main
+
+    case = CORPORA / "continents/rule_05_crowding_partial.toml"
+    out = tmp_path / "c.svg"
+    assert main(["render", str(case), "-o", str(out)]) == 0
+    svg = out.read_text()
+    root = ET.fromstring(svg)
+    nodes = {g.get("data-node"): g.find(SVG + "title").text for g in root.iter(SVG + "g") if g.get("class") == "province"}
+    assert "capacity 4" in nodes["tar"] and "3 units of A" in nodes["tar"] and "after: 4 of A" in nodes["tar"]
+    assert any("free city" in t for t in nodes.values())
+    labels = sorted(t.text or "" for t in root.iter(SVG + "text") if "ulbl" in _classes(t))
+    assert labels == ["3", "3"]  # unit counts, one token per holding
+    order = next(g for g in root.iter(SVG + "g") if {"o", "move"} <= _classes(g))
+    assert "ok" in _classes(order) and "— partial: " in order.find(SVG + "title").text and "room for 1" in order.find(SVG + "title").text
+    assert svg == find_variant("continents").render_file(read_data_file(case), str(case)) + "\n"  # deterministic
+
+
+def test_continents_failed_order_is_drawn_in_the_failure_colour() -> None:
+    data = {"variant": "continents", "units": {"A": ["3 Yug"], "B": ["4 Tar"]}, "orders": {"A": ["A 3 Yug-Tar"]}}
+    root = ET.fromstring(find_variant("continents").render_file(data, "<test>") or "")
+    order = next(g for g in root.iter(SVG + "g") if {"o", "move"} <= _classes(g))
+    assert "fail" in _classes(order) and order.find(SVG + "title").text.startswith("A: A 3 Yug-Tar — lost")
+    tokens = {g.get("data-player"): g.find(SVG + "circle").get("fill") for g in root.iter(SVG + "g") if "unit-token" in _classes(g)}
+    assert tokens["A"] != tokens["B"]  # players coloured apart

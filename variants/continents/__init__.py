@@ -13,7 +13,7 @@ set-up and the game (:mod:`.game`) and the research commands (:mod:`.research`).
 
 from __future__ import annotations
 
-from typing import ClassVar, Optional
+from typing import Any, ClassVar, Optional
 
 from dipsat.family import OwnCommands
 from dipsat.variant import Variant
@@ -28,3 +28,8 @@ class Continents(Variant):
         from .commands import ContinentsCommands  # imported when used: starting dipsat stays cheap
 
         return ContinentsCommands()
+
+    def render_file(self, data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
+        from .picture import render_file
+
+        return render_file(data, where, phase, title)
