@@ -91,7 +91,8 @@ def _own(args, key: str = "file"):
     from .api import read_data_file
     from dipsat.variants import find_variant
 
-    data = read_data_file(getattr(args, key))
+    limits = _limits(args)
+    data = read_data_file(getattr(args, key), limits, max_bytes=_file_cap(args, limits))
     name = getattr(args, "variant", None) or (data.get("variant") if isinstance(data, dict) else None)
     own = find_variant(name).own_commands() if isinstance(name, str) else None
     return (own, data) if own is not None else (None, None)
@@ -199,7 +200,8 @@ def cmd_corpus(args) -> int:
         if name.lower() not in PRESETS and name.lower() not in variant_names():
             raise DipsatError(f"--rules {name!r}: unknown preset; known: {', '.join([*PRESETS, *variant_names()])}")
     with progress_bar("corpus", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
-        runs = run_corpus(args.paths, only_rules=args.rules or None, variant=args.variant, on_progress=bar.advance)
+        runs = run_corpus(args.paths, only_rules=args.rules or None, variant=args.variant, on_progress=bar.advance,
+                          limits=_limits(args))
     if not runs:
         what = " and ".join(x for x in (f"--rules {' '.join(args.rules)}" if args.rules else "",
                                        f"--variant {args.variant}" if args.variant else "") if x)
@@ -236,7 +238,8 @@ def cmd_play_mila(args) -> int:
     from .mila import MILA_OPTIONS, format_replay, load_mila_game, replay_mila
     from .rules import parse_overrides
 
-    game = load_mila_game(args.file)
+    _file_limits_only(args, "with --from mila")
+    game = load_mila_game(args.file, _limits(args))
     options = {**MILA_OPTIONS, **parse_overrides(args.option or [])}
     rep = replay_mila(game, rules=args.rules, options=options, where=args.file)
     if args.json:
@@ -244,6 +247,15 @@ def cmd_play_mila(args) -> int:
     else:
         print(format_replay(rep))
     return 0 if rep.first_difference is None else 1
+
+
+def _file_limits_only(args: argparse.Namespace, where: str) -> None:
+    """Refuse per-phase limits on a replay that does not apply them (never ignore an option)."""
+    from .limits import DEFAULT_LIMITS as d
+
+    if args.time_limit != d.turn_time_limit or args.max_orders != d.max_orders:
+        raise DipsatError(f"--time-limit and --max-orders apply per phase of a dipsat saved game; {where} only "
+                          "--max-file-bytes and --max-depth apply")
 
 
 def cmd_play(args) -> int:
@@ -259,11 +271,13 @@ def cmd_play(args) -> int:
 
     own, data = _own(args)
     if own is not None:
+        _file_limits_only(args, f"for a {data.get('variant')} game" if isinstance(data, dict) else "here")
         print(own.play(data, args.file, check=not args.no_check, save=args.save, as_json=args.json, quiet=args.quiet))
         return 0
-    saved = load_saved_game(args.file)
+    limits = _limits(args)
+    saved = load_saved_game(args.file, limits)
     with progress_bar("play", total=len(saved.phases), unit="phases", quiet=args.quiet or args.json) as bar:
-        game = replay(saved, check=not args.no_check, on_progress=bar.advance)
+        game = replay(saved, check=not args.no_check, on_progress=bar.advance, limits=limits)
     if args.save:
         data = to_saved(saved, game).model_dump(exclude_none=True)
         with open(args.save, "w", encoding="utf-8") as f:
@@ -303,7 +317,7 @@ def _request(args):
     from .rules import parse_overrides
     from dipsat.variants import find_variant
 
-    req = load_request(args.file)
+    req = load_request(args.file, _limits(args))
     if getattr(args, "rules", None):
         req.rules = args.rules
     if getattr(args, "option", None):
@@ -556,25 +570,40 @@ def _positive_seconds(text: str) -> float:
     return t
 
 
-def _limit_arguments(p: argparse.ArgumentParser) -> None:
+def _limit_arguments(p: argparse.ArgumentParser, saved_game: bool = False) -> None:
+    """The limit options; ``saved_game``: the file is a whole saved game (``play``), whose size
+    is capped by ``--max-file-bytes`` and whose time and orders limits apply per phase."""
     from .limits import DEFAULT_LIMITS as d
 
+    turn = "phase" if saved_game else "turn"
     g = p.add_argument_group("limits")
     g.add_argument("--time-limit", type=_positive_seconds, default=d.turn_time_limit, metavar="SECONDS",
-                   help=f"wall-clock limit per turn: parsing, checking and solving (default {d.turn_time_limit:g})")
-    g.add_argument("--max-request-bytes", type=_positive_int, default=d.max_request_bytes, metavar="N",
-                   help=f"largest request (file or line) in bytes (default {d.max_request_bytes:,})")
+                   help=f"wall-clock limit per {turn}: parsing, checking and solving (default {d.turn_time_limit:g})")
+    if saved_game:
+        g.add_argument("--max-file-bytes", type=_positive_int, default=d.max_file_bytes, metavar="N",
+                       help=f"largest saved game in bytes (default {d.max_file_bytes:,})")
+    else:
+        g.add_argument("--max-request-bytes", type=_positive_int, default=d.max_request_bytes, metavar="N",
+                       help=f"largest request (file, line or corpus case) in bytes (default {d.max_request_bytes:,})")
     g.add_argument("--max-orders", type=_positive_int, default=d.max_orders, metavar="N",
-                   help=f"most units, orders and centres in one request (default {d.max_orders:,})")
+                   help=f"most units, orders and centres in one {'phase' if saved_game else 'request'} (default {d.max_orders:,})")
     g.add_argument("--max-depth", type=_positive_int, default=d.max_depth, metavar="N",
                    help=f"deepest nesting of arrays and tables (default {d.max_depth})")
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    from .limits import Limits
+    """The limits of this run: the command's limit options, the defaults for the rest."""
+    from .limits import DEFAULT_LIMITS as d, Limits
 
-    return Limits(max_request_bytes=args.max_request_bytes, max_depth=args.max_depth, max_orders=args.max_orders,
-                  turn_time_limit=args.time_limit)
+    return Limits(max_request_bytes=getattr(args, "max_request_bytes", d.max_request_bytes),
+                  max_file_bytes=getattr(args, "max_file_bytes", d.max_file_bytes),
+                  max_depth=getattr(args, "max_depth", d.max_depth), max_orders=getattr(args, "max_orders", d.max_orders),
+                  turn_time_limit=getattr(args, "time_limit", d.turn_time_limit))
+
+
+def _file_cap(args: argparse.Namespace, limits: Limits) -> int:
+    """The size limit of the command's input file: a saved game for ``play``, else a request."""
+    return limits.max_file_bytes if args.command == "play" else limits.max_request_bytes
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -614,6 +643,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--variant", help="only run the cases of this variant")
     c.add_argument("--report", metavar="REPORT.html", help="also write one self-contained HTML page: every case with its map, "
                    "expected against actual outcomes, filterable by status and section")
+    _limit_arguments(c)
     c.set_defaults(func=cmd_corpus)
 
     g = sub.add_parser("play", help="replay a saved game (TOML or JSON) phase by phase; check its saved positions")
@@ -628,6 +658,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--rules", help="with --from mila: the preset under the MILA options (default the variant's)")
     g.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="with --from mila: override one rule option (repeatable)")
+    _limit_arguments(g, saved_game=True)
     g.set_defaults(func=cmd_play)
 
     e = sub.add_parser("explore", help="every consistent resolution of a movement turn, and which rule picks which")
@@ -635,6 +666,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--rules", help="rules preset for the base equations")
     e.add_argument("--option", action="append", metavar="NAME=VALUE")
     e.add_argument("--limit", type=int, default=64, help="stop counting after this many resolutions")
+    _limit_arguments(e)
     e.set_defaults(func=cmd_explore)
 
     k = sub.add_parser("compare", help="run corpus cases under several presets; list the orders whose outcomes differ")
@@ -648,6 +680,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--order", help="the order, as written in the file (required for order-based variants)")
     w.add_argument("--rules", help="rules preset")
     w.add_argument("--option", action="append", metavar="NAME=VALUE")
+    _limit_arguments(w)
     w.set_defaults(func=cmd_why)
 
     d = sub.add_parser("render", help="draw a turn as an SVG map: the position, every order coloured by outcome")
@@ -691,8 +724,9 @@ def _variant_command(args):
 
     paths = [args.file] if getattr(args, "file", None) else list(getattr(args, "paths", None) or [])
     names = set()
+    limits = _limits(args)
     for f in case_files(paths)[:1] if paths and not getattr(args, "file", None) else paths:
-        data = read_data_file(f)
+        data = read_data_file(f, limits, max_bytes=_file_cap(args, limits) if getattr(args, "file", None) else None)
         names.add(str(data.get("variant", "standard")) if isinstance(data, dict) else "standard")
     if getattr(args, "variant", None):
         names = {args.variant}
@@ -709,8 +743,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     except SystemExit as exc:  # argparse: usage error (2) or --help/--version (0)
         return exc.code if isinstance(exc.code, int) else 2
     try:
+        from .limits import deadline
+
         own = _variant_command(args) if args.command in ("adjudicate", "play", "why", "compare", "explore") else None
-        return (own or args.func)(args)
+        if own is not None and args.command == "play":
+            _file_limits_only(args, "for this variant's games")
+        # explore and why answer one turn: their wall-clock limit covers the whole command
+        with deadline(args.time_limit if args.command in ("explore", "why") else None):
+            return (own or args.func)(args)
     except DipsatError as exc:
         print(f"dipsat: error: {exc}", file=sys.stderr)
         return 2

@@ -6,7 +6,7 @@ The format is documented in ``tests/corpora/FORMAT.md``; its JSON Schema is gene
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Union
 
@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .api import TurnRequest, adjudicate, load_model
 from .errors import DipsatError, InputFileError
+from .limits import Limits
 from .orders import parse_unit_spec
 
 Expected = Literal["succeeds", "fails", "illegal", "partial"]
@@ -74,8 +75,16 @@ class CaseRun:
     expectation: Optional["Expectation"] = field(default=None, repr=False, compare=False)
 
 
-def load_case(path: str | Path) -> CorpusCase:
-    return load_model(path, CorpusCase)
+def load_case(path: str | Path, limits: Optional[Limits] = None) -> CorpusCase:
+    """A corpus case file, read within ``limits`` (size, nesting, units and orders)."""
+    from .api import read_data_file
+    from .limits import DEFAULT_LIMITS, check_request_size
+
+    limits = limits or DEFAULT_LIMITS
+    data = read_data_file(path, limits)
+    if isinstance(data, dict):
+        check_request_size(data, str(path), limits)
+    return load_model(path, CorpusCase, data)
 
 
 def case_files(paths: list[str | Path]) -> list[Path]:
@@ -239,10 +248,16 @@ def _fmt(units: list[tuple]) -> str:
 
 
 def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, variant: Optional[str] = None,
-               on_progress: Optional[Callable[[], None]] = None) -> list[CaseRun]:
+               on_progress: Optional[Callable[[], None]] = None, limits: Optional[Limits] = None) -> list[CaseRun]:
     """Run every case file of ``paths``, optionally only the expectations of some presets or one
     variant; ``on_progress`` is called once per file (progress bars).  A broken file, an unknown
-    variant or a case id used twice is a failed run."""
+    variant or a case id used twice is a failed run; so is a case beyond ``limits`` (size,
+    nesting, orders; given ``limits``, each expectation also runs against their wall-clock
+    ``turn_time_limit``, as ``dipsat corpus`` does; without, the default limits and no clock)."""
+    from .limits import DEFAULT_LIMITS
+
+    if limits is None:
+        limits = replace(DEFAULT_LIMITS, turn_time_limit=None)
     runs: list[CaseRun] = []
     seen: dict[str, Path] = {}
     for f in case_files(paths):
@@ -250,7 +265,7 @@ def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, 
             on_progress()
         if f.suffix.lower() == ".json":  # another program's collection of cases, or a schema?
             try:
-                foreign = _foreign_json(f, only_rules, variant, seen)
+                foreign = _foreign_json(f, only_rules, variant, seen, limits)
             except DipsatError as exc:
                 runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
                 continue
@@ -258,7 +273,7 @@ def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, 
                 runs.extend(foreign)
                 continue
         try:
-            case = load_case(f)
+            case = load_case(f, limits)
         except DipsatError as exc:
             runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
             continue
@@ -271,20 +286,30 @@ def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, 
         for rules, exp in runs_of(case):
             if only_rules and rules not in only_rules:
                 continue
-            runs.append(run_expectation(case, rules, exp, str(f)))
+            runs.append(_timed_run(case, rules, exp, str(f), limits))
     return runs
 
 
+def _timed_run(case: CorpusCase, rules: str, exp: Expectation, path: str, limits: Limits) -> CaseRun:
+    """:func:`run_expectation` within the wall-clock limit; running past it is a failed run."""
+    from .limits import TurnTimeout, deadline
+
+    try:
+        with deadline(limits.turn_time_limit):
+            return run_expectation(case, rules, exp, path)
+    except TurnTimeout as exc:
+        return CaseRun(case.id, rules, path, False, [f"error: {exc}"], case=case, expectation=exp)
+
+
 def _foreign_json(f: Path, only_rules: Optional[list[str]], variant: Optional[str],
-                  seen: dict[str, Path]) -> Optional[list[CaseRun]]:
+                  seen: dict[str, Path], limits: Limits) -> Optional[list[CaseRun]]:
     """The runs of a JSON file that is not one dipsat case: a collection of cases in the Rust
     ``diplomacy`` crate's schema (``rust_cases``), or a JSON Schema (nothing to run); None for
     anything else (read as a dipsat case)."""
     from .api import read_data_file
-    from .limits import DEFAULT_LIMITS
     from .rust_cases import is_rust_case_file, read_rust_cases
 
-    data = read_data_file(f, max_bytes=DEFAULT_LIMITS.max_file_bytes)
+    data = read_data_file(f, limits, max_bytes=limits.max_file_bytes)
     if isinstance(data, dict) and str(data.get("$schema", "")).startswith(("http://json-schema.org", "https://json-schema.org")):
         return []
     if not is_rust_case_file(data):
@@ -303,7 +328,7 @@ def _foreign_json(f: Path, only_rules: Optional[list[str]], variant: Optional[st
             if skip:
                 runs.append(CaseRun(case.id, rules, str(f), False, skipped=f"ignored by its file: {skip}"))
                 continue
-            run = run_expectation(case, rules, exp, str(f))
+            run = _timed_run(case, rules, exp, str(f), limits)
             # the crate's cases do not state which units are dislodged: that is not checked
             run.problems = [p for p in run.problems if not p.startswith("dislodged: ")]
             run.passed = not run.problems

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .api import _power_name, build_position, load_model, read_data_file
 from .errors import DipsatError, InputFileError
-from .limits import DEFAULT_LIMITS
+from .limits import DEFAULT_LIMITS, Limits, TurnTimeout, check_request_size, deadline
 from .models import MovementResult, Outcome, Position
 
 
@@ -210,8 +210,9 @@ class Game:
         return False
 
 
-def load_saved_game(path: str | Path) -> SavedGame:
-    return load_model(path, SavedGame, read_data_file(path, max_bytes=DEFAULT_LIMITS.max_file_bytes))
+def load_saved_game(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> SavedGame:
+    """A saved game, read within ``limits`` (its size: ``max_file_bytes``; nesting depth)."""
+    return load_model(path, SavedGame, read_data_file(path, limits, max_bytes=limits.max_file_bytes))
 
 
 def units_by_power(pos: Position) -> dict[str, list[str]]:
@@ -221,9 +222,12 @@ def units_by_power(pos: Position) -> dict[str, list[str]]:
     return dict(sorted(out.items()))
 
 
-def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[[], None]] = None) -> Game:
+def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[[], None]] = None,
+           limits: Limits = DEFAULT_LIMITS) -> Game:
     """Play every phase of a saved game; with ``check``, compare each checkpoint.
-    ``on_progress`` is called once per phase (progress bars)."""
+    ``on_progress`` is called once per phase (progress bars).  Each phase keeps to ``limits``:
+    its orders and saved position count against ``max_orders``, its adjudication against the
+    wall-clock ``turn_time_limit``."""
     from .orders import parse_unit_spec
 
     game = Game(saved.variant, saved.rules, saved.options, saved.start)
@@ -234,7 +238,12 @@ def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[
             raise InputFileError(f"phases[{i}]: the game ended in {game.history[-1].name} ({game.winner} won), but more phases follow")
         if ph.phase and ph.phase.upper() != game.phase_name:
             raise InputFileError(f"phases[{i}]: the file says {ph.phase!r}, but the game is at {game.phase_name}")
-        rec = game.step(ph.orders)
+        check_request_size({"orders": ph.orders, "units": ph.expect_units or {}}, f"phases[{i}]", limits)
+        try:
+            with deadline(limits.turn_time_limit):
+                rec = game.step(ph.orders)
+        except TurnTimeout as exc:
+            raise TurnTimeout(f"phases[{i}] ({game.phase_name}): {exc}") from None
         if check and ph.expect_units is not None:
             want = sorted((pw, parse_unit_spec(game.variant.notation, _power_name(game.variant, pw, "expect_units"), s).location)
                           for pw, lst in ph.expect_units.items() for s in lst)

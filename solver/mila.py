@@ -33,11 +33,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import DipsatError, InputFileError, OrderError
+
+if TYPE_CHECKING:
+    from .limits import Limits
 
 #: dipsat's rule options for MILA's readings (``diplomacy`` 1.1.2), where dipsat has an option:
 #:
@@ -96,13 +99,14 @@ def read_mila_game(data: Any, where: str = "game") -> MilaGame:
     return game
 
 
-def load_mila_game(path: str | Path) -> MilaGame:
+def load_mila_game(path: str | Path, limits: Optional[Limits] = None) -> MilaGame:
     """Read a MILA saved game from a ``.json`` file (or the first line of a ``.jsonl`` file),
-    within the saved-game size limit."""
+    within the saved-game size limit and the nesting limit of ``limits`` (default the defaults)."""
     from .limits import DEFAULT_LIMITS, LimitExceeded, parse_data
 
+    limits = limits or DEFAULT_LIMITS
     p = Path(path)
-    cap = DEFAULT_LIMITS.max_file_bytes
+    cap = limits.max_file_bytes
     try:
         with p.open("rb") as f:
             raw = f.read(cap + 1)
@@ -112,7 +116,7 @@ def load_mila_game(path: str | Path) -> MilaGame:
         raise LimitExceeded(f"{path}: more than the limit of {cap:,} bytes")
     if p.suffix.lower() == ".jsonl":
         raw = next((line for line in raw.splitlines() if line.strip()), b"")
-    return read_mila_game(parse_data(raw, "json", str(path), max_bytes=cap), str(path))
+    return read_mila_game(parse_data(raw, "json", str(path), limits, max_bytes=cap), str(path))
 
 
 # ----------------------------------------------------------------------------------------------
