@@ -44,6 +44,11 @@ class Supremacy(Variant):
 
         return {"why": c.cmd_why, "compare": c.cmd_compare, "play": c.cmd_play, "adjudicate": c.cmd_adjudicate}.get(name)
 
+    def render_file(self, data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
+        from .picture import render_file
+
+        return render_file(data, where, phase, title)
+
     def rules_text(self) -> Optional[str]:
         from .options import describe_options
 
