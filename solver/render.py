@@ -241,6 +241,37 @@ def scene_of(result: Any, game_map: GameMap, title: str = "") -> Scene:
 Point = tuple[float, float]
 
 
+def fit_and_spread(raw: dict[str, tuple[float, float]], width: float, height: float, margin: float,
+                   top: float, min_gap: float, rounds: int = 60) -> dict[str, Point]:
+    """Scale an automatic layout (e.g. networkx's, in any units) into a drawing of ``width`` x
+    ``height`` with a title band ``top``, then push nodes closer than ``min_gap`` apart, pairs in
+    id order, so the same layout always gives the same picture."""
+    xs = [float(p[0]) for p in raw.values()]
+    ys = [float(p[1]) for p in raw.values()]
+    sx = (width - 2 * margin) / ((max(xs) - min(xs)) or 1.0)
+    sy = (height - 2 * margin - top) / ((max(ys) - min(ys)) or 1.0)
+    pts = {n: [margin + (float(p[0]) - min(xs)) * sx, top + margin + (float(p[1]) - min(ys)) * sy] for n, p in raw.items()}
+    order = sorted(pts)
+    for _ in range(rounds):
+        moved = False
+        for i, a in enumerate(order):
+            for b in order[i + 1:]:
+                pa, pb = pts[a], pts[b]
+                d = math.dist(pa, pb)
+                if d < min_gap:
+                    ux, uy = ((pb[0] - pa[0]) / d, (pb[1] - pa[1]) / d) if d > 1e-6 else (1.0, 0.0)
+                    push = (min_gap - d) / 2
+                    pa[0], pa[1] = pa[0] - ux * push, pa[1] - uy * push
+                    pb[0], pb[1] = pb[0] + ux * push, pb[1] + uy * push
+                    moved = True
+        for q in pts.values():
+            q[0] = min(max(q[0], margin / 2), width - margin / 2)
+            q[1] = min(max(q[1], top + margin / 2), height - margin / 2)
+        if not moved:
+            break
+    return {n: (q[0], q[1]) for n, q in pts.items()}
+
+
 def _shorten(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point]:
     dx, dy = b[0] - a[0], b[1] - a[1]
     d = math.hypot(dx, dy)

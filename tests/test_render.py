@@ -345,3 +345,22 @@ def test_supremacy_picture_shows_forces_ports_and_the_assault() -> None:
     assert any("port" in _classes(line) for line in root.iter(SVG + "line"))
     arrow = next(g for g in root.iter(SVG + "g") if {"o", "move"} <= _classes(g))
     assert arrow.find(SVG + "title").text == "USA: assault on mexico with 3 army us_west"
+
+
+def test_pictures_do_not_depend_on_the_hash_seed(tmp_path):
+    """Layouts drawn from sets (e.g. a networkx subgraph view) change with PYTHONHASHSEED; the
+    same file must give the same picture in every process."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    for example in ("examples/continents_game.toml", "examples/supremacy_game.toml", "examples/spring1901.toml"):
+        outs = []
+        for seed in ("1", "2"):
+            out = tmp_path / f"{Path(example).stem}-{seed}.svg"
+            subprocess.run([sys.executable, "-m", "dipsat.cli", "render", example, "-o", str(out)], cwd=ROOT, check=True,
+                           capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})
+            outs.append(out.read_bytes())
+        assert outs[0] == outs[1], example

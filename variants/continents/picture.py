@@ -18,6 +18,7 @@ import networkx as nx
 
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.maps.continental import ContinentalMap
+from dipsat.render import fit_and_spread
 
 from .board import Board
 from .notation import Order, parse_order
@@ -81,35 +82,16 @@ def _layout_of(cmap_key: tuple[tuple[tuple[str, Optional[str]], ...], tuple[tupl
     at: dict[str, list[float]] = {}
     for g, ns in sorted(members.items()):
         radius = 0.12 * math.sqrt(len(ns)) if len(ns) > 1 else 0.0
-        local = nx.spring_layout(inner.subgraph(ns), seed=LAYOUT_SEED) if len(ns) > 1 else {ns[0]: (0.0, 0.0)}
+        # the continent's own graph built in id order (a networkx subgraph view iterates its
+        # nodes in set order, which changes with the hash seed, and so would the layout)
+        sub = nx.Graph()
+        sub.add_nodes_from(sorted(ns))
+        sub.add_edges_from(sorted((a, b) for a, b in inner.edges(sorted(ns)) if a in sub and b in sub))
+        local = nx.spring_layout(sub, seed=LAYOUT_SEED) if len(ns) > 1 else {ns[0]: (0.0, 0.0)}
         cx, cy = (float(v) for v in centre[g])
         for n in sorted(ns):
             at[n] = [cx + radius * float(local[n][0]), cy + radius * float(local[n][1])]
-    xs = [p[0] for p in at.values()]
-    ys = [p[1] for p in at.values()]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    sx = (WIDTH - 2 * MARGIN) / ((x1 - x0) or 1.0)
-    sy = (HEIGHT - 2 * MARGIN - TOP) / ((y1 - y0) or 1.0)
-    pts = {n: [MARGIN + (p[0] - x0) * sx, TOP + MARGIN + (p[1] - y0) * sy] for n, p in at.items()}
-    order = sorted(pts)
-    for _ in range(60):  # push overlapping nodes apart (in id order: deterministic)
-        moved = False
-        for i, a in enumerate(order):
-            for b in order[i + 1:]:
-                pa, pb = pts[a], pts[b]
-                d = math.dist(pa, pb)
-                if d < MIN_GAP:
-                    ux, uy = ((pb[0] - pa[0]) / d, (pb[1] - pa[1]) / d) if d > 1e-6 else (1.0, 0.0)
-                    push = (MIN_GAP - d) / 2
-                    pa[0], pa[1] = pa[0] - ux * push, pa[1] - uy * push
-                    pb[0], pb[1] = pb[0] + ux * push, pb[1] + uy * push
-                    moved = True
-        for p in pts.values():
-            p[0] = min(max(p[0], MARGIN / 2), WIDTH - MARGIN / 2)
-            p[1] = min(max(p[1], TOP + MARGIN / 2), HEIGHT - MARGIN / 2)
-        if not moved:
-            break
-    return {n: (p[0], p[1]) for n, p in pts.items()}
+    return fit_and_spread({n: (p[0], p[1]) for n, p in at.items()}, WIDTH, HEIGHT, MARGIN, TOP, MIN_GAP)
 
 
 def layout(cmap: ContinentalMap) -> dict[str, Point]:

@@ -18,6 +18,7 @@ from typing import Any, Optional
 import networkx as nx
 
 from dipsat.errors import DipsatError, InputFileError
+from dipsat.render import fit_and_spread
 
 from .board import Board, load_board
 from .state import State, parse_state
@@ -60,30 +61,7 @@ def layout(board: Board) -> dict[str, Point]:
     for sid, s in sorted(board.seas.items()):
         g.add_edges_from((sid, o) for o in s.adjacent)
     raw = nx.spring_layout(g, seed=LAYOUT_SEED, iterations=200)
-    xs = [float(p[0]) for p in raw.values()]
-    ys = [float(p[1]) for p in raw.values()]
-    sx = (WIDTH - 2 * MARGIN) / ((max(xs) - min(xs)) or 1.0)
-    sy = (HEIGHT - 2 * MARGIN - TOP) / ((max(ys) - min(ys)) or 1.0)
-    pts = {n: [MARGIN + (float(p[0]) - min(xs)) * sx, TOP + MARGIN + (float(p[1]) - min(ys)) * sy] for n, p in raw.items()}
-    order = sorted(pts)
-    for _ in range(60):  # push overlapping zones apart, in id order (deterministic)
-        moved = False
-        for i, a in enumerate(order):
-            for b in order[i + 1:]:
-                pa, pb = pts[a], pts[b]
-                d = math.dist(pa, pb)
-                if d < MIN_GAP:
-                    ux, uy = ((pb[0] - pa[0]) / d, (pb[1] - pa[1]) / d) if d > 1e-6 else (1.0, 0.0)
-                    push = (MIN_GAP - d) / 2
-                    pa[0], pa[1] = pa[0] - ux * push, pa[1] - uy * push
-                    pb[0], pb[1] = pb[0] + ux * push, pb[1] + uy * push
-                    moved = True
-        for p in pts.values():
-            p[0] = min(max(p[0], MARGIN / 2), WIDTH - MARGIN / 2)
-            p[1] = min(max(p[1], TOP + MARGIN / 2), HEIGHT - MARGIN / 2)
-        if not moved:
-            break
-    return {n: (p[0], p[1]) for n, p in pts.items()}
+    return fit_and_spread({n: (float(p[0]), float(p[1])) for n, p in raw.items()}, WIDTH, HEIGHT, MARGIN, TOP, MIN_GAP)
 
 
 def _light(hex_colour: str) -> str:
