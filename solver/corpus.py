@@ -277,17 +277,23 @@ def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, 
         except DipsatError as exc:
             runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
             continue
-        if case.id in seen:
-            runs.append(CaseRun(case.id, "-", str(f), False, [f"case id {case.id!r} is also used by {seen[case.id]}"]))
-            continue
-        seen[case.id] = f
-        if variant and case.variant != variant.lower():
-            continue
-        for rules, exp in runs_of(case):
-            if only_rules and rules not in only_rules:
-                continue
-            runs.append(_timed_run(case, rules, exp, str(f), limits))
+        duplicate, selected = _selected(case, f, seen, variant, only_rules)
+        if duplicate:
+            runs.append(duplicate)
+        runs.extend(_timed_run(case, rules, exp, str(f), limits) for rules, exp in selected)
     return runs
+
+
+def _selected(case: CorpusCase, f: Path, seen: dict[str, Path], variant: Optional[str],
+              only_rules: Optional[list[str]]) -> tuple[Optional[CaseRun], list[tuple[str, Expectation]]]:
+    """The expectations of ``case`` that the filters keep, or a failed run when its id repeats
+    one seen before (recorded in ``seen``)."""
+    if case.id in seen:
+        return CaseRun(case.id, "-", str(f), False, [f"case id {case.id!r} is also used by {seen[case.id]}"]), []
+    seen[case.id] = f
+    if variant and case.variant != variant.lower():
+        return None, []
+    return None, [(rules, exp) for rules, exp in runs_of(case) if not only_rules or rules in only_rules]
 
 
 def _timed_run(case: CorpusCase, rules: str, exp: Expectation, path: str, limits: Limits) -> CaseRun:
@@ -316,15 +322,10 @@ def _foreign_json(f: Path, only_rules: Optional[list[str]], variant: Optional[st
         return None
     runs: list[CaseRun] = []
     for case, skip in read_rust_cases(data, str(f)):
-        if case.id in seen:
-            runs.append(CaseRun(case.id, "-", str(f), False, [f"case id {case.id!r} is also used by {seen[case.id]}"]))
-            continue
-        seen[case.id] = f
-        if variant and case.variant != variant.lower():
-            continue
-        for rules, exp in runs_of(case):
-            if only_rules and rules not in only_rules:
-                continue
+        duplicate, selected = _selected(case, f, seen, variant, only_rules)
+        if duplicate:
+            runs.append(duplicate)
+        for rules, exp in selected:
             if skip:
                 runs.append(CaseRun(case.id, rules, str(f), False, skipped=f"ignored by its file: {skip}"))
                 continue
