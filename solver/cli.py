@@ -359,6 +359,19 @@ def cmd_compare(args) -> int:
     return 0 if not errors else 1
 
 
+def cmd_coverage(args: argparse.Namespace) -> int:
+    import json
+
+    from .corpus import case_files
+    from .coverage import coverage, coverage_json, format_coverage
+    from .progress import progress_bar
+
+    with progress_bar("coverage", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet or args.json) as bar:
+        covs = coverage(args.paths, on_progress=bar.advance, own=args.own)
+    print(json.dumps(coverage_json(covs), indent=2) if args.json else format_coverage(covs, args.paths))
+    return 1 if any(c.errors for c in covs) else 0
+
+
 def _own_cases(paths: list[str]) -> list:
     """[(commands, files)] when every case file under ``paths`` belongs to variants that answer
     the commands themselves; [] otherwise."""
@@ -674,6 +687,14 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--rules", action="append", help="a preset to compare (repeat; default: all editions)")
     k.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     k.set_defaults(func=cmd_compare)
+
+    cv = sub.add_parser("coverage", help="which pairs of rule readings the corpus tells apart (cases whose expected "
+                        "outcomes differ), and the pairs no case tests")
+    cv.add_argument("paths", nargs="+")
+    cv.add_argument("--json", action="store_true", help="the full table as JSON")
+    cv.add_argument("--own", action="store_true", help="only the options a variant adds to the core's DATC options")
+    cv.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    cv.set_defaults(func=cmd_coverage)
 
     w = sub.add_parser("why", help="what one order's outcome hinges on: decisions, other orders, rule options")
     w.add_argument("file")

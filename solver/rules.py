@@ -9,11 +9,14 @@ Named presets give the rulebook editions; any field can be overridden by name::
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Self, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Self, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import DipsatError
+
+if TYPE_CHECKING:
+    from .equations import Formula
 
 
 class RuleError(DipsatError):
@@ -78,6 +81,22 @@ class RuleOptions(BaseModel):
     # 4.E.1 illegal orders are ignored (the unit holds and may be supported to hold).  With
     # "move_fails", an illegal move still counts as a failed move (no hold support).
     illegal_orders: Literal["ignore", "move_fails"] = "ignore"
+
+    def cases(self, name: str) -> list[tuple["Formula", Any]]:
+        """The values of option ``name`` a formula must cover, each with the condition under which
+        it is the reading: normally the one value set here (condition true); when readings are
+        studied in one model (:mod:`dipsat.option_space`), every value, each under its literal.
+        Rules code declares through this (or :meth:`choose`) that a formula depends on an option."""
+        from .option_space import option_cases
+
+        return option_cases(self, name)
+
+    def choose(self, name: str, build: "Callable[[Any], Formula]") -> "Formula":
+        """The formula ``build(value)`` of option ``name``'s value: normally for the value set
+        here; in one model of every reading, each value's formula enforced under its literal."""
+        from .option_space import guarded
+
+        return guarded([(g, build(v)) for g, v in self.cases(name)])
 
     def with_(self, **changes: Any) -> Self:
         """A copy with ``changes`` (validated; a bad name or value is a :class:`RuleError`)."""

@@ -202,6 +202,11 @@ class Variant:
     # rests on (printed by ``dipsat rules NAME``).
     readings: ClassVar[tuple[str, ...]] = ()
 
+    def reading_options(self) -> type[BaseModel]:
+        """The model of the variant's rule options as ``dipsat coverage`` and ``readings``
+        enumerate them: :attr:`options_model`, or the variant's own model (another game family)."""
+        return self.options_model
+
     def rules_text(self) -> Optional[str]:
         """The variant's rule options as text (``dipsat rules NAME``) when they are its own model."""
         return None

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Optional
 
+from pydantic import BaseModel
+
 from dipsat.family import OwnCommands
 from dipsat.variant import Variant
 
@@ -28,6 +30,11 @@ class Continents(Variant):
         from .commands import ContinentsCommands  # imported when used: starting dipsat stays cheap
 
         return ContinentsCommands()
+
+    def reading_options(self) -> type[BaseModel]:
+        from .rules import ContinentsRules
+
+        return ContinentsRules
 
     def render_file(self, data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
         from .picture import render_file

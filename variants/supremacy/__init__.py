@@ -18,6 +18,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable, Optional, Sequence
 
+from pydantic import BaseModel
+
 from dipsat.variant import Variant, VariantCommand
 
 
@@ -48,6 +50,11 @@ class Supremacy(Variant):
         from .picture import render_file
 
         return render_file(data, where, phase, title)
+
+    def reading_options(self) -> type[BaseModel]:
+        from .options import SupremacyOptions
+
+        return SupremacyOptions
 
     def rules_text(self) -> Optional[str]:
         from .options import describe_options
