@@ -18,7 +18,10 @@ from typing import Optional
 from dipsat.maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
+from pydantic import SerializeAsAny
+
 from .models import Drawable, Frozen, Outcome, Position, Unit, ARMY, FLEET
+from .rules import RuleOptions
 from .notation import Notation
 
 _BUILD_RE = re.compile(r"^\s*(?:build|b)\s+(.*)$|^(.*?)\s+(?:build|builds|b)\s*$", re.I)
@@ -36,6 +39,7 @@ class AdjustmentResult(Drawable, Frozen):
     contested: tuple[str, ...] = ()
     civil_disorder: tuple[str, ...] = ()  # units removed by the civil-disorder rule
     random_seed: Optional[int] = None  # where a rule drew lots: the seed of the draw
+    rules: Optional[SerializeAsAny[RuleOptions]] = None  # the rules it was adjudicated under (name, every value)
 
 
 def describe(m: GameMap, u: Unit) -> str:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import InputFileError, OrderError, PositionError
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
-from .models import Position
+from .models import OrderRef, Position
 from .orders import parse_unit_spec
 from .rules import RuleOptions
 
@@ -125,14 +125,15 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     if req.owners:
         pos = pos.model_copy(update={"owners": build_owners(variant, req)})
     if req.phase == "adjustment":
-        return variant.adjudicate_adjustments(opts, pos, orders)
+        return variant.adjudicate_adjustments(opts, pos, orders).model_copy(update={"rules": opts})
     bound = variant.binder(opts).bind(pos, orders)
     result = variant.movement_rules(opts).adjudicate(bound, time_limit=time_limit, all_cpsat=all_cpsat)
+    result = result.model_copy(update={"rules": opts})
     if req.phase == "retreat":
         retreats: dict[str, list[str]] = {}
         for power, texts in req.retreat_orders.items():
             retreats.setdefault(_power_name(variant, power, "retreat_orders"), []).extend(texts)
-        return variant.adjudicate_retreats(opts, result, retreats)
+        return variant.adjudicate_retreats(opts, result, retreats).model_copy(update={"rules": opts})
     return result
 
 
@@ -190,7 +191,8 @@ def result_to_json(res) -> dict[str, Any]:
         "outcomes": [
             {"power": o.power, "order": o.text, "unit": unit_label(o.unit) if o.unit is not None else None,
              "kind": o.order_kind, "result": o.result, "succeeded": o.succeeded, "reason": o.reason,
-             "by": list(o.by), "dislodged_by": o.dislodged_by,
+             "by": [r.text for r in o.by], "dislodged_by": o.dislodged_by.text if o.dislodged_by else None,
+             "culprits": [order_json(r, pos) for r in o.by],
              "strengths": [{"name": s.name, "owner": s.owner, "value": s.value,
                             "terms": [{"label": t.label, "weight": t.weight} for t in s.terms if t.active]}
                            for s in o.strengths]}
@@ -202,6 +204,12 @@ def result_to_json(res) -> dict[str, Any]:
         "units_after": _units_by_power(res.after),
     } | ({"retreat_options": [{"unit": unit_label(o.unit), "open": list(o.open), "closed": o.closed} for o in res.options],
           "movement": result_to_json(res.movement)} if hasattr(res, "movement") else {})
+
+
+def order_json(ref: OrderRef, pos: Position) -> dict[str, Any]:
+    """A typed culprit reference as JSON: the order, its power, and the unit it was for."""
+    return {"power": ref.power, "order": ref.text,
+            "unit": pos.units[ref.unit].label() if ref.unit is not None and ref.unit < len(pos.units) else None}
 
 
 def _units_by_power(pos: Position) -> dict[str, list[str]]:

@@ -10,9 +10,11 @@ submission.  Nothing here assumes one unit per province or a strength of one per
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, ClassVar, Literal, Optional, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
+
+from .rules import RuleOptions
 
 
 class Frozen(BaseModel):
@@ -195,6 +197,7 @@ class Rejected(Frozen):
     severity: Literal["invalid", "illegal", "ambiguous"]
     reason: str
     unit: Optional[int] = None  # the unit it was meant for, when known
+    duplicate: bool = False  # one of several different orders to one unit (DATC 4.D.3): all hold
 
 
 # -- outcomes --------------------------------------------------------------------------------
@@ -231,33 +234,297 @@ class Strength:
         return f"{self.name} {self.value} ({inner})"
 
 
-class Outcome(Frozen):
-    """What happened to one order.  ``result`` names the kind of success or failure; the
-    culprit fields say who caused it.  ``succeeded`` is derived from ``result``."""
+class OrderRef(Frozen):
+    """A typed reference to an order of the phase (a culprit, the order a support aimed at): the
+    power that wrote it, its text, and the unit it is bound to (an index into the position's
+    units; None for an order that names no unit, such as a build)."""
 
+    power: str
+    text: str
+    unit: Optional[int] = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def order_ref(order: "Order") -> OrderRef:
+    """The reference to a bound order."""
+    return OrderRef.build(power=order.power, text=order.text, unit=order.body.unit)
+
+
+class Obstacle(Frozen):
+    """What stopped a move: its own power's unit staying there, the unit coming the other way
+    (head-to-head), the unit holding there, or a rival move into the same province."""
+
+    why: Literal["own_unit", "head_to_head", "hold", "prevent"]
+    by: OrderRef
+    label: str = ""  # the unit, as it is labelled (own_unit)
+    strength: Optional[Strength] = None  # the strength that stood against the attack
+
+    def describe(self) -> str:
+        if self.why == "own_unit":
+            return f"cannot dislodge its own unit {self.label}"
+        assert self.strength is not None
+        if self.why == "head_to_head":
+            return f"head-to-head against {self.strength.describe()}"
+        if self.why == "hold":
+            return f"against {self.strength.describe()}"
+        return f"bounced by {self.by.text}: {self.strength.describe()}"
+
+
+class Spared(Frozen):
+    """A move into a supporter's province that did not cut the support, and the rule why."""
+
+    by: OrderRef
+    why: str
+
+
+class Outcome(Frozen):
+    """What happened to one order: the base of a discriminated union of outcome kinds (the
+    ``kind`` tag: :class:`Moved`, :class:`Bounced`, :class:`NoPath`, :class:`Held`,
+    :class:`Dislodged`, :class:`Given`, :class:`Cut`, :class:`Void`, :class:`Convoyed`,
+    :class:`Disrupted`, :class:`Partial`, :class:`Built`, :class:`Disbanded`, :class:`Waived`,
+    :class:`Refused`).  Culprits are typed references (:class:`OrderRef`), never prose; the
+    words (:attr:`reason`) are rendered from the typed values.  ``succeeded`` is derived from
+    the kind.  ``wording`` is the sentence of a phase or variant that words an outcome its own
+    way; it replaces the core's rendering."""
+
+    kind: str
     power: str
     text: str  # the order as written (or the implied hold)
     unit: Optional[int] = None
-    order_kind: str  # hold, move, support, convoy, or "rejected"
-    result: Literal[
-        "moved", "bounced", "no_path", "held", "dislodged", "given", "cut", "void",
-        "convoyed", "disrupted", "illegal", "invalid", "ambiguous", "duplicate",
-        "built", "disbanded", "waived", "partial",
-    ]
-    by: tuple[str, ...] = ()  # culprit orders / units
-    reason: str = ""
+    order_kind: str  # hold, move, support, convoy, retreat, build, disband, ... or "rejected"
+    by: tuple[OrderRef, ...] = ()  # the culprit orders
+    dislodged_by: Optional[OrderRef] = None  # the move that dislodged the unit
     strengths: tuple[Strength, ...] = ()
-    dislodged_by: Optional[str] = None
+    wording: Optional[str] = None
 
-    @classmethod
-    def rejected(cls, power: str, text: str, severity: str, reason: str, unit: Optional[int] = None) -> "Outcome":
-        """An order that could not be used (invalid, illegal, ambiguous): the unit holds."""
-        return cls.build(power=power, text=text, unit=unit, order_kind="rejected", result=severity,
-                         reason=f"{severity}: {reason}", by=(), strengths=(), dislodged_by=None)
+    SUCCEEDS: ClassVar[bool] = False
+
+    @property
+    def result(self) -> str:
+        """The kind (the name results have in JSON, corpora and ``compare``)."""
+        return self.kind
 
     @property
     def succeeded(self) -> bool:
-        return self.result in ("moved", "held", "given", "convoyed", "built", "disbanded", "waived")
+        return type(self).SUCCEEDS
+
+    @property
+    def reason(self) -> str:
+        """Why, in words, rendered from the typed outcome (or the producer's own wording)."""
+        return self.wording if self.wording is not None else self.describe()
+
+    def describe(self) -> str:
+        return self.kind.replace("_", " ")
+
+    def dislodged_note(self) -> str:
+        return f"; dislodged by {self.dislodged_by.text}" if self.dislodged_by is not None else ""
+
+    @classmethod
+    def build(cls, **values: Any) -> "Outcome":
+        """As :meth:`Frozen.build`; on the base class, ``kind`` (or its older name ``result``)
+        picks the outcome class, and ``reason`` is taken as the producer's own ``wording``."""
+        if cls is Outcome:
+            tag = values.pop("result", None) or values.get("kind")
+            target = OUTCOME_KINDS.get(tag) if isinstance(tag, str) else None
+            if target is None:
+                raise ValueError(f"unknown outcome kind {tag!r}; known: {', '.join(sorted(OUTCOME_KINDS))}")
+            values["kind"] = tag
+            if "reason" in values:
+                values["wording"] = values.pop("reason")
+            return target.build(**values)
+        if "reason" in values:
+            values["wording"] = values.pop("reason")
+        return super().build(**values)
+
+    @classmethod
+    def rejected(cls, power: str, text: str, severity: str, reason: str, unit: Optional[int] = None) -> "Outcome":
+        """An order that could not be used (invalid, illegal, ambiguous, duplicate): the unit holds."""
+        return Refused.build(kind=severity, power=power, text=text, unit=unit, order_kind="rejected", message=reason)
+
+
+def _via(via_convoy: bool, backup_rule: Optional[str]) -> str:
+    return (" via convoy" if via_convoy else "") + (f" ({backup_rule})" if backup_rule else "")
+
+
+class Moved(Outcome):
+    """The move (or retreat) succeeded."""
+
+    kind: Literal["moved"] = "moved"
+    via_convoy: bool = False
+    backup_rule: Optional[str] = None  # the backup rule that settled its cycle, when one did
+    dest: Optional[str] = None  # where a retreat went (display name)
+    SUCCEEDS: ClassVar[bool] = True
+
+    def describe(self) -> str:
+        if self.order_kind == "retreat":
+            return f"retreats to {self.dest}"
+        attack = f" — {self.strengths[0].describe()}" if self.strengths else ""
+        return f"moves{_via(self.via_convoy, self.backup_rule)}{attack}"
+
+
+class Bounced(Outcome):
+    """The move (or retreat) failed against the :attr:`obstacles`; ``by`` names their orders."""
+
+    kind: Literal["bounced"] = "bounced"
+    via_convoy: bool = False
+    backup_rule: Optional[str] = None
+    obstacles: tuple[Obstacle, ...] = ()
+
+    def describe(self) -> str:
+        if self.order_kind == "retreat":
+            return "fails: " + ", ".join(r.text for r in self.by) + " retreats there too; both are disbanded"
+        attack = self.strengths[0].describe() if self.strengths else ""
+        text = f"fails{_via(self.via_convoy, self.backup_rule)} — {attack} " + "; ".join(o.describe() for o in self.obstacles)
+        return text.strip() + self.dislodged_note()
+
+
+class NoPath(Outcome):
+    """A convoyed move without a convoy path; ``by``: the fleets that convoy it, ``broken``:
+    those whose convoy failed."""
+
+    kind: Literal["no_path"] = "no_path"
+    broken: tuple[OrderRef, ...] = ()
+
+    def describe(self) -> str:
+        if not self.by:
+            why = "no convoy path: no fleet convoys it"
+        elif self.broken:
+            why = "no convoy path: " + "; ".join(f"{t.text} fails" for t in self.broken)
+        else:
+            why = "no convoy path: the fleets do not form a chain"
+        return why + self.dislodged_note()
+
+
+class Held(Outcome):
+    kind: Literal["held"] = "held"
+    SUCCEEDS: ClassVar[bool] = True
+
+    def describe(self) -> str:
+        return "holds"
+
+
+class Dislodged(Outcome):
+    """A unit that did not move was dislodged (``dislodged_by``)."""
+
+    kind: Literal["dislodged"] = "dislodged"
+
+    def describe(self) -> str:
+        return f"dislodged by {self.dislodged_by.text if self.dislodged_by else '?'}"
+
+
+class Given(Outcome):
+    """The support was given; ``spared``: the moves into its province that did not cut it."""
+
+    kind: Literal["given"] = "given"
+    spared: tuple[Spared, ...] = ()
+    SUCCEEDS: ClassVar[bool] = True
+
+    def describe(self) -> str:
+        return "support given" + "".join(f"; not cut by {s.by.text}: {s.why}" for s in self.spared)
+
+
+class Cut(Outcome):
+    """The support was cut by the moves ``by`` (or by the one that dislodged the supporter)."""
+
+    kind: Literal["cut"] = "cut"
+
+    def describe(self) -> str:
+        if self.dislodged_by is not None:
+            return f"cut: dislodged by {self.dislodged_by.text}"
+        return "cut by " + ", ".join(r.text for r in self.by)
+
+
+class Void(Outcome):
+    """A support or convoy that matches no order of the unit it names (``by``: that order)."""
+
+    kind: Literal["void"] = "void"
+    wanted: Optional[str] = None  # support: the province of the move it offered (None: a hold)
+    unordered: Optional[str] = None  # support: the label of the unit it named, which had no order
+
+    def describe(self) -> str:
+        target = self.by[0].text if self.by else "?"
+        if self.order_kind == "convoy":
+            return f"void: no matching convoyed move ({target})"
+        want = "hold" if self.wanted is None else f"move to {self.wanted}"
+        has = f"{self.unordered} (no order, holds)" if self.unordered is not None else target
+        return f"void: the supported unit was not ordered to {want} ({has})"
+
+
+class Convoyed(Outcome):
+    kind: Literal["convoyed"] = "convoyed"
+    SUCCEEDS: ClassVar[bool] = True
+
+    def describe(self) -> str:
+        return "convoys"
+
+
+class Disrupted(Outcome):
+    """A convoy that carried nothing: settled by a backup rule, its army had no path, or the
+    fleet was dislodged."""
+
+    kind: Literal["disrupted"] = "disrupted"
+    cause: Literal["backup", "no_path", "dislodged"] = "dislodged"
+    backup_rule: Optional[str] = None
+
+    def describe(self) -> str:
+        if self.cause == "backup":
+            return f"fails: {self.backup_rule}"
+        if self.cause == "no_path":
+            return f"not carried out: {self.by[0].text if self.by else 'the army'} has no convoy path"
+        return f"disrupted: dislodged by {self.dislodged_by.text if self.dislodged_by else None}"
+
+
+class Partial(Outcome):
+    """Partly carried out (a stack's support partly cut, a retreat partly destroyed)."""
+
+    kind: Literal["partial"] = "partial"
+
+
+class Built(Outcome):
+    kind: Literal["built"] = "built"
+    SUCCEEDS: ClassVar[bool] = True
+
+
+class Disbanded(Outcome):
+    kind: Literal["disbanded"] = "disbanded"
+    SUCCEEDS: ClassVar[bool] = True
+
+
+class Waived(Outcome):
+    kind: Literal["waived"] = "waived"
+    SUCCEEDS: ClassVar[bool] = True
+
+
+class Refused(Outcome):
+    """An order that could not be used: invalid (not understood), illegal (not allowed here),
+    ambiguous (several readings), or duplicate (one of several orders to one unit)."""
+
+    kind: Literal["invalid", "illegal", "ambiguous", "duplicate"]
+    message: str = ""
+
+    def describe(self) -> str:
+        return f"{self.kind}: {self.message}"
+
+
+OUTCOME_CLASSES: tuple[type[Outcome], ...] = (Moved, Bounced, NoPath, Held, Dislodged, Given, Cut, Void, Convoyed,
+                                              Disrupted, Partial, Built, Disbanded, Waived, Refused)
+# kind tag -> outcome class (the discriminator of the union)
+OUTCOME_KINDS: dict[str, type[Outcome]] = {
+    tag: cls for cls in OUTCOME_CLASSES for tag in get_args(cls.model_fields["kind"].annotation)}
+
+AnyOutcome = Annotated[Union[Moved, Bounced, NoPath, Held, Dislodged, Given, Cut, Void, Convoyed, Disrupted,
+                             Partial, Built, Disbanded, Waived, Refused], Field(discriminator="kind")]
+
+
+def outcome_from(data: dict[str, Any]) -> Outcome:
+    """An outcome from data (``model_dump`` of one), by its ``kind`` tag."""
+    tag = data.get("kind")
+    cls = OUTCOME_KINDS.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        raise ValueError(f"unknown outcome kind {tag!r}; known: {', '.join(sorted(OUTCOME_KINDS))}")
+    return cls.model_validate(data)
 
 
 class Backup(Frozen):
@@ -271,7 +538,7 @@ class Backup(Frozen):
 
 class MovementResult(Drawable, Frozen):
     position: Position
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[SerializeAsAny[Outcome], ...]
     dislodged: tuple[int, ...]  # unit indices of the position before
     dislodged_by: dict[int, int] = Field(default_factory=dict)  # dislodged unit -> attacker unit
     after: Position
@@ -281,3 +548,4 @@ class MovementResult(Drawable, Frozen):
     convoyed: tuple[int, ...] = ()  # units that moved by convoy
     failed_into: tuple[str, ...] = ()  # provinces some move tried and failed to enter this turn
     orders: tuple[Order, ...] = ()  # the orders as bound to the units (implicit holds included), for drawing
+    rules: Optional[SerializeAsAny[RuleOptions]] = None  # the rules it was adjudicated under (name, every value)

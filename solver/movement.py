@@ -29,8 +29,9 @@ import networkx as nx
 from dipsat.maps import GameMap
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, System, Values, evaluate, solve_system
-from .models import (Backup, Convoy, Move, MovementResult, Order, Outcome, Position, Strength, Support,
-                     Term, Unit, FLEET)
+from .models import (Backup, Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Move, Moved,
+                     MovementResult, NoPath, Obstacle, Order, Outcome, Position, Spared, Strength, Support, Term,
+                     Unit, Void, FLEET, order_ref)
 from .orders import BoundOrders, Geography, describe_unit
 from .rules import RuleOptions
 
@@ -445,61 +446,52 @@ def explain(impl: MovementRules, enc: Encoding, values: Values, components) -> M
         body = o.body
         enc.labels[u]
         dis = dislodged_by.get(u)
-        dis_txt = b.orders[dis].text if dis is not None else None
-        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)
+        dis_ref = order_ref(b.orders[dis]) if dis is not None else None
+        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_ref)
         if isinstance(body, Move):
             out = _move_outcome(impl, enc, values, u, o, common, strength, moved, overridden)
-            out = impl.explain_move(enc, values, u, out)
-            if dis is not None:
-                out = out.model_copy(update={"reason": f"{out.reason}; dislodged by {dis_txt}"})
-            outcomes.append(out)
+            outcomes.append(impl.explain_move(enc, values, u, out))
         elif isinstance(body, Support):
             if not enc.matched.get(u):
                 t = b.orders[body.target]
-                want = "hold" if body.dest is None else f"move to {m.provinces[body.dest].name}"
-                has = t.text if body.target not in b.implicit else f"{impl.label(pos, body.target)} (no order, holds)"
-                outcomes.append(Outcome.build(order_kind="support", result="void", by=(t.text,),
-                                        reason=f"void: the supported unit was not ordered to {want} ({has})", **common))
+                outcomes.append(Void.build(order_kind="support", by=(order_ref(t),),
+                                           wanted=None if body.dest is None else m.provinces[body.dest].name,
+                                           unordered=impl.label(pos, body.target) if body.target in b.implicit else None,
+                                           **common))
             elif values[_name("S", u)]:
-                spared = [f"not cut by {b.orders[mv].text}: {why}" for mv, when, why in enc.exempt.get(u, [])
-                          if val(impl.P(enc, mv)) and val(when) and pos.units[mv].power != pos.units[u].power]
-                reason = "support given" + ("; " + "; ".join(spared) if spared else "")
-                outcomes.append(Outcome.build(order_kind="support", result="given", reason=reason, **common))
-            elif dis is not None:
-                outcomes.append(Outcome.build(order_kind="support", result="cut", by=(dis_txt,), reason=f"cut: dislodged by {dis_txt}", **common))
+                spared = tuple(Spared.build(by=order_ref(b.orders[mv]), why=why) for mv, when, why in enc.exempt.get(u, [])
+                               if val(impl.P(enc, mv)) and val(when) and pos.units[mv].power != pos.units[u].power)
+                outcomes.append(Given.build(order_kind="support", spared=spared, **common))
+            elif dis_ref is not None:
+                outcomes.append(Cut.build(order_kind="support", by=(dis_ref,), **common))
             else:
                 when = {m: w for m, w, _ in enc.exempt.get(u, [])}
-                cut_by = [b.orders[c].text for c in enc.cutters.get(u, [])
-                          if val(impl.P(enc, c)) and not val(when.get(c, FALSE))]
-                outcomes.append(Outcome.build(order_kind="support", result="cut", by=tuple(cut_by),
-                                        reason="cut by " + ", ".join(cut_by), **common))
+                cut_by = tuple(order_ref(b.orders[c]) for c in enc.cutters.get(u, [])
+                               if val(impl.P(enc, c)) and not val(when.get(c, FALSE)))
+                outcomes.append(Cut.build(order_kind="support", by=cut_by, **common))
         elif isinstance(body, Convoy):
             name = _name("C", u)
             if not enc.matched.get(u):
-                t = b.orders[body.target]
-                outcomes.append(Outcome.build(order_kind="convoy", result="void", by=(t.text,),
-                                        reason=f"void: no matching convoyed move ({t.text})", **common))
+                outcomes.append(Void.build(order_kind="convoy", by=(order_ref(b.orders[body.target]),), **common))
             elif name in overridden:
-                c = overridden[name]
-                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", reason=f"fails: {c.backup[1]}", **common))
+                outcomes.append(Disrupted.build(order_kind="convoy", cause="backup", backup_rule=overridden[name].backup[1],
+                                                **common))
             elif values[name] and not values.get(_name("P", body.target), True):
                 # the fleet stayed, but the army had no convoy path: nothing was carried
-                t = b.orders[body.target]
-                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(t.text,),
-                                        reason=f"not carried out: {t.text} has no convoy path", **common))
+                outcomes.append(Disrupted.build(order_kind="convoy", cause="no_path",
+                                                by=(order_ref(b.orders[body.target]),), **common))
             elif values[name]:
-                outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", reason="convoys", **common))
+                outcomes.append(Convoyed.build(order_kind="convoy", **common))
             else:
-                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_txt,) if dis_txt else (),
-                                        reason=f"disrupted: dislodged by {dis_txt}", **common))
+                outcomes.append(Disrupted.build(order_kind="convoy", cause="dislodged",
+                                                by=(dis_ref,) if dis_ref else (), **common))
         else:
-            if dis is not None:
-                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_txt,), reason=f"dislodged by {dis_txt}", **common))
+            if dis_ref is not None:
+                outcomes.append(Dislodged.build(order_kind="hold", by=(dis_ref,), **common))
             else:
-                outcomes.append(Outcome.build(order_kind="hold", result="held", reason="holds", **common))
+                outcomes.append(Held.build(order_kind="hold", **common))
     for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.rejected(r.power, r.text, r.severity if "several different orders" not in r.reason else "duplicate",
-                                         r.reason, r.unit))
+        outcomes.append(Outcome.rejected(r.power, r.text, "duplicate" if r.duplicate else r.severity, r.reason, r.unit))
     # the position after
     new_units: list[Unit] = []
     for u, unit in enumerate(pos.units):
@@ -536,9 +528,7 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
     def val(f: Formula) -> bool:
         return evaluate(f, values)
 
-    backup_note = ""
-    if _name("M", u) in overridden:
-        backup_note = f" ({overridden[_name('M', u)].backup[1]})"
+    backup_rule = overridden[_name("M", u)].backup[1] if _name("M", u) in overridden else None
     occ = [v for v in enc.occupants.get(d, []) if v != u]
     v = occ[0] if occ else None
     battle = u in enc.h2h and val(enc.h2h[u][1])
@@ -546,38 +536,27 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
     restricted_by = pos.units[v].power if v_stays else None
     attack = strength("attack", lbl, impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
     by_convoy = val(impl.via(enc.route, u))
-    via = " via convoy" if by_convoy else ""
     if u in moved:
-        return Outcome.build(order_kind="move", result="moved", reason=f"moves{via}{backup_note} — {attack.describe()}",
-                                       strengths=(attack,), **common)
+        return Moved.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, strengths=(attack,), **common)
     if not val(impl.P(enc, u)):
         fleets = enc.convoyers.get(u, [])
-        if not fleets:
-            why = "no convoy path: no fleet convoys it"
-        else:
-            broken = [b.orders[f].text for f in fleets if not val(impl.C(enc, f))]
-            why = "no convoy path: " + ("; ".join(f"{t} fails" for t in broken) if broken else "the fleets do not form a chain")
-        return Outcome.build(order_kind="move", result="no_path", by=tuple(b.orders[f].text for f in fleets),
-                                       reason=why, **common)
-    culprits: list[str] = []
-    parts: list[str] = []
+        broken = tuple(order_ref(b.orders[f]) for f in fleets if not val(impl.C(enc, f)))
+        return NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets), broken=broken, **common)
+    obstacles: list[Obstacle] = []
     strengths = [attack]
-    if v_stays and pos.units[v].power == pos.units[u].power:
-        culprits.append(b.orders[v].text)
-        parts.append(f"cannot dislodge its own unit {enc.labels[v]}")
+    if v is not None and v_stays and pos.units[v].power == pos.units[u].power:
+        obstacles.append(Obstacle.build(why="own_unit", by=order_ref(b.orders[v]), label=enc.labels[v]))
     elif battle:
         n = enc.h2h[u][0]
         ds = strength("defend", enc.labels[n], impl.defend_terms(enc, n))
         strengths.append(ds)
         if ds.value >= attack.value:
-            culprits.append(b.orders[n].text)
-            parts.append(f"head-to-head against {ds.describe()}")
-    elif v_stays:
+            obstacles.append(Obstacle.build(why="head_to_head", by=order_ref(b.orders[n]), strength=ds))
+    elif v is not None and v_stays:
         hs = strength("hold", enc.labels[v], impl.hold_terms(enc, v) if v not in enc.moves else impl.failed_terms(enc, v))
         strengths.append(hs)
         if hs.value >= attack.value:
-            culprits.append(b.orders[v].text)
-            parts.append(f"against {hs.describe()}")
+            obstacles.append(Obstacle.build(why="hold", by=order_ref(b.orders[v]), strength=hs))
     for r in enc.into.get(d, []):
         if r == u:
             continue
@@ -585,8 +564,6 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
         ps = strength("prevent", enc.labels[r], impl.prevent_terms(enc, r), zero=zero)
         if not zero and ps.value >= attack.value:
             strengths.append(ps)
-            culprits.append(b.orders[r].text)
-            parts.append(f"bounced by {b.orders[r].text}: {ps.describe()}")
-    reason = f"fails{via}{backup_note} — {attack.describe()} " + ("; ".join(parts) if parts else "")
-    return Outcome.build(order_kind="move", result="bounced", by=tuple(culprits), reason=reason.strip(),
-                                   strengths=tuple(strengths), **common)
+            obstacles.append(Obstacle.build(why="prevent", by=order_ref(b.orders[r]), strength=ps))
+    return Bounced.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, obstacles=tuple(obstacles),
+                         by=tuple(o.by for o in obstacles), strengths=tuple(strengths), **common)

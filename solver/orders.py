@@ -228,7 +228,7 @@ class OrderBinder:
                                              reason="a later order to the same unit replaces it (rule option duplicate_orders=last)"))
             else:
                 for o in cands:
-                    rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
+                    rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u, duplicate=True,
                                              reason="the unit has several different orders, so it holds (DATC 4.D.3)"))
         bound = BoundOrders(pos, {}, rejected)
         for i, unit in enumerate(pos.units):

@@ -123,7 +123,7 @@ def _hover(o: Outcome) -> str:
     if o.reason:
         text += f": {o.reason}"
     if o.by:
-        text += " (by " + "; ".join(o.by) + ")"
+        text += " (by " + "; ".join(r.text for r in o.by) + ")"
     return text
 
 

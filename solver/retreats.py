@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from pydantic import Field
+from pydantic import Field, SerializeAsAny
 
 from dipsat.maps import GameMap
 
 from .errors import OrderError
-from .models import Drawable, Frozen, MovementResult, Outcome, Position
+from .models import Bounced, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Position
 from .notation import Notation
 from .orders import describe_unit
 from .rules import RuleOptions
@@ -39,6 +39,7 @@ class RetreatResult(Drawable, Frozen):
     dislodged_by: dict[int, int] = Field(default_factory=dict)
     backups: tuple = ()
     contested: tuple[str, ...] = ()
+    rules: Optional[SerializeAsAny[RuleOptions]] = None  # the rules it was adjudicated under (name, every value)
 
 
 def retreat_options(game_map: GameMap, rules: RuleOptions, mv: MovementResult) -> list[RetreatOption]:
@@ -135,15 +136,12 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
             continue
         rivals = [v for v in per_target[game_map.province_of(loc)] if v != u]
         if rivals:
-            outcomes.append(Outcome.build(
-                power=power, text=text, unit=u, order_kind="retreat", result="bounced",
-                by=tuple(chosen[v][2] for v in rivals),
-                reason="fails: " + ", ".join(chosen[v][2] for v in rivals) + " retreats there too; both are disbanded",
-                strengths=(), dislodged_by=None))
+            outcomes.append(Bounced.build(
+                power=power, text=text, unit=u, order_kind="retreat",
+                by=tuple(OrderRef.build(power=chosen[v][1], text=chosen[v][2], unit=v) for v in rivals)))
         else:
             moved[u] = loc
-            outcomes.append(Outcome.build(power=power, text=text, unit=u, order_kind="retreat", result="moved",
-                                                    reason=f"retreats to {game_map.display(loc)}", by=(), strengths=(), dislodged_by=None))
+            outcomes.append(Moved.build(power=power, text=text, unit=u, order_kind="retreat", dest=game_map.display(loc)))
     for u in mv.dislodged:
         if u not in chosen:
             unit = pos.units[u]

@@ -29,6 +29,12 @@ class StrengthJSON(_Out):
     terms: list[TermJSON] = Field(description="the terms that count (the active ones)")
 
 
+class OrderRefJSON(_Out):
+    power: str
+    order: str = Field(description="the order as written")
+    unit: Optional[str] = Field(description="'Power: unit' the order is for; null when it names no unit")
+
+
 class OutcomeJSON(_Out):
     power: str
     order: str = Field(description="the order as written, or the implied hold")
@@ -38,7 +44,8 @@ class OutcomeJSON(_Out):
                                     "illegal, invalid, ambiguous, duplicate, built, disbanded, waived, partial, ...")
     succeeded: bool
     reason: str = Field(description="why, in words: the culprit orders and the strengths compared")
-    by: list[str] = Field(description="the culprit orders or units")
+    by: list[str] = Field(description="the culprit orders or units (their texts; typed in 'culprits')")
+    culprits: list[OrderRefJSON] = Field(default_factory=list, description="the culprit orders, as typed references")
     dislodged_by: Optional[str]
     strengths: list[StrengthJSON]
 

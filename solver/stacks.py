@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, Key, System, Values, evaluate
-from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit)
+from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit, OrderRef, order_ref)
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
 from .movement import MovementRules, Terms, _name, _unit_of
 from .notation import ParsedOrder
@@ -459,7 +459,8 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
         body = o.body
         dis = dislodged_by.get(u)
         dis_txt = b.orders[dis].text if dis is not None else None
-        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)
+        dis_ref = order_ref(b.orders[dis]) if dis is not None else None
+        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_ref)
         if isinstance(body, Move):
             k = enc.force_of[u]
             owner_units = enc.occupants.get(k[1], [])
@@ -482,13 +483,13 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
                 strengths.append(ds)
                 if ds.value >= att.value:
                     parts.append(f"head-to-head against {ds.describe()}")
-                    culprits.extend(b.orders[v].text for v in owner_units)
+                    culprits.extend(order_ref(b.orders[v]) for v in owner_units)
             elif owner and owner != k[0] and restricted:
                 d = strength("defence", k[1], impl.defence_terms(enc, k[1], tuple(enc.h2h.get(k, (None, []))[1])))
                 strengths.append(d)
                 if d.value >= att.value:
                     parts.append(f"against {d.describe()}")
-                    culprits.extend(b.orders[v].text for v in owner_units)
+                    culprits.extend(order_ref(b.orders[v]) for v in owner_units)
             if k in enc.h2h and not combined:
                 opp = enc.h2h[k][0]
                 ds = strength("head-to-head", f"{opp[0]} into {opp[1]}", impl.force_terms(enc, opp))
@@ -500,7 +501,7 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
                     ps = strength("prevent", f"{r[0]} into {r[1]}", impl.force_terms(enc, r))
                     if ps.value >= att.value:
                         strengths.append(ps)
-                        culprits.extend(b.orders[m].text for m in enc.forces[r])
+                        culprits.extend(order_ref(b.orders[m]) for m in enc.forces[r])
                         parts.append(f"bounced by {r[0]}: {ps.describe()}")
             reason = f"fails — {att.describe()} " + "; ".join(parts)
             if dis_txt:
@@ -520,8 +521,8 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
                                                         reason="support given" + (f" by all {n}" if n > 1 else ""), **common))
             elif given == 0:
                 attackers = _attackers(impl, enc, val, u)
-                by = (dis_txt,) if dis_txt else attackers
-                why = f"dislodged by {dis_txt}" if dis_txt else "by " + ", ".join(attackers)
+                by = (dis_ref,) if dis_ref else attackers
+                why = f"dislodged by {dis_txt}" if dis_txt else "by " + ", ".join(r.text for r in attackers)
                 outcomes.append(Outcome.build(order_kind="support", result="cut", by=by,
                                                         strengths=(), reason=f"cut {why}", **common))
             else:
@@ -541,11 +542,11 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
                 outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", by=(), strengths=(),
                                                         reason="convoys", **common))
             else:
-                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_txt,), strengths=(),
+                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_ref,) if dis_ref else (), strengths=(),
                                                         reason=f"disrupted: displaced by {dis_txt}", **common))
         else:
             if dis is not None:
-                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_txt,), strengths=(),
+                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_ref,) if dis_ref else (), strengths=(),
                                                         reason=f"displaced by {dis_txt}", **common))
             else:
                 outcomes.append(Outcome.build(order_kind="hold", result="held", by=(), strengths=(),
@@ -571,11 +572,11 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
                           convoyed=tuple(sorted(u for u in moved if enc.route[u] == "convoy")))
 
 
-def _attackers(impl: StackMovementRules, enc: StackEncoding, val: Callable[[Formula], bool], s: int) -> tuple[str, ...]:
+def _attackers(impl: StackMovementRules, enc: StackEncoding, val: Callable[[Formula], bool], s: int) -> tuple[OrderRef, ...]:
     """The foreign moves into a supporter's province that reached it (the cutting attacks)."""
     pos = enc.bound.position
     prov, mine = pos.units[s].province, pos.units[s].power
-    return tuple(enc.bound.orders[m].text for (nation, p), members in sorted(enc.forces.items())
+    return tuple(order_ref(enc.bound.orders[m]) for (nation, p), members in sorted(enc.forces.items())
                  if p == prov and nation != mine for m in members if val(impl.P(enc, m)))
 
 

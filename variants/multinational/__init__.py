@@ -448,7 +448,8 @@ class MultinationalRules(MovementRules):
         mv: Move = enc.moves[u]
         if isinstance(mv, FlyOver):
             ok = values[_name("M", u)]
-            return outcome.model_copy(update={"reason": "fly-over " + ("succeeds" if ok else "fails: it conflicts with another order")})
+            return outcome.model_copy(update={"wording": "fly-over " + ("succeeds" if ok else "fails: it conflicts with another order")
+                                              + outcome.dislodged_note()})
         d = enc.dest[u]
         _, full = self.seed_strength("Attacking strength", self.attack_terms(enc, u, None), values)
         lines = [full]
@@ -478,7 +479,7 @@ class MultinationalRules(MovementRules):
             verdict = "fails: " + outcome.reason
         else:
             verdict = "fails"
-        return outcome.model_copy(update={"reason": f"{verdict} — " + "; ".join(lines)})
+        return outcome.model_copy(update={"wording": f"{verdict} — " + "; ".join(lines) + outcome.dislodged_note()})
 
 
 class Multinational(Variant):
