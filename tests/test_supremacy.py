@@ -243,7 +243,7 @@ def test_example_game_plays_setup_and_two_turns(capsys):
     assert "== Turn 2 ==" in capsys.readouterr().out
 
 
-def test_game_refuses_a_play_after_the_stage_is_over(tmp_path):
+def test_game_refuses_a_play_by_a_non_bidder(tmp_path):
     from dipsat.variants.supremacy.game import play_file
 
     text = open("examples/supremacy_game.toml", encoding="utf-8").read()
@@ -251,7 +251,7 @@ def test_game_refuses_a_play_after_the_stage_is_over(tmp_path):
                        '{ stage = 7, power = "CSA", actions = ["buy 1 mineral"] },\n  { stage = 7, power = "USA", actions = ["buy 1 grain"] },')
     f = tmp_path / "g.toml"
     f.write_text(bad, encoding="utf-8")
-    with pytest.raises(DipsatError, match="the stage is over"):
+    with pytest.raises(DipsatError, match="USA did not bid on Stage 7, so it may not take part"):
         play_file(str(f))
 
 

@@ -8,6 +8,8 @@
     buy 2 grain / sell 3 oil            (Stages 7 / 3, at market value)
     loan 1000 / repay 500               (millions; a loan at any time, repayment when not in default)
     transfer 500 money to CSA / transfer 2 oil to CSA   (Stages 3, 6, 7; Diplomacy)
+    transfer 2 army us_west to CSA / transfer navy caribbean to CSA / transfer nuke to CSA
+                                        (Stage 6: conventional and strategic forces)
     exchange 500 money for 2 oil with USA   (an immediate exchange: USA accepts the deal, even if
                                         it did not bid on the stage; both sides checked)
     build 2 army us_west / build navy caribbean / build nuke / build lstar   (Stage 6)
@@ -70,6 +72,8 @@ PATTERNS: list[tuple[Verb, re.Pattern[str]]] = [
     ("sell", re.compile(rf"^sell\s+{_N}(grain|oil|minerals?)$")),
     ("loan", re.compile(r"^loan\s+\$?(\d+)$")),
     ("repay", re.compile(r"^repay\s+\$?(\d+)$")),
+    ("transfer", re.compile(rf"^transfer\s+{_N}(army|armies)\s+{_ZONE}\s+to\s+(.+)$")),
+    ("transfer", re.compile(rf"^transfer\s+{_NAVY}\s+to\s+(.+)$")),
     ("transfer", re.compile(rf"^transfer\s+{_N}(money|grain|oil|minerals?|nukes?|l-?stars?)\s+to\s+(.+)$")),
     ("exchange", re.compile(rf"^exchange\s+{_N}(money|grain|oil|minerals?|nukes?|l-?stars?)\s+for\s+{_N}"
                             r"(money|grain|oil|minerals?|nukes?|l-?stars?)\s+with\s+(.+)$")),
@@ -113,6 +117,12 @@ def parse_action(board: Board, power: str, text: str) -> Action:
                 return Action(power, text, verb, int(g[0] or 1), _item(g[1]))
             if verb in ("loan", "repay"):
                 return Action(power, text, verb, int(g[0]), "money")
+            if verb == "transfer" and (g[1] is None or g[1].isdigit()):  # 'transfer navy SEA[#n] to P'
+                return Action(power, text, verb, 1, "navy", src=board.lookup(g[0]), navy=int(g[1] or 1),
+                              to=board.lookup_power(g[2]))
+            if verb == "transfer" and g[1] in ("army", "armies"):
+                return Action(power, text, verb, int(g[0] or 1), "army", src=board.lookup(g[2]),
+                              to=board.lookup_power(g[3]))
             if verb == "transfer":
                 return Action(power, text, verb, int(g[0] or 1), _item(g[1]), to=board.lookup_power(g[2]))
             if verb == "exchange":

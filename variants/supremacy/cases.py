@@ -14,6 +14,8 @@ results in each expectation's ``facts`` (dotted paths into the result, compared 
     odds     data.state, data.drill                        -> exact probabilities (fractions as text)
     wealth   data.state                                    -> the wealth table
     bids     data.bids {power: {stage: chits}}, data.dice   -> player order per stage
+    game     data.state (or data.setup), data.turns (as in a game file) -> per turn the stages (order,
+             log lines) and the state after; the game's result (winners); the final state
 """
 
 from __future__ import annotations
@@ -109,6 +111,14 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
         dice = Dice(data.get("dice"), seed_of(opts, data))
         bids = {p: {int(k): int(v) for k, v in b.items()} for p, b in data.get("bids", {}).items()}
         return {"order": {str(k): v for k, v in player_order(bids, dice).items()}}
+    if kind == "game":
+        from .game import load_game, play_game, result_facts
+
+        game = load_game({k: v for k, v in data.items() if k != "kind"}, "data")
+        g = play_game(game, opts, "data")
+        return {"turns": [{"stages": {str(st.stage): {"order": st.order, "lines": st.lines} for st in t.stages},
+                           "state": state_facts(t.state) if t.state else None} for t in g.turns],
+                "result": result_facts(g.result), "state": state_facts(g.state)}
     state = parse_state(data.get("state", {}))
     if kind == "wealth":
         return {"wealth": {p: economy.wealth(state, p) for p in sorted(state.powers)}}
@@ -139,7 +149,7 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
         out = run_drill(state, drill, opts, dice)
         dice.check_all_used()
         return {**out, "dice_used": dice.used, "state": state_facts(state)}
-    raise DipsatError(f"data.kind: {kind!r} is not one of setup, stage, stage1, stage2, drill, odds, wealth, bids")
+    raise DipsatError(f"data.kind: {kind!r} is not one of setup, stage, stage1, stage2, drill, odds, wealth, bids, game")
 
 
 def lookup(result: Any, path: str) -> Any:

@@ -124,14 +124,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     import json
 
     from .cases import state_facts
-    from .game import format_game, play_file
+    from .game import format_game, play_file, result_facts
 
     g = play_file(args.file)
     if getattr(args, "json", False):
         print(json.dumps({"setup": state_facts(g.setup), "turns": [
             {"turn": t.number, "stages": [{"stage": s.stage, "order": s.order, "log": s.lines} for s in t.stages],
              "state": state_facts(t.state) if t.state else None} for t in g.turns],
-            "state": state_facts(g.state)}, indent=2))
+            "state": state_facts(g.state), "result": result_facts(g.result)}, indent=2))
         return 0
     print(format_game(g, quiet=getattr(args, "quiet", False)))
     return 0

@@ -433,6 +433,8 @@ class NuclearStrike(BaseModel):
     champions: list[str] = Field(default_factory=list, description="players who spend a chit to champion")
     screens: list[Screen] = Field(default_factory=list)
     counterattack: bool = False
+    first_strike: bool = Field(default=False, description="a First Strike (Nuclear Strike 7: not answered by a "
+                               "counterattack; the term is not defined: option first_strike)")
 
 
 @dataclass
@@ -505,6 +507,8 @@ def plan_nuclear(state: State, n: NuclearStrike) -> list[Nuke]:
 
 
 def nuclear(state: State, n: NuclearStrike, opts: SupremacyOptions, dice: Dice) -> list[Nuke]:
+    if n.first_strike:
+        opts.need("first_strike", "a nuclear strike declared a First Strike")
     nukes = plan_nuclear(state, n)
     for k in nukes:
         state.holdings(k.owner).nukes -= 1

@@ -75,8 +75,25 @@ class GameFile(BaseModel):
 
     variant: str = "supremacy"
     options: dict[str, Any] = Field(default_factory=dict)
-    setup: SetupInput
+    setup: Optional[SetupInput] = None
+    state: Optional[dict[str, Any]] = Field(default=None, description="a state to start from instead of a set-up")
     turns: list[TurnInput] = Field(default_factory=list)
+
+
+@dataclass
+class Victory:
+    """How a game ended: after which turn, who won (several: a shared victory) and why."""
+
+    turn: int
+    winners: list[str]
+    reason: str
+
+    def facts(self) -> dict[str, Any]:
+        return {"decided": True, "turn": self.turn, "winners": self.winners, "reason": self.reason}
+
+
+def result_facts(v: Optional[Victory]) -> dict[str, Any]:
+    return v.facts() if v is not None else {"decided": False}
 
 
 @dataclass
@@ -100,6 +117,7 @@ class GameLog:
     turns: list[TurnLog]
     state: State
     opts: SupremacyOptions
+    result: Optional[Victory] = None
 
 
 def _stage12_order(state: State, opts: SupremacyOptions) -> list[str]:
@@ -183,56 +201,91 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
     log = StageLog(stage, order)
     if stage in (3, 7):
         opts.need("market_adjustment", f"the start of Stage {stage} (the market is adjusted automatically)")
+    for i, pl in plays:
+        if pl.power not in order and not (pl.drill is not None and _is_counter(parse_drill(pl.drill))):
+            raise GameError(f"turn {turn}, play {i + 1}: {pl.power} did not bid on Stage {stage}, so it may not take "
+                            "part (Blind Bidding: a non-bidder may only accept deals made by a bidder in Stages 3, 6 "
+                            "and 7 — an 'exchange' written by the bidder)")
     if not order:
-        if plays:
-            raise GameError(f"turn {turn}, Stage {stage}: nobody bid on it, but {plays[0][1].power} plays")
         return log
     queue = list(plays)
     passes = 0
     pos = 0
-    last_defenders: list[str] = []
+    last: Optional[tuple[str, list[str]]] = None  # the drill just played, if it may be answered: attacker, defenders
+    prospects: dict[str, int] = {}
     while passes < len(order):
+        nxt = queue[0][1] if queue else None
+        if nxt is not None and nxt.drill is not None and _is_counter(parse_drill(nxt.drill)):
+            i, play = queue.pop(0)
+            assert play.drill is not None
+            drill = parse_drill(play.drill)
+            if last is None or play.power not in last[1]:
+                raise GameError(f"turn {turn}, play {i + 1}: {play.power}'s counterattack answers no drill it defended "
+                                "just before (a counterattack follows the drill it answers, and a counterattack or "
+                                "First Strike is not answered)")
+            if play.power not in bidders and opts.counterattack_bid == "needed":
+                raise GameError(f"turn {turn}, play {i + 1}: {play.power} did not bid on Stage 4; under "
+                                "counterattack_bid = 'needed' it may not counterattack")
+            if isinstance(drill, Clash) and drill.counterattack_of != last[0]:
+                raise GameError(f"turn {turn}, play {i + 1}: the counterattack answers {last[0]}'s drill, not "
+                                f"{drill.counterattack_of}'s")
+            log.lines.append(f"{play.power}: " + _play_drill(state, drill, play, i, opts, turn, bidders))
+            last = None  # 'If this was not itself a counterattack'
+            passes = 0
+            continue
         p = order[pos % len(order)]
         pos += 1
-        nxt = queue[0][1] if queue else None
-        if nxt is not None and stage == 4 and nxt.drill is not None and nxt.power != p and last_defenders \
-                and nxt.power in last_defenders and _is_counter(parse_drill(nxt.drill)):
-            pos -= 1  # a counterattack is outside the rotation
-            p = nxt.power
         if nxt is None or nxt.power != p:
             passes += 1
             log.lines.append(f"{p}: pass")
             continue
         i, play = queue.pop(0)
-        last_defenders = []
+        last = None
         if play.drill is not None:
             if stage != 4:
                 raise GameError(f"turn {turn}, play {i + 1}: a drill is played in Stage 4, not {stage}")
             drill = parse_drill(play.drill)
             if getattr(drill, "attacker", p) != p and not isinstance(drill, NuclearStrike):
                 raise GameError(f"turn {turn}, play {i + 1}: {p}'s drill names attacker {getattr(drill, 'attacker')}")
-            if isinstance(drill, NuclearStrike):
-                drill = drill.model_copy(update={"bidders": sorted(bidders)})
+            if isinstance(drill, NuclearStrike) and drill.strikes and drill.strikes[0].power != p:
+                raise GameError(f"turn {turn}, play {i + 1}: {p}'s nuclear strike starts with {drill.strikes[0].power}'s")
             defenders = _drill_defender(state, drill)
-            dice = Dice(play.dice, f"{opts.random_seed}:turn{turn}:play{i + 1}")
-            facts = run_drill(state, drill, opts, dice)
-            log.lines.append(f"{p}: {_drill_text(drill)} — {_drill_result(facts)}")
+            first_strike = isinstance(drill, NuclearStrike) and drill.first_strike
+            log.lines.append(f"{p}: " + _play_drill(state, drill, play, i, opts, turn, bidders))
             passes = 0
-            if not _is_counter(drill):
-                last_defenders = defenders
+            if not first_strike:
+                last = (p, defenders)
             continue
         if play.actions == ["pass"] or not play.actions:
             passes += 1
             log.lines.append(f"{p}: pass")
             continue
+        if stage == 8:
+            n = prospects.get(p, 0) + sum(1 for a in play.actions if a.strip().lower() == "prospect")
+            limit = bidders.get(p, 0) if opts.prospect_limit == "chits_bid" else state.powers[p].chits
+            if n > limit:
+                raise GameError(f"turn {turn}, play {i + 1}: {p} prospects {n} times in Stage 8; its bid chits allow "
+                                f"{limit} (prospect_limit {opts.prospect_limit!r})")
+            if opts.prospect_limit == "chits_left":
+                state.powers[p].chits -= n - prospects.get(p, 0)
+            prospects[p] = n
         for text, line in zip(play.actions, run_stage(state, p, stage, play.actions, opts)):
             log.lines.append(f"{p}: {text} — {line}")
         passes = 0
     if queue:
         i, play = queue[0]
         raise GameError(f"turn {turn}, play {i + 1} ({play.power}, Stage {stage}): the stage is over — all its players "
-                        f"({', '.join(order)}) passed consecutively; or {play.power} did not bid on Stage {stage}")
+                        f"({', '.join(order)}) passed consecutively")
     return log
+
+
+def _play_drill(state: State, drill: DrillInput, play: Play, i: int, opts: SupremacyOptions, turn: int,
+                bidders: dict[str, int]) -> str:
+    if isinstance(drill, NuclearStrike):
+        drill = drill.model_copy(update={"bidders": sorted(bidders)})
+    dice = Dice(play.dice, f"{opts.random_seed}:turn{turn}:play{i + 1}")
+    facts = run_drill(state, drill, opts, dice)
+    return f"{_drill_text(drill)} — {_drill_result(facts)}"
 
 
 def _drill_text(d: DrillInput) -> str:
@@ -284,27 +337,81 @@ def play_turn(state: State, t: TurnInput, opts: SupremacyOptions, number: int) -
     return log
 
 
-def play_file(path: str, extra_options: Optional[list[str]] = None) -> GameLog:
-    from .cases import file_options
+def remaining_players(state: State) -> list[str]:
+    """The players not removed from the game: those controlling a home territory (Supply Centers 3)."""
+    board = state.get_board()
+    return [p for p in sorted(state.powers) if any(state.controller(t) == p for t in board.homes(p))]
 
-    doc = load_data_file(path)
+
+def richest(state: State) -> tuple[list[str], int]:
+    totals = {p: economy.wealth(state, p)["total"] for p in sorted(state.powers)}
+    top = max(totals.values())
+    return [p for p, v in totals.items() if v == top], top
+
+
+def check_victory(state: State, opts: SupremacyOptions, turn: int, last: bool) -> Optional[Victory]:
+    """Whether the game is over after ``turn`` (``last``: the file's last turn), and who won
+    (option ``victory``; the seed's Victory Conditions section holds only the wealth table)."""
+    if opts.victory == "unspecified":
+        return None
+    if opts.victory == "last_standing":
+        left = remaining_players(state)
+        if len(left) > 1:
+            return None
+        return Victory(turn, left, "the last player not removed from the game (controlling a home territory)"
+                       if left else "every player has been removed from the game")
+    if (opts.victory_turn is None and not last) or (opts.victory_turn is not None and turn < opts.victory_turn):
+        return None
+    winners, top = richest(state)
+    when = f"after turn {opts.victory_turn} (victory_turn)" if opts.victory_turn else "when the players declared it over (the file's last turn)"
+    return Victory(turn, winners, f"richest by the wealth table (${top} million), {when}"
+                   + ("; a shared victory (victory_tie 'shared')" if len(winners) > 1 else ""))
+
+
+def load_game(doc: dict[str, Any], where: str) -> GameFile:
     try:
         game = GameFile.model_validate(doc)
     except ValidationError as exc:
         e = exc.errors()[0]
-        raise GameError(f"{path}: {'.'.join(str(x) for x in e['loc'])}: {e['msg']}") from None
-    opts = make_options(file_options({"options": game.options}, extra_options))
+        raise GameError(f"{where}: {'.'.join(str(x) for x in e['loc'])}: {e['msg']}") from None
+    if (game.setup is None) == (game.state is None):
+        raise GameError(f"{where}: a game starts from [setup] or from [state] (exactly one of them)")
+    return game
+
+
+def play_game(game: GameFile, opts: SupremacyOptions, where: str) -> GameLog:
+    """Set up (or take the given state), then play the turns until the file or the game ends."""
+    from .state import parse_state
+
     if opts.random_seed is None:
         opts = opts.model_copy(update={"random_seed": "game"})
-    state, dice = set_up(game.setup, opts)
+    if game.setup is not None:
+        state, dice = set_up(game.setup, opts)
+        used = dice.used
+    else:
+        state, used = parse_state(game.state, f"{where}: state"), []
     first = state.clean()
     turns = []
+    result: Optional[Victory] = None
     for n, t in enumerate(game.turns, 1):
+        if result is not None:
+            raise GameError(f"{where}: turn {n}: the game is over — it ended after turn {result.turn} "
+                            f"({', '.join(result.winners) or 'nobody'} won: {result.reason})")
         try:
             turns.append(play_turn(state, t, opts, n))
         except DipsatError as exc:
-            raise GameError(f"{path}: turn {n}: {exc}") from None
-    return GameLog(first, dice.used, turns, state.clean(), opts)
+            raise GameError(f"{where}: turn {n}: {exc}") from None
+        result = check_victory(state, opts, n, n == len(game.turns))
+    return GameLog(first, used, turns, state.clean(), opts, result)
+
+
+def play_file(path: str, extra_options: Optional[list[str]] = None) -> GameLog:
+    from .cases import file_options
+
+    doc = load_data_file(path)
+    game = load_game(doc, path)
+    opts = make_options(file_options({"options": game.options}, extra_options))
+    return play_game(game, opts, path)
 
 
 def _holdings_line(state: State, p: str) -> str:
@@ -335,7 +442,12 @@ def format_game(g: GameLog, quiet: bool = False) -> str:
             out += [_holdings_line(t.state, p) for p in sorted(t.state.powers)]
     out.append("== Wealth ==")
     out.append(economy.format_wealth(g.state))
-    if g.opts.victory == "richest":
-        rich = max(sorted(g.state.powers), key=lambda p: economy.wealth(g.state, p)["total"])
-        out.append(f"Richest by the wealth table (option victory = 'richest'): {rich}")
+    out.append("== Result ==")
+    if g.result is not None:
+        won = " and ".join(g.result.winners) or "nobody"
+        out.append(f"  The game is over after turn {g.result.turn}: {won} won — {g.result.reason}")
+    elif g.opts.victory == "unspecified":
+        out.append("  Undecided: the seed's Victory Conditions hold only the wealth table; set option 'victory'")
+    else:
+        out.append(f"  The game goes on (victory = {g.opts.victory!r})")
     return "\n".join(out)

@@ -57,6 +57,11 @@ class SupremacyOptions(BaseModel):
     build_placement: Literal["unspecified", "home"] = _blank(
         "Stage 6", "where new forces appear; 'home': armies in a home territory the player controls, navies "
         "in a light-blue sea one of those has a port into")
+    force_transfer: Literal["unspecified", "in_place"] = _blank(
+        "Diplomacy", "how a conventional force changes hands in Stage 6 ('Transferring money, conventional forces, "
+        "and strategic forces may be done in Stage 6'; where it goes is not said); 'in_place': it changes owner "
+        "where it stands, a navy with the armies aboard, and the giver hands over every force it has in that "
+        "zone (two superpowers never share one)")
     prospecting: Literal["unspecified", "no_find"] = _blank(
         "Stage 8", "what a prospect does; 'no_find': it uses its chit and finds nothing")
     attack_tactics: Literal["unspecified", "cost_only"] = _blank(
@@ -75,9 +80,16 @@ class SupremacyOptions(BaseModel):
     captured_supply_center: Literal["unspecified", "none"] = _blank(
         "Supply Centers 3, 5", "who controls a removed player's supply center and how it is used; 'none': "
         "nobody uses it")
-    victory: Literal["unspecified", "richest"] = _blank(
+    victory: Literal["unspecified", "richest", "last_standing"] = _blank(
         "Victory Conditions", "when the game ends and who wins (the section holds only the wealth table); "
-        "'richest': the richest player by the wealth table, when the game is declared over")
+        "'richest': the richest player(s) by the wealth table when the game ends (after turn victory_turn, "
+        "else after the game file's last turn: the players declared it over); 'last_standing': the game ends "
+        "after a turn that leaves one player not removed (Supply Centers 3: controlling a home territory). "
+        "Unspecified: dipsat play reports the result as undecided")
+    first_strike: Literal["unspecified", "no_counterattack"] = _blank(
+        "Nuclear Strike 7", "'If this was not itself a counterattack or First Strike' — the term First Strike is "
+        "never defined; 'no_counterattack': a strike declared a First Strike (drill.first_strike) is one the "
+        "defenders may not answer with a counterattack, and nothing else")
     stage12_order: Literal["unspecified", "alphabetical"] = _blank(
         "Blind Bidding", "the player order of the mandatory stages 1-2, which are not bid on; 'alphabetical': "
         "by superpower id")
@@ -100,6 +112,19 @@ class SupremacyOptions(BaseModel):
     casualties: Literal["most_damage"] = _choice(
         "most_damage", "Conventional Assault 3.7", "the roller's choice when the input does not give it: "
         "navies carrying the most armies first, then armies, then empty navies")
+    victory_turn: Optional[int] = Field(
+        default=None, ge=1, description="with victory = 'richest': the turn after which the game ends (default: "
+        "the game file's last turn)", json_schema_extra={"section": "Victory Conditions", "blank": False})
+    victory_tie: Literal["shared"] = _choice(
+        "shared", "Victory Conditions", "players tied for the richest share the victory")
+    counterattack_bid: Literal["not_needed", "needed"] = _choice(
+        "not_needed", "Blind Bidding; drills' Counterattack steps", "whether a defender who did not bid on Stage 4 "
+        "may counterattack: 'not_needed' (default) because the drills say 'the defender may now counterattack' "
+        "and, where a bid is needed (Retributive Strike), say so; 'needed': a non-bidder 'may not take part'")
+    prospect_limit: Literal["chits_bid", "chits_left"] = _choice(
+        "chits_bid", "Blind Bidding", "'Bid chits ... determine the number of times a player can prospect during "
+        "Stage 8' — which chits is not said; 'chits_bid': at most as many prospects as chits bid on Stage 8; 'chits_left': each "
+        "prospect spends one of the player's remaining chits")
     random_seed: Optional[Union[int, str]] = _choice(
         None, "Setting Up, Blind Bidding, drills", "the seed of the random source (dice, draws, ties); "
         "default: derived from the input")
@@ -152,6 +177,8 @@ def describe_options() -> str:
         vals = _values(name) or ["any integer or text"]
         if name == "build_costs":
             vals = ["unspecified", "a table"]
+        elif name == "victory_turn":
+            vals = ["a turn number"]
         default = "(not set)" if f.default is None else repr(f.default)
         lines.append(f"{name} = {default}  [{kind}; {extra.get('section', '')}]  values: {', '.join(vals)}")
         lines.append(f"    {f.description}")

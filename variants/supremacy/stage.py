@@ -46,7 +46,11 @@ STAGE_VERBS: dict[int, set[str]] = {
     7: {"buy", "transfer", "exchange", "loan", "pass", *ANY_TIME},
     8: {"prospect", "loan", "pass", *ANY_TIME},
 }
-TRANSFERABLE: dict[int, set[str]] = {3: {"money", *RESOURCES}, 7: {"money", *RESOURCES}, 6: {"money", "nuke", "lstar"}}
+# Diplomacy: "Transferring money and resources may be done in Stage 3 and Stage 7. Transferring money,
+# conventional forces, and strategic forces may be done in Stage 6. No other transfers are allowed."
+TRANSFERABLE: dict[int, set[str]] = {3: {"money", *RESOURCES}, 7: {"money", *RESOURCES},
+                                     6: {"money", "army", "navy", "nuke", "lstar"}}
+FORCES = ("army", "navy")
 UNBOUNDED = 10 ** 9
 
 
@@ -103,6 +107,40 @@ class _Builder:
         self.market: list[tuple[int, str, str, int]] = []  # (action index, resource, buy|sell, units)
         self.navy_refs: dict[int, int] = {}  # action index -> navy index
         self.problems: list[tuple[Action, str]] = []
+        self.given: dict[str, int] = {}  # zone -> index of the last action handing forces over there
+
+    def transfer_force(self, i: int, a: Action, navies: list[list[Any]]) -> None:
+        """Stage 6: a conventional force changes hands (option ``force_transfer``).  With 'in_place'
+        it changes owner where it stands, a navy with the armies aboard; since two superpowers may not
+        share a zone, the giver must hand over every force it has there (checked after the list)."""
+        self.opts.need("force_transfer", f"{a.text!r}")
+        others = self.state.occupants(a.src)
+        if any(o not in (self.power, a.to) for o in others):
+            raise ActionError(f"{self.board.zone_name(a.src)} is shared with another power")
+        if a.item == "army":
+            if a.src not in self.board.territories:
+                raise ActionError(f"{self.board.zone_name(a.src)} is not a territory")
+            self.armies(a.src).terms.append((i, -a.count))
+        else:
+            k = find_navy_index([tuple(n) for n in navies], a.src, a.navy)
+            if k is None:
+                raise ActionError(f"{self.power} has no navy #{a.navy} in {self.board.zone_name(a.src)}")
+            navies[k][0] = ""  # handed over: no later action of this list can use it
+            self.navy_refs[i] = k
+        self.given[a.src] = i
+
+    def check_handovers(self, navies: list[list[Any]]) -> None:
+        """After the list: a zone where forces were handed over holds none of the giver's forces."""
+        for zone, i in sorted(self.given.items()):
+            q = self.q.get(f"armies:{zone}")
+            left = (q.start + sum(d for _, d in q.terms if isinstance(d, int))) if q else self.h.armies.get(zone, 0)
+            left += sum(1 for sea, _ in navies if sea == zone)
+            left += sum(b.count for b in self.acts if b.verb == "build" and b.item == "navy" and b.dst == zone)
+            if left > 0:
+                a = self.acts[i]
+                self.problems.append((a, f"{self.power} would keep forces in {self.board.zone_name(zone)} beside "
+                                         f"{a.to}'s: hand over every force there (force_transfer 'in_place'; two "
+                                         "superpowers may not share a zone)"))
 
     def qty(self, key: str, name: str, start: int, lo: int = 0, hi: int = UNBOUNDED) -> Quantity:
         if key not in self.q:
@@ -135,6 +173,7 @@ class _Builder:
                 self.one(i, a, navies, where_armies)
             except ActionError as exc:
                 self.problems.append((a, str(exc)))
+        self.check_handovers(navies)
 
     def _enterable(self, zone: str, where_armies: dict[str, int]) -> None:
         occ = [o for o in self.state.occupants(zone) if o != self.power]
@@ -237,7 +276,9 @@ class _Builder:
                 raise ActionError(f"Stage {self.stage} does not allow transferring {a.item} (Diplomacy)")
             if a.to == self.power or a.to not in self.state.powers:
                 raise ActionError(f"cannot transfer to {a.to}")
-            if a.item == "money":
+            if a.item in FORCES:
+                self.transfer_force(i, a, navies)
+            elif a.item == "money":
                 self.money(self.power).terms.append((i, -a.count))
                 self.money(a.to).terms.append((i, a.count))
             else:
@@ -471,6 +512,19 @@ def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyO
                 setattr(src, attr, getattr(src, attr) - n)
                 setattr(dst, attr, getattr(dst, attr) + n)
             log.append(f"{a.count} {a.item} for {a.back} {a.back_item} with {a.to}")
+        elif a.verb == "transfer" and a.item == "army":
+            other = state.holdings(a.to)
+            h.armies[a.src] -= a.count
+            other.armies[a.src] = other.armies.get(a.src, 0) + a.count
+            log.append(f"{a.count} army in {a.src} now {a.to}'s")
+        elif a.verb == "transfer" and a.item == "navy":
+            k = find_navy_index(positions, a.src, a.navy)
+            assert k is not None
+            other = state.holdings(a.to)
+            nv = navies.pop(k)
+            positions.pop(k)
+            other.navies.append(nv)
+            log.append(f"navy in {a.src}" + (f" (+{nv.armies} armies aboard)" if nv.armies else "") + f" now {a.to}'s")
         elif a.verb == "transfer":
             other = state.holdings(a.to)
             attr = {"nuke": "nukes", "lstar": "lstars"}.get(a.item, a.item)
