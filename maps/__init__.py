@@ -2,7 +2,8 @@
 
 Maps are TOML files in this folder (format: ``maps/FORMAT.md``).  :func:`load_map` reads one,
 validates it (symmetric adjacency, no unknown ids, no dangling coasts, terrain-consistent
-adjacency) and returns a :class:`GameMap` holding networkx graphs for armies and fleets.
+adjacency) and returns a :class:`GameMap` holding the adjacency of armies and fleets (as sets,
+and as networkx graphs built on first use: networkx is not imported to adjudicate a turn).
 
 A *location* is where a unit stands: a province id (``"par"``) or, on a province with several
 coasts, a coast id (``"spa/nc"``).  Armies always stand on province ids; fleets stand on sea
@@ -16,11 +17,14 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
-import networkx as nx
 from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 MAP_DIR = Path(__file__).resolve().parent
 
@@ -105,8 +109,10 @@ class GameMap:
     provinces: dict[str, Province]
     coasts: dict[str, Coast]
     powers: dict[str, Power]
-    army_graph: nx.Graph
-    fleet_graph: nx.Graph
+    army_nodes: tuple[str, ...]  # provinces an army may be in (land, coast, impassable)
+    army_edges: tuple[tuple[str, str], ...]  # in the order of the file
+    fleet_nodes: tuple[str, ...]  # fleet locations: seas, single-coast provinces, coasts
+    fleet_edges: tuple[tuple[str, str], ...]
     source: str = ""  # the file it was loaded from
     sources: tuple[Source, ...] = ()  # where its facts come from (the file's [[sources]])
     layout: Optional[Layout] = None  # drawing coordinates from the file's [layout], if any
@@ -115,13 +121,22 @@ class GameMap:
     _names: dict[str, str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        self._army_adj = {n: frozenset(self.army_graph.adj[n]) for n in self.army_graph.nodes}
-        self._fleet_adj = {n: frozenset(self.fleet_graph.adj[n]) for n in self.fleet_graph.nodes}
+        self._army_adj = _adjacency(self.army_nodes, self.army_edges)
+        self._fleet_adj = _adjacency(self.fleet_nodes, self.fleet_edges)
         names: dict[str, str] = {}
         for p in self.provinces.values():
             for key in (p.id, p.name, *p.aliases):
                 names.setdefault(normalise_name(key), p.id)
         self._names = names
+
+    @cached_property
+    def army_graph(self) -> nx.Graph:
+        """Army adjacency as a networkx graph (built, and networkx imported, on first use)."""
+        return _graph(self.army_nodes, self.army_edges)
+
+    @cached_property
+    def fleet_graph(self) -> nx.Graph:
+        return _graph(self.fleet_nodes, self.fleet_edges)
 
     # -- locations -----------------------------------------------------------------------
     @staticmethod
@@ -182,6 +197,23 @@ class GameMap:
         """``spa/nc`` -> ``Spa/nc``: the short form used in output."""
         prov, _, coast = location.partition("/")
         return prov.capitalize() + (f"/{coast}" if coast else "")
+
+
+def _adjacency(nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> dict[str, frozenset[str]]:
+    adj: dict[str, set[str]] = {n: set() for n in nodes}
+    for a, b in edges:
+        adj[a].add(b)
+        adj[b].add(a)
+    return {n: frozenset(ns) for n, ns in adj.items()}
+
+
+def _graph(nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> nx.Graph:
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(nodes)
+    g.add_edges_from(edges)
+    return g
 
 
 def normalise_name(text: str) -> str:
@@ -320,13 +352,10 @@ def build_map(raw: dict[str, Any], path: str = "<map>", province_schema: Optiona
         elif terrain in ("sea",) or (terrain == "coast" and not coast_ids):
             fleet_edges.setdefault(pid, [])
 
-    army_graph = nx.Graph()
-    fleet_graph = nx.Graph()
-    for pid, p in provinces.items():
-        if p.terrain in ("land", "coast", "impassable"):
-            army_graph.add_node(pid)
-    for loc in fleet_edges:
-        fleet_graph.add_node(loc)
+    army_nodes = tuple(pid for pid, p in provinces.items() if p.terrain in ("land", "coast", "impassable"))
+    fleet_nodes = tuple(fleet_edges)
+    army_pairs: list[tuple[str, str]] = []
+    fleet_pairs: list[tuple[str, str]] = []
 
     for pid, nbs in army_edges.items():
         where = f"[provinces.{pid}] army"
@@ -339,7 +368,7 @@ def build_map(raw: dict[str, Any], path: str = "<map>", province_schema: Optiona
                 raise _err(path, where, f"{n!r} is a sea: armies cannot border it")
             if pid not in army_edges.get(n, []):
                 raise _err(path, where, f"{pid}->{n} is not symmetric: [provinces.{n}] army lacks {pid!r}")
-            army_graph.add_edge(pid, n)
+            army_pairs.append((pid, n))
     for loc, nbs in fleet_edges.items():
         where = f"fleet adjacency of {loc!r}"
         for n in nbs:
@@ -352,7 +381,7 @@ def build_map(raw: dict[str, Any], path: str = "<map>", province_schema: Optiona
                 raise _err(path, where, f"{n!r} is not a fleet location (unknown, land-locked or impassable)")
             if loc not in fleet_edges[n]:
                 raise _err(path, where, f"{loc}->{n} is not symmetric: {n!r} lacks {loc!r}")
-            fleet_graph.add_edge(loc, n)
+            fleet_pairs.append((loc, n))
 
     powers: dict[str, Power] = {}
     for name, pdata in raw["powers"].items():
@@ -386,8 +415,10 @@ def build_map(raw: dict[str, Any], path: str = "<map>", province_schema: Optiona
         provinces=provinces,
         coasts=coasts,
         powers=powers,
-        army_graph=army_graph,
-        fleet_graph=fleet_graph,
+        army_nodes=army_nodes,
+        army_edges=tuple(army_pairs),
+        fleet_nodes=fleet_nodes,
+        fleet_edges=tuple(fleet_pairs),
         source=path,
         sources=_sources(path, raw.get("sources")),
         layout=layout,
@@ -443,6 +474,8 @@ def auto_layout(game_map: GameMap, size: tuple[float, float] = (1000.0, 800.0)) 
 
     Provinces are placed from the union of army and fleet adjacency; a coast is placed a little
     way from its province towards the fleet neighbours it touches."""
+    import networkx as nx
+
     graph = nx.Graph()
     graph.add_nodes_from(sorted(game_map.provinces))
     for a, b in sorted(game_map.army_graph.edges):

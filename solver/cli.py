@@ -619,9 +619,39 @@ def _file_cap(args: argparse.Namespace, limits: Limits) -> int:
     return limits.max_file_bytes if args.command == "play" else limits.max_request_bytes
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (importlib.metadata is
+    slow to import, and every other command starts without it)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest=dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: Optional[str] = None) -> None:
+        print(f"dipsat {_version()}")
+        parser.exit()
+
+
+# the core's subcommands: a command line naming one of these needs no variant's own subcommands
+CORE_COMMANDS = frozenset({"adjudicate", "batch", "corpus", "play", "explore", "compare", "why", "render", "rules",
+                           "schema"})
+
+
+def _names_core_command(argv: Optional[list[str]]) -> bool:
+    """Does the command line name a core subcommand?  (Its first word that is not an option:
+    the parser has no option before the subcommand that takes a value.)"""
+    words = sys.argv[1:] if argv is None else argv
+    first = next((w for w in words if not w.startswith("-")), None)
+    return first in CORE_COMMANDS
+
+
+def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
+    """The parser.  ``variant_commands=False`` leaves out the subcommands variants contribute
+    (which imports every variant): :func:`main` does so when the command line names a core
+    command, so that ``dipsat adjudicate`` starts fast."""
     p = argparse.ArgumentParser(prog="dipsat", description="CP-SAT adjudicator for Diplomacy and its variants.")
-    p.add_argument("--version", action="version", version=f"dipsat {_version()}")
+    p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command", required=True)
 
     a = sub.add_parser("adjudicate", help="adjudicate one movement turn from a position-plus-orders file (TOML or JSON)")
@@ -725,6 +755,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("what", choices=["corpus", "turn", "result", "batch", "play"])
     s.set_defaults(func=cmd_schema)
 
+    if not variant_commands:
+        return p
     from dipsat.variants import VARIANTS
 
     for cls in VARIANTS:  # subcommands contributed by variants (e.g. research commands of their own)
@@ -740,13 +772,16 @@ def _variant_command(args):
     if getattr(args, "source", "dipsat") != "dipsat":  # play --from mila: another program's format
         return None
     from .api import read_data_file
-    from .corpus import case_files
     from dipsat.variants import find_variant
 
     paths = [args.file] if getattr(args, "file", None) else list(getattr(args, "paths", None) or [])
     names = set()
     limits = _limits(args)
-    for f in case_files(paths)[:1] if paths and not getattr(args, "file", None) else paths:
+    if paths and not getattr(args, "file", None):
+        from .corpus import case_files
+
+        paths = case_files(paths)[:1]
+    for f in paths:
         data = read_data_file(f, limits, max_bytes=_file_cap(args, limits) if getattr(args, "file", None) else None)
         names.add(str(data.get("variant", "standard")) if isinstance(data, dict) else "standard")
     if getattr(args, "variant", None):
@@ -760,7 +795,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     """Run one command; returns the exit status (0 ok, 1 some item failed, 2 bad invocation or
     unreadable input, 3 internal error, 130 interrupted)."""
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(variant_commands=not _names_core_command(argv)).parse_args(argv)
     except SystemExit as exc:  # argparse: usage error (2) or --help/--version (0)
         return exc.code if isinstance(exc.code, int) else 2
     try:

@@ -18,7 +18,7 @@ from .rules import RuleOptions
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     @classmethod
     def build(cls, **values):

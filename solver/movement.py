@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Optional
 
-import networkx as nx
-
 from dipsat.maps import GameMap
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, System, Values, evaluate, solve_system
@@ -218,26 +216,34 @@ class MovementRules:
             fleets = [f for f in fleets if pos.units[f].province in mv.path]
         if not fleets:
             return []
-        origin = pos.units[u].province
-        g = nx.Graph()
-        g.add_node("src")
-        g.add_node("dst")
-        start = self.geo.seas_next_to(origin)
+        start = self.geo.seas_next_to(pos.units[u].province)
         goal = self.geo.seas_next_to(enc.dest[u])
-        for f in fleets:
-            g.add_node(f)
-            fp = pos.units[f].province
-            if fp in start:
-                g.add_edge("src", f)
-            if fp in goal:
-                g.add_edge(f, "dst")
+        where = {f: pos.units[f].province for f in fleets}
+        near = {f: {self.map.province_of(n) for n in self.map.fleet_neighbours(pos.units[f].location)} for f in fleets}
+        # fleets joined when one's province borders the other's location (as seen from the
+        # lower index, the pair taken once: the chain graph is undirected)
+        joined: dict[int, list[int]] = {f: [] for f in fleets}
         for a in fleets:
             for c in fleets:
-                if a < c and self.map.province_of(pos.units[c].location) in {
-                        self.map.province_of(n) for n in self.map.fleet_neighbours(pos.units[a].location)}:
-                    g.add_edge(a, c)
-        paths = nx.all_simple_paths(g, "src", "dst")
-        return sorted({tuple(sorted(p[1:-1])) for p in paths})
+                if a < c and where[c] in near[a]:
+                    joined[a].append(c)
+                    joined[c].append(a)
+        routes: set[tuple[int, ...]] = set()
+
+        def extend(path: list[int]) -> None:  # every simple chain from a fleet next to the origin
+            last = path[-1]
+            if where[last] in goal:
+                routes.add(tuple(sorted(path)))
+            for nxt in joined[last]:
+                if nxt not in path:
+                    path.append(nxt)
+                    extend(path)
+                    path.pop()
+
+        for f in fleets:
+            if where[f] in start:
+                extend([f])
+        return sorted(routes)
 
     def path_formula(self, enc: Encoding, u: int) -> Formula:
         routes = enc.routes[u]

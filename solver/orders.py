@@ -24,12 +24,30 @@ from .notation import LocRef, Notation, ParsedOrder, UnitRef, format_unit
 from .rules import RuleOptions
 
 
+@dataclass(frozen=True)
+class ConvoyReach:
+    """Which convoy areas holding fleets are joined into one chain, for one set of fleets: a
+    turn's fleets are fixed, so this is computed once per turn (and per fleet left out, for
+    supports) and answers every question "could a chain of these fleets carry an army from A to
+    B?" by comparing the groups next to A and next to B."""
+
+    fleets: frozenset[str]
+    group: dict[str, int]  # fleet province -> its connected group of fleet provinces
+
+    def groups(self, seas: frozenset[str]) -> set[int]:
+        return {self.group[s] for s in seas if s in self.group}
+
+
 @dataclass
 class Geography:
-    """The questions the order checks ask of the board."""
+    """The questions the order checks ask of the board.  The board is read-only, so answers
+    that depend only on it (the convoy areas next to a province) and on a turn's fleets (which
+    fleets form chains) are memoised on the instance."""
 
     map: GameMap
-    _chains: dict = field(default_factory=dict, repr=False)  # memo of convoy_chain_possible (the map is read-only)
+    _seas: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)  # province -> seas_next_to
+    _reach: dict[frozenset[str], ConvoyReach] = field(default_factory=dict, repr=False)  # the last turns' fleets
+    _chains: dict = field(default_factory=dict, repr=False)  # memo of chains through a given fleet
 
     def convoy_area(self, province: str) -> bool:
         """May a fleet here convoy?  Standard: sea provinces only."""
@@ -45,44 +63,67 @@ class Geography:
         p = self.map.provinces[province]
         return p.terrain in ("land", "coast")
 
-    def seas_next_to(self, province: str) -> set[str]:
-        """Convoy areas bordering a coastal province (any of its coasts)."""
-        out = set()
-        locs = self.map.fleet_locations_in(province)
-        for loc in locs:
-            for n in self.map.fleet_neighbours(loc):
-                q = self.map.province_of(n)
-                if self.convoy_area(q):
-                    out.add(q)
-        return out
+    def seas_next_to(self, province: str) -> frozenset[str]:
+        """Convoy areas bordering a province (any of its coasts)."""
+        hit = self._seas.get(province)
+        if hit is None:
+            out = set()
+            for loc in self.map.fleet_locations_in(province):
+                for n in self.map.fleet_neighbours(loc):
+                    q = self.map.province_of(n)
+                    if self.convoy_area(q):
+                        out.add(q)
+            hit = self._seas[province] = frozenset(out)
+        return hit
 
     sea_neighbours = seas_next_to
+
+    def convoy_reach(self, fleets: frozenset[str]) -> ConvoyReach:
+        """The chains the fleets at ``fleets`` (convoy areas) form, memoised for the last few
+        fleet sets (a turn asks about one set, and one more per supporting fleet left out)."""
+        hit = self._reach.get(fleets)
+        if hit is None:
+            group: dict[str, int] = {}
+            for seed in sorted(fleets):
+                if seed in group:
+                    continue
+                n = group[seed] = len(group)
+                todo = [seed]
+                while todo:
+                    x = todo.pop()
+                    for y in self.sea_neighbours(x):
+                        if y in fleets and y not in group:
+                            group[y] = n
+                            todo.append(y)
+            if len(self._reach) >= 64:
+                self._reach.clear()
+            hit = self._reach[fleets] = ConvoyReach(fleets, group)
+        return hit
 
     def convoy_chain_possible(self, origin: str, dest: str, fleets: frozenset[str],
                               through: Optional[str] = None, avoid: Optional[str] = None) -> bool:
         """Is there a chain of convoy areas holding fleets (``fleets``: their provinces) from
         ``origin`` to ``dest``, passing ``through`` a given one and not using ``avoid``?"""
-        key = (origin, dest, fleets, through, avoid)
+        if origin == dest or not (self.army_can_stand(origin) and self.army_can_stand(dest)):
+            return False
+        if avoid is not None and avoid in fleets:
+            fleets = fleets - {avoid}
+        reach = self.convoy_reach(fleets)
+        start = reach.groups(self.seas_next_to(origin))
+        if not start or not (start & reach.groups(self.seas_next_to(dest))):
+            return False
+        if through is None:
+            return True
+        if through not in fleets or reach.group[through] not in start:
+            return False
+        key = (origin, dest, fleets, through)
         hit = self._chains.get(key)
         if hit is None:
             if len(self._chains) > 20_000:
                 self._chains.clear()
-            hit = self._chains[key] = self._chain(origin, dest, fleets - {avoid}, through)
+            hit = self._chains[key] = self._on_minimal_chain(set(self.seas_next_to(origin) & fleets),
+                                                             set(self.seas_next_to(dest) & fleets), fleets, through)
         return hit
-
-    def _chain(self, origin: str, dest: str, fleets: frozenset[str], through: Optional[str]) -> bool:
-        if origin == dest or not (self.army_can_stand(origin) and self.army_can_stand(dest)):
-            return False
-        start = self.seas_next_to(origin) & fleets
-        goal = self.seas_next_to(dest) & fleets
-        if not start or not goal:
-            return False
-        reach_from_start = self._reach(start, fleets)
-        if through is None:
-            return bool(reach_from_start & goal)
-        if through not in reach_from_start:
-            return False
-        return self._on_minimal_chain(start, goal, fleets, through)
 
     def _on_minimal_chain(self, start: set[str], goal: set[str], fleets: frozenset[str], through: str) -> bool:
         """Is ``through`` on a chain none of whose fleets could be left out (DATC 6.G.19: a
@@ -101,17 +142,6 @@ class Geography:
             return False
 
         return any(extend([s0]) for s0 in sorted(start))
-
-    def _reach(self, seeds: set[str], allowed: frozenset[str]) -> set[str]:
-        seen = set(seeds)
-        q = deque(sorted(seeds))
-        while q:
-            x = q.popleft()
-            for y in sorted(self.sea_neighbours(x) & allowed):
-                if y not in seen:
-                    seen.add(y)
-                    q.append(y)
-        return seen
 
 
 # one order as read: (power, text, the parse or None, the parse error or None)

@@ -30,3 +30,15 @@ def test_every_variant_package_is_installed():
     rooms = sorted(p.parent.name for p in (ROOT / "variants").glob("*/__init__.py"))
     missing = [r for r in rooms if f"dipsat.variants.{r}" not in packages]
     assert not missing, f"variant packages not listed in pyproject.toml [tool.setuptools] packages: {missing}"
+
+
+def test_the_lazy_registry_matches_the_variant_classes():
+    """The registry names each variant without importing it; its names and aliases must be the
+    classes' own, and every variant room is registered."""
+    from dipsat.variants import REGISTRY
+
+    for entry in REGISTRY:
+        cls = entry.load()
+        assert (entry.name, entry.aliases) == (cls.name, tuple(cls.aliases)), entry
+    rooms = sorted(p.parent.name for p in (ROOT / "variants").glob("*/__init__.py"))
+    assert sorted(e.module for e in REGISTRY) == rooms

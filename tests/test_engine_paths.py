@@ -138,6 +138,10 @@ def test_the_command_line_imports_no_ortools_for_an_acyclic_turn():
     code = ("import sys\n"
             "from dipsat.cli import main\n"
             "status = main(['adjudicate', 'examples/spring1901.toml'])\n"
-            "print(status, sorted(m for m in ('ortools', 'numpy', 'pandas') if m in sys.modules))\n")
+            "print(status, sorted(m for m in ('ortools', 'numpy', 'pandas') if m in sys.modules))\n"
+            "print(sorted(m for m in sys.modules if m in ('networkx', 'rich')\n"
+            "             or m.startswith('dipsat.variants.') and m != 'dipsat.variants.standard'))\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert out.splitlines()[-1] == "0 []"
+    assert out.splitlines()[-2] == "0 []"
+    # cold start: no other variant is loaded, nor networkx (maps build graphs on first use) or Rich
+    assert out.splitlines()[-1] == "[]"
