@@ -115,26 +115,10 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
             req = TurnRequest.model_validate(req)
         except ValidationError as exc:
             raise InputFileError(describe_validation(exc)) from None
-    variant = find_variant(req.variant)
-    opts = resolve_rules(variant, req, rules)
-    pos = build_position(variant, req)
-    orders: dict[str, list[str]] = {}
-    for power, texts in req.orders.items():
-        pname = _power_name(variant, power, "orders")
-        orders.setdefault(pname, []).extend(texts)
-    if req.owners:
-        pos = pos.model_copy(update={"owners": build_owners(variant, req)})
-    if req.phase == "adjustment":
-        return variant.adjudicate_adjustments(opts, pos, orders).model_copy(update={"rules": opts})
-    bound = variant.binder(opts).bind(pos, orders)
-    result = variant.movement_rules(opts).adjudicate(bound, time_limit=time_limit, all_cpsat=all_cpsat)
-    result = result.model_copy(update={"rules": opts})
-    if req.phase == "retreat":
-        retreats: dict[str, list[str]] = {}
-        for power, texts in req.retreat_orders.items():
-            retreats.setdefault(_power_name(variant, power, "retreat_orders"), []).extend(texts)
-        return variant.adjudicate_retreats(opts, result, retreats).model_copy(update={"rules": opts})
-    return result
+    from .pipeline import Pipeline
+
+    pipe = Pipeline.for_request(req, rules)
+    return pipe.adjudicate(pipe.prepare(req), "cpsat" if all_cpsat else "direct", time_limit)
 
 
 def describe_validation(exc: ValidationError) -> str:

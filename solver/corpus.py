@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Literal, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .api import TurnRequest, adjudicate, load_model
+from .api import TurnRequest, load_model, resolve_rules
 from .errors import DipsatError, InputFileError
 from .limits import Limits
 from .orders import parse_unit_spec
+from .pipeline import Pipeline
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 Expected = Literal["succeeds", "fails", "illegal", "partial"]
 
@@ -113,22 +117,24 @@ def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = 
         return run
     from dipsat.variants import find_variant
 
-    own = find_variant(case.variant).run_case(case, rules, exp)
+    variant = find_variant(case.variant)
+    own = variant.run_case(case, rules, exp)
     if own is not None:
         run.problems = own
         run.passed = not own
         return run
-    family = find_variant(case.variant).own_commands()
+    family = variant.own_commands()
     if family is not None:  # a variant of another game family checks its cases itself
         return family.run_case(case, rules, exp, path)
     req = TurnRequest(variant=case.variant, rules=rules, options=dict(exp.options), phase=case.phase,
                       units=case.units, orders=case.orders, owners=case.owners, retreat_orders=case.retreat_orders)
     try:
-        res = adjudicate(req)
+        pipe = Pipeline(variant, resolve_rules(variant, req))
+        res = pipe.adjudicate(pipe.prepare(req))
     except DipsatError as exc:
         run.problems.append(f"error: {exc}")
         return run
-    run.problems = compare(case, exp, res, req)
+    run.problems = compare(case, exp, res, variant)
     run.passed = not run.problems
     run.result = res
     return run
@@ -145,9 +151,10 @@ def _find_outcome(case: CorpusCase, outcomes, key: str):
     return hits
 
 
-def compare(case: CorpusCase, exp: Expectation, res, req: TurnRequest) -> list[str]:
-    from dipsat.variants import find_variant
-
+def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") -> list[str]:
+    """The problems found comparing a result with an expectation: outcome kinds, dislodged
+    units, the position after, retreat options, backup rules (all typed values), and the
+    ``reasons`` expectations, the one check of the rendered words."""
     problems: list[str] = []
     movement = getattr(res, "movement", None) or res
     checks = [(key, want, movement.outcomes, "order") for key, want in exp.orders.items()]
@@ -182,7 +189,6 @@ def compare(case: CorpusCase, exp: Expectation, res, req: TurnRequest) -> list[s
         for t in [want_texts] if isinstance(want_texts, str) else want_texts:
             if t not in hits[0].reason:
                 problems.append(f"reason of {key!r}: expected it to contain {t!r}, got {hits[0].reason!r}")
-    variant = find_variant(case.variant)
     pos = res.position
 
     def units_of(specs: dict[str, list[str]] | list[str]) -> list[tuple]:

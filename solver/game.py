@@ -22,6 +22,7 @@ from .api import _power_name, build_position, load_model, read_data_file
 from .errors import DipsatError, InputFileError
 from .limits import DEFAULT_LIMITS, Limits, TurnTimeout, check_request_size, deadline
 from .models import MovementResult, Outcome, Position
+from .pipeline import Pipeline
 
 
 class StartSpec(BaseModel):
@@ -72,6 +73,7 @@ class Game:
 
         self.variant = find_variant(variant)
         self.rules = self.variant.rules(rules, **(options or {}))
+        self.pipeline = Pipeline(self.variant, self.rules)
         m = self.variant.map
         first = self.variant.movement_seasons[0]
         if start is None or not start.units:
@@ -129,14 +131,14 @@ class Game:
         v = self.variant
         orders, claims = v.take_claims(orders, name)
         self.claims.update(claims)
+        pipe = self.pipeline
         if self.phase == "placement":
-            res = v.adjudicate_placement(self.position, orders)
+            res = pipe.placement(self.position, orders)
             self.position = res.after.model_copy(update={"owners": self.position.owners})
             self.year += 1
             self.phase = "movement"
         elif self.phase == "movement":
-            bound = v.binder(self.rules).bind(self.position, orders)
-            res = v.movement_rules(self.rules).adjudicate(bound)
+            res = pipe.movement(self.position, orders)
             after = res.after.model_copy(update={"owners": self.position.owners})
             self._pending = res if res.dislodged else None
             self.position = after
@@ -146,12 +148,12 @@ class Game:
                 self._end_of_season()
         elif self.phase == "retreat":
             assert self._pending is not None
-            res = v.adjudicate_retreats(self.rules, self._pending, orders)
+            res = pipe.retreats(self._pending, orders)
             self.position = res.after.model_copy(update={"owners": self.position.owners})
             self._pending = None
             self._end_of_season()
         else:
-            res = v.adjudicate_adjustments(self.rules, self.position, orders)
+            res = pipe.adjustments(self.position, orders)
             self.position = res.after
             self.season, self.year, self.phase = v.movement_seasons[0], self.year + 1, "movement"
         self.position = self.position.model_copy(update={"year": self.year, "season": self.season})

@@ -26,7 +26,7 @@ from typing import Optional
 
 from dipsat.maps import GameMap
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, System, Values, evaluate, solve_system
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, System, Values, evaluate
 from .models import (Backup, Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Move, Moved,
                      MovementResult, NoPath, Obstacle, Order, Outcome, Position, Spared, Strength, Support, Term,
                      Unit, Void, FLEET, order_ref)
@@ -71,21 +71,13 @@ class Encoding:
 
 
 class MovementRules:
-    """DATC 3.0 chapter 5 movement rules.  Variants override the hooks they change."""
+    """DATC 3.0 chapter 5 movement rules.  Variants override the hooks they change.  A turn is
+    adjudicated by :class:`dipsat.pipeline.Pipeline` (encode here, solve, explain here)."""
 
     def __init__(self, game_map: GameMap, rules: RuleOptions, geography: Optional[Geography] = None):
         self.map = game_map
         self.rules = rules
         self.geo = geography or Geography(game_map)
-
-    def adjudicate(self, bound: BoundOrders, limit: int = 2, time_limit: float | None = None,
-                   all_cpsat: bool = False) -> MovementResult:
-        """Encode the turn, solve it by components (``all_cpsat``: every part through CP-SAT,
-        not only the cycles), and explain the solution."""
-        enc = self.encode(bound)
-        sol = solve_system(enc.system, self.backup, limit=limit, time_limit=time_limit, all_cpsat=all_cpsat)
-        res = self.explain(enc, sol.values, sol.components)
-        return res.model_copy(update={"orders": tuple(bound.orders[u] for u in sorted(bound.orders))})
 
     def explain(self, enc, values: Values, components) -> MovementResult:
         return explain(self, enc, values, components)

@@ -16,32 +16,35 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from .api import TurnRequest, adjudicate, build_position, resolve_rules, _power_name
+from .api import TurnRequest, adjudicate
 from .corpus import case_files, load_case
-from .equations import Key, Value, enumerate_all, solve_system
+from .equations import Key, Value
 from .errors import DipsatError
 from .models import Convoy, Move, Support
 from .movement import Encoding, _name, _unit_of
+from .pipeline import Pipeline, Prepared
 from .rules import RuleOptions
 
 
 # -- shared ------------------------------------------------------------------------------------
 
 
-def _prepare(req: TurnRequest, rules: str | RuleOptions | None = None):
-    from dipsat.variants import find_variant
+@dataclass
+class Research:
+    """A movement turn made ready for research: its pipeline (variant and rules), the prepared
+    request, and the equations of its bound orders."""
 
+    pipe: Pipeline
+    turn: Prepared
+    enc: Encoding
+
+
+def _prepare(req: TurnRequest, rules: str | RuleOptions | None = None) -> Research:
     if req.phase != "movement":
         raise DipsatError(f"research commands work on movement turns; this file's phase is {req.phase!r}")
-    variant = find_variant(req.variant)
-    opts = resolve_rules(variant, req, rules)
-    pos = build_position(variant, req)
-    orders: dict[str, list[str]] = {}
-    for power, texts in req.orders.items():
-        orders.setdefault(_power_name(variant, power, "orders"), []).extend(texts)
-    bound = variant.binder(opts).bind(pos, orders)
-    impl = variant.movement_rules(opts)
-    return variant, opts, impl, impl.encode(bound)
+    pipe = Pipeline.for_request(req, rules)
+    turn = pipe.prepare(req)
+    return Research(pipe, turn, pipe.encode(pipe.bind(turn.position, turn.orders)))
 
 
 def describe_decision(enc: Encoding, name: Key, value: Value) -> str:
@@ -84,18 +87,17 @@ READING_RULES = {
 
 
 def explore(req: TurnRequest, limit: int = 64) -> Exploration:
-    variant, opts, impl, enc = _prepare(req)
-    sols = enumerate_all(enc.system, limit=limit + 1)
+    r = _prepare(req)
+    pipe, enc = r.pipe, r.enc
+    sols = pipe.enumerate(enc, limit=limit + 1)
     capped = len(sols) > limit
     sols = sols[:limit]
     names = list(enc.system.defs)
     differing = [n for n in names if len({s[n] for s in sols}) > 1]
     picks = []
     for label, over in READING_RULES.items():
-        o2 = opts.with_(**over)
-        impl2 = variant.movement_rules(o2)
-        enc2 = impl2.encode(enc.bound)
-        sol = solve_system(enc2.system, impl2.backup, all_cpsat=True)
+        pipe2 = pipe.with_rules(pipe.rules.with_(**over))
+        sol = pipe2.solve(pipe2.encode(enc.bound), "cpsat")
         used = "; ".join(c.backup[1] for c in sol.components if c.backup) or "no backup rule needed"
         match = None
         for i, s in enumerate(sols):
@@ -220,9 +222,11 @@ def _target(res, text: str, notation=None):
 
 
 def why(req: TurnRequest, order: str) -> WhyAnswer:
-    variant, opts, impl, enc = _prepare(req)
-    res = adjudicate(req, rules=opts, all_cpsat=True)
-    hits = _target(res, order, variant.notation)
+    r = _prepare(req)
+    pipe, enc, opts = r.pipe, r.enc, r.pipe.rules
+    sol = pipe.solve(enc, "cpsat")
+    res = pipe.explain(enc, sol)
+    hits = _target(res, order, pipe.variant.notation)
     if not hits:
         raise DipsatError(f"order {order!r} is not one of the file's orders: " + "; ".join(o.text for o in res.outcomes))
     if len(hits) > 1:
@@ -234,9 +238,6 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
         return ans
     # 1. the decisions that force it: the order's own rule, every other decision free and tied
     #    to its value by an assumption; a minimal unsatisfiable core of those assumptions
-    from .cpsat import forcing_core
-
-    sol = solve_system(enc.system, impl.backup, all_cpsat=True)
     settled: set[Key] = set()
     for c in sol.components:
         if c.backup:
@@ -255,7 +256,7 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
             key = _name("M", attacker)
             ans.forced_by = [describe_decision(enc, key, True) + ", because:"]
     if key is not None and key in sol.defs and key not in settled:  # a backup rule explains a settled cycle
-        found = forcing_core(sol.defs, enc.system.domains, sol.values, key) or []
+        found = pipe.forcing(sol, enc, key)
         core = [describe_decision(enc, n, sol.values[n]) for n in found]
         if ans.forced_by and not core:
             ans.forced_by = [ans.forced_by[0].replace(", because:", ", which the orders and the board alone force")]
@@ -268,7 +269,8 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
             if t.strip() == target.text:
                 continue
             alt = {p: [x for x in ts if not (p == power and x == t)] for p, ts in req.orders.items()}
-            r2 = adjudicate(req.model_copy(update={"orders": alt}), rules=opts, all_cpsat=True)
+            turn2 = pipe.prepare(req.model_copy(update={"orders": alt}))
+            r2 = pipe.movement(turn2.position, turn2.orders, "cpsat")
             h2 = _target(r2, target.text)
             if h2 and h2[0].succeeded != base:
                 ans.orders.append((f"{power}: {t}", f"without it: {h2[0].result} — {h2[0].reason}"))
@@ -282,7 +284,7 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
             if v == here:
                 continue
             try:
-                r2 = adjudicate(req, rules=opts.with_(**{fname: v}), all_cpsat=True)
+                r2 = pipe.with_rules(opts.with_(**{fname: v})).movement(r.turn.position, r.turn.orders, "cpsat")
             except DipsatError:
                 continue
             h2 = _target(r2, target.text)

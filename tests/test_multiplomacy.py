@@ -199,7 +199,7 @@ def test_force_decisions_are_described_as_forces():
 
     req = TurnRequest(variant="multiplomacy", units={"Germany": ["2 A Mun"], "Russia": ["A Sil"]},
                       orders={"Germany": ["2 A Mun - Sil"], "Russia": ["A Sil H"]})
-    enc = _prepare(req)[3]
+    enc = _prepare(req).enc
     forces = [k for k in enc.system.defs if k.kind == "force"]
     assert forces
     texts = [describe_decision(enc, k, True) for k in forces] + [describe_decision(enc, k, False) for k in forces]
