@@ -263,3 +263,21 @@ def test_game_needs_the_blank_stage_rules(tmp_path):
     f.write_text(text.replace('production = "one_per_untapped_company"', ""), encoding="utf-8")
     with pytest.raises(DipsatError, match="set the rule option 'production'"):
         play_file(str(f))
+
+
+def test_picture_shows_blockades_sieges_and_captured_centers():
+    from dipsat.variants.supremacy.picture import draw
+
+    state = parse_state({"blockades": [{"zone": "mexico", "by": ["USA"]}], "sieges": [{"power": "CSA", "by": ["USA"]}],
+                         "captured": {"AFR": {"controller": "USA", "frozen_until": 2}},
+                         "powers": {"USA": {"navies": [{"sea": "caribbean"}]}, "CSA": {"armies": {"mexico": 1}},
+                                    "AFR": {}}})
+    svg = draw(state, "t")
+    assert 'class="blockade" data-zone="mexico"' in svg
+    assert svg.count('class="siege"') == 3  # CSA's three home territories
+    assert "AFR&#x27;s supply center captured: controlled by USA, frozen until turn 2" in svg
+
+
+def test_state_refuses_unknown_players_in_standing_conditions():
+    with pytest.raises(DipsatError, match="blockade of mexico: 'XYZ' is not a player"):
+        parse_state({"blockades": [{"zone": "mexico", "by": ["XYZ"]}], "powers": {"USA": {}}})

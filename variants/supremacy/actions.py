@@ -15,6 +15,8 @@
     build 2 army us_west / build navy caribbean / build nuke / build lstar   (Stage 6)
     blockade canada [with CSA, LEN] / siege USSR [with ...] / lift blockade canada / lift siege USSR
                                         (any time; Blockades and Sieges)
+    draw 2 oil from CSA                 (any time: from a captured supply center one controls; Supply
+                                        Centers 5, option captured_center_use)
     prospect                            (Stage 8)
     pass
 
@@ -33,7 +35,7 @@ from dipsat.errors import DipsatError
 from .board import RESOURCES, Board
 
 Verb = Literal["march", "sail", "airlift", "board", "unload", "buy", "sell", "loan", "repay", "transfer",
-               "build", "prospect", "pass", "blockade", "siege", "lift", "exchange"]
+               "build", "prospect", "pass", "blockade", "siege", "lift", "exchange", "draw"]
 
 
 class ActionError(DipsatError):
@@ -81,6 +83,7 @@ PATTERNS: list[tuple[Verb, re.Pattern[str]]] = [
     ("blockade", re.compile(r"^blockade\s+(.+?)(?:\s+with\s+(.+))?$")),
     ("siege", re.compile(r"^siege\s+(.+?)(?:\s+with\s+(.+))?$")),
     ("lift", re.compile(r"^lift\s+(blockade|siege)\s+(.+)$")),
+    ("draw", re.compile(rf"^draw\s+{_N}(grain|oil|minerals?|nukes?|l-?stars?)\s+from\s+(.+)$")),
     ("prospect", re.compile(r"^prospect$")),
     ("pass", re.compile(r"^pass$")),
 ]
@@ -134,6 +137,8 @@ def parse_action(board: Board, power: str, text: str) -> Action:
                 if item in ("army", "navy") and not where:
                     raise ActionError(f"invalid action {text!r}: say where the {item} is built")
                 return Action(power, text, verb, int(g[0] or 1), item, dst=where)
+            if verb == "draw":
+                return Action(power, text, verb, int(g[0] or 1), _item(g[1]), to=board.lookup_power(g[2]))
             if verb in ("blockade", "siege"):
                 group = tuple(board.lookup_power(x) for x in re.split(r"\s*,\s*|\s+and\s+", g[1])) if g[1] else ()
                 where = board.lookup(g[0]) if verb == "blockade" else board.lookup_power(g[0])
@@ -145,7 +150,7 @@ def parse_action(board: Board, power: str, text: str) -> Action:
         except DipsatError as exc:
             raise ActionError(f"invalid action {text!r}: {exc}") from None
     raise ActionError(f"invalid action {text!r}: not understood (march, sail, airlift, board, unload, buy, sell, "
-                      "loan, repay, transfer, build, prospect, pass)")
+                      "loan, repay, transfer, exchange, build, blockade, siege, lift, draw, prospect, pass)")
 
 
 def parse_actions(board: Board, power: str, texts: list[str]) -> list[Action]:

@@ -27,7 +27,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from dipsat.errors import DipsatError
 
-from . import economy
+from . import blockades, economy
 from .bidding import player_order
 from .dice import Dice
 from .drills import (Assault, Clash, NuclearStrike, assault, assault_distribution, clash, clash_distribution,
@@ -128,6 +128,7 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
                                "quantities": chk.quantities}
         if chk.feasible:
             out["log"] = apply_actions(state, chk.power, chk.actions, opts)
+            out["review"] = blockades.review(state, opts)
             out["state"] = state_facts(state)
         return out
     if kind == "stage1":
@@ -148,7 +149,7 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
         dice = Dice(data.get("dice"), seed_of(opts, data))
         out = run_drill(state, drill, opts, dice)
         dice.check_all_used()
-        return {**out, "dice_used": dice.used, "state": state_facts(state)}
+        return {**out, "dice_used": dice.used, "review": blockades.review(state, opts), "state": state_facts(state)}
     raise DipsatError(f"data.kind: {kind!r} is not one of setup, stage, stage1, stage2, drill, odds, wealth, bids, game")
 
 

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dipsat.errors import DipsatError
 
+from .blockades import check_effects
 from .board import RESOURCES, Board
 from .dice import Dice
 from .options import SupremacyOptions
@@ -169,6 +170,8 @@ def plan_assault(state: State, a: Assault, opts: SupremacyOptions) -> AssaultPla
         raise DrillError(f"{a.attacker} already holds {board.zone_name(target)}: nothing to attack")
     defender = occupants[0] if occupants else state.controller(target)
     att = attacker_forces(state, a)
+    check_effects(state, opts, a.attacker, "assault", sorted({target, *(f.zone for f in att)}),
+                  f"{a.attacker}'s assault on {board.zone_name(target)}")
     if a.tactics > 1:
         opts.need("attack_tactics", f"{a.tactics} tactic selections in one assault")
     if a.defend:

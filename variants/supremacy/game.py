@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dipsat.errors import DipsatError
 
-from . import economy
+from . import blockades, economy
 from .bidding import CHITS_PER_TURN, DEAL_STAGES, OPTIONAL_STAGES, check_bids, player_order
 from .board import RESOURCES
 from .cases import DrillInput, load_data_file, parse_drill, run_drill
@@ -137,6 +137,7 @@ def stage1(state: State, t: TurnInput, opts: SupremacyOptions) -> StageLog:
         if t.stage1.get(p):
             for line in run_stage(state, p, 1, t.stage1[p], opts):
                 log.lines.append(f"{p}: {line}")
+            log.lines += blockades.review(state, opts)
     for p in t.stage1:
         if p not in state.powers:
             raise GameError(f"stage1: unknown player {p!r}")
@@ -146,9 +147,7 @@ def stage1(state: State, t: TurnInput, opts: SupremacyOptions) -> StageLog:
 def stage2(state: State, opts: SupremacyOptions) -> StageLog:
     log = StageLog(2, _stage12_order(state, opts))
     board = state.get_board()
-    removed = [p for p in state.powers if not any(state.controller(t) == p for t in board.homes(p))]
-    if removed:
-        opts.need("captured_supply_center", f"Stage 2 with {', '.join(removed)} removed from the game")
+    log.lines += blockades.stage2_control(state, opts)
     rule = opts.need("production", "Stage 2 (Transfer Production Units to Supply Center)")
     if rule == "none":
         return log
@@ -159,7 +158,9 @@ def stage2(state: State, opts: SupremacyOptions) -> StageLog:
         for c in h.companies:
             if not c.face_up or c.tapped:
                 continue
-            r = board.company(c.id).resource
+            company = board.company(c.id)
+            blockades.production_effects(state, opts, p, company.zone, c.id)
+            r = company.resource
             if h.resource(r) < CAPACITY:
                 setattr(h, r, h.resource(r) + 1)
                 got[r] = got.get(r, 0) + 1
@@ -230,6 +231,7 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
                 raise GameError(f"turn {turn}, play {i + 1}: the counterattack answers {last[0]}'s drill, not "
                                 f"{drill.counterattack_of}'s")
             log.lines.append(f"{play.power}: " + _play_drill(state, drill, play, i, opts, turn, bidders))
+            log.lines += blockades.review(state, opts)
             last = None  # 'If this was not itself a counterattack'
             passes = 0
             continue
@@ -252,6 +254,7 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
             defenders = _drill_defender(state, drill)
             first_strike = isinstance(drill, NuclearStrike) and drill.first_strike
             log.lines.append(f"{p}: " + _play_drill(state, drill, play, i, opts, turn, bidders))
+            log.lines += blockades.review(state, opts)
             passes = 0
             if not first_strike:
                 last = (p, defenders)
@@ -271,6 +274,7 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
             prospects[p] = n
         for text, line in zip(play.actions, run_stage(state, p, stage, play.actions, opts)):
             log.lines.append(f"{p}: {text} — {line}")
+        log.lines += blockades.review(state, opts)
         passes = 0
     if queue:
         i, play = queue[0]

@@ -73,13 +73,28 @@ class SupremacyOptions(BaseModel):
     fallout: Literal["unspecified", "none", "destroy_forces"] = _blank(
         "Nuclear Strike 6", "the damage of a nuke that strikes; 'none': no effect beyond the spent nuke; "
         "'destroy_forces': every force in the zone is removed")
-    blockade_effects: Literal["unspecified", "none"] = _blank(
-        "Blockades and Sieges", "the effects of a blockade (the list is missing)")
-    siege_effects: Literal["unspecified", "none"] = _blank(
-        "Blockades and Sieges", "the effects of a siege (the list is missing)")
-    captured_supply_center: Literal["unspecified", "none"] = _blank(
-        "Supply Centers 3, 5", "who controls a removed player's supply center and how it is used; 'none': "
-        "nobody uses it")
+    blockade_effects: Literal["unspecified", "none", "no_port_traffic"] = _blank(
+        "Blockades and Sieges", "the effects of a blockade ('A blockade has these effects:' — the list is missing); "
+        "asked by every action touching a blockaded territory (forces moving in or out, boarding, landing, "
+        "builds, hand-overs, assaults, Stage 2 production there); 'none': no effect; 'no_port_traffic': no "
+        "boarding or unloading there, nothing else")
+    siege_effects: Literal["unspecified", "none", "no_port_traffic"] = _blank(
+        "Blockades and Sieges", "the effects of a siege (the list is missing); asked by every action touching the "
+        "besieged player's home territories, its Stage 2 production and its trades; 'none': no effect; "
+        "'no_port_traffic': no boarding or unloading at its home territories, nothing else")
+    blockade_lapse: Literal["unspecified", "until_lifted", "with_control"] = _blank(
+        "Blockades and Sieges", "whether a blockade or siege ends by itself when its declarers no longer control "
+        "every light-blue sea (or the territory is no longer another player's); the text only says they 'may "
+        "declare (or lift)' it; 'until_lifted': it stands until lifted; 'with_control': it lapses at once")
+    captured_supply_center: Literal["unspecified", "none", "majority"] = _blank(
+        "Supply Centers 3", "who controls a removed player's supply center ('depends on the state of their home "
+        "territories during Stage 2:' — the rest is missing); 'none': nobody; 'majority': the player controlling "
+        "more than half of its home territories in Stage 2 (Supply Centers 4's 'not just the majority' suggests "
+        "it), else nobody")
+    captured_center_use: Literal["unspecified", "none", "draw"] = _blank(
+        "Supply Centers 5", "how a player uses a captured supply center that is not frozen ('a player may use it "
+        "as so:' — the list is missing); 'none': it cannot be used; 'draw': at any time its controller may move "
+        "its nukes, L-Stars and resources into its own supply center ('draw 2 oil from CSA')")
     victory: Literal["unspecified", "richest", "last_standing"] = _blank(
         "Victory Conditions", "when the game ends and who wins (the section holds only the wealth table); "
         "'richest': the richest player(s) by the wealth table when the game ends (after turn victory_turn, "

@@ -37,6 +37,8 @@ CSS = """
 .title{font:bold 15px sans-serif;fill:#222}
 .legend{font:12px sans-serif;fill:#222}
 .order{fill:none;stroke:#333;stroke-width:2.6}
+.blockade{fill:none;stroke:#b03a2e;stroke-width:3;stroke-dasharray:5 3}
+.siege{fill:none;stroke:#6c3483;stroke-width:3;stroke-dasharray:2 3}
 """
 
 
@@ -72,6 +74,7 @@ def _light(hex_colour: str) -> str:
 def draw(state: State, title: str, arrows: tuple[tuple[list[str], str, str], ...] = (), notes: tuple[str, ...] = ()) -> str:
     """The board with ``state``'s forces; ``arrows``: (from zones, to zone, hover text)."""
     board = state.get_board()
+    notes = (*notes, *standing_notes(state))
     at = _board_layout(state.board)
     powers = sorted(set(board.superpowers) | set(state.powers))
     colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(powers)}
@@ -90,8 +93,8 @@ def draw(state: State, title: str, arrows: tuple[tuple[list[str], str, str], ...
             edges.setdefault((min(tid, s), max(tid, s)), "sea")
         for s in t.ports:
             edges[(min(tid, s), max(tid, s))] = "port"
-    for sid, s in board.seas.items():
-        for o in s.adjacent:
+    for sid, sea in board.seas.items():
+        for o in sea.adjacent:
             edges[(min(sid, o), max(sid, o))] = "sea"
     for (a, b), kind in sorted(edges.items()):
         (x1, y1), (x2, y2) = at[a], at[b]
@@ -118,6 +121,18 @@ def draw(state: State, title: str, arrows: tuple[tuple[list[str], str, str], ...
         tip += f"; controlled by {ctrl}" if ctrl else ""
         out.append(f'<g class="province" data-zone="{zone}"><title>{escape(tip)}</title>{shape}'
                    f'<text class="lbl" x="{_f(x)}" y="{_f(y - 21)}">{escape(board.zone_name(zone))}</text></g>')
+    out.append('</g><g class="standing">')
+    for bl in state.blockades:
+        if bl.zone in at:
+            x, y = at[bl.zone]
+            out.append(f'<circle class="blockade" data-zone="{bl.zone}" cx="{_f(x)}" cy="{_f(y)}" r="23">'
+                       f'<title>{escape(board.zone_name(bl.zone))}: blockaded by {escape(", ".join(bl.by))}</title></circle>')
+    for sg in state.sieges:
+        for home in board.homes(sg.power):
+            if home in at:
+                x, y = at[home]
+                out.append(f'<circle class="siege" data-zone="{home}" cx="{_f(x)}" cy="{_f(y)}" r="26">'
+                           f'<title>{escape(sg.power)} besieged by {escape(", ".join(sg.by))}</title></circle>')
     out.append('</g><g class="orders">')
     for frm, to, text in arrows:
         for z in frm:
@@ -157,6 +172,17 @@ def draw(state: State, title: str, arrows: tuple[tuple[list[str], str, str], ...
         out.append(f'<text class="legend" x="16" y="{_f(y + 40 + 18 * i)}">{escape(note)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def standing_notes(state: State) -> list[str]:
+    """Legend lines for what the state carries besides forces: blockades, sieges, captured centers."""
+    board = state.get_board()
+    out = [f"blockade of {board.zone_name(b.zone)} by {', '.join(b.by)} (dashed red ring)" for b in state.blockades]
+    out += [f"siege of {s.power} by {', '.join(s.by)} (dotted purple rings on its home territories)" for s in state.sieges]
+    for removed, cc in sorted(state.captured.items()):
+        frozen = f", frozen until turn {cc.frozen_until}" if cc.frozen(state.turn) else ""
+        out.append(f"{removed}'s supply center captured: controlled by {cc.controller or 'nobody'}{frozen}")
+    return out
 
 
 def _force_zones(forces: list[str]) -> list[str]:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Optional, cast
 
 from dipsat.errors import DipsatError
 
-from . import economy
+from . import blockades, economy
 from .actions import Action, ActionError, find_navy_index, parse_actions
 from .board import RESOURCES, Board, Resource
 from .options import SupremacyOptions
@@ -36,7 +36,7 @@ from .state import CAPACITY, MARKET_VALUES, NAVY_CAPACITY, Navy, State
 if TYPE_CHECKING:  # OR-Tools (numpy, pandas: ~0.4 s) is imported only when a stage is checked
     from ortools.sat.python import cp_model
 
-ANY_TIME = ("blockade", "siege", "lift")  # Blockades and Sieges: "at any time"
+ANY_TIME = ("blockade", "siege", "lift", "draw")  # Blockades and Sieges: "at any time"; a captured center's use
 STAGE_VERBS: dict[int, set[str]] = {
     1: {"repay", "loan", "pass", *ANY_TIME},
     3: {"sell", "transfer", "exchange", "loan", "pass", *ANY_TIME},
@@ -190,6 +190,7 @@ class _Builder:
             raise ActionError(f"Stage {self.stage} does not allow '{a.verb}'")
         if a.verb == "pass":
             return
+        blockades.check_effects(self.state, self.opts, self.power, a.verb, blockades.action_zones(a), repr(a.text))
         if a.verb == "march":
             if a.src not in b.territories or a.dst not in b.territories or a.dst not in b.territories[a.src].adjacent:
                 raise ActionError(f"{b.zone_name(a.src)} and {b.zone_name(a.dst)} are not adjacent territories "
@@ -309,41 +310,13 @@ class _Builder:
         elif a.verb == "prospect":
             self.opts.need("prospecting", f"{a.text!r}")
         elif a.verb in ("blockade", "siege"):
-            check_blockade(self.state, a)
-            self.opts.need("blockade_effects" if a.verb == "blockade" else "siege_effects", f"{a.text!r}")
+            blockades.check_declaration(self.state, a)
         elif a.verb == "lift":
-            self.opts.need("blockade_effects" if a.item == "blockade" else "siege_effects", f"{a.text!r}")
-
-
-def check_blockade(state: State, a: Action) -> None:
-    """Blockades and Sieges: the declaring player (or group) controls every light-blue sea the
-    foreign, player-controlled territory (blockade) or the superpower's home territories (siege)
-    have port access to; home territories may not be blockaded."""
-    b = state.get_board()
-    group = {a.power, *a.group}
-    if a.verb == "blockade":
-        t = b.territories.get(a.dst)
-        if t is None:
-            raise ActionError(f"{b.zone_name(a.dst)} is not a territory")
-        if t.home:
-            raise ActionError(f"{t.name} is a home territory of {t.home}: home territories may not be blockaded")
-        holder = state.controller(a.dst)
-        if holder is None or holder in group:
-            raise ActionError(f"{t.name} is not controlled by another player (a blockade targets a player-controlled "
-                              "foreign territory)")
-        terrs = [a.dst]
-    else:
-        if a.dst in group or a.dst not in state.powers:
-            raise ActionError(f"cannot besiege {a.dst}")
-        terrs = b.homes(a.dst)
-    seas = sorted({s for t in terrs for s in b.territories[t].ports if b.seas[s].light_blue})
-    if not seas:
-        raise ActionError(f"{', '.join(b.zone_name(t) for t in terrs)}: no port access to any light-blue sea")
-    missing = [s for s in seas if state.controller(s) not in group]
-    if missing:
-        raise ActionError(f"the {'blockade' if a.verb == 'blockade' else 'siege'} needs control of every light-blue sea "
-                          f"with port access ({', '.join(b.zone_name(s) for s in seas)}); not controlled: "
-                          f"{', '.join(b.zone_name(s) for s in missing)}")
+            blockades.check_lift(self.state, a)
+        elif a.verb == "draw":
+            blockades.check_draw(self.state, self.opts, a)
+            self.res(a.to, a.item).terms.append((i, -a.count))
+            self.res(self.power, a.item).terms.append((i, a.count))
 
 
 def _price_table(r_values: tuple[int, ...], units: int, sell: bool, per_unit: bool) -> list[int]:
@@ -548,8 +521,13 @@ def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyO
             opts.need("prospecting", a.text)
             log.append("found nothing (prospecting 'no_find')")
         elif a.verb in ("blockade", "siege", "lift"):
-            log.append(f"{a.verb} declared; no effect (the {'blockade' if a.verb != 'siege' and a.item != 'siege' else 'siege'}"
-                       " effects are blank in the seed; option value 'none')")
+            log.append(blockades.apply_declaration(state, a))
+        elif a.verb == "draw":
+            other = state.holdings(a.to)
+            attr = {"nuke": "nukes", "lstar": "lstars"}.get(a.item, a.item)
+            setattr(other, attr, getattr(other, attr) - a.count)
+            setattr(h, attr, getattr(h, attr) + a.count)
+            log.append(f"{a.count} {a.item} from {a.to}'s captured supply center")
     h.armies = {z: n for z, n in sorted(h.armies.items()) if n}
     for p, hh in state.powers.items():
         for r in (*RESOURCES, "nukes", "lstars"):

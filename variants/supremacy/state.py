@@ -77,11 +77,43 @@ class Holdings(_M):
         return sum(self.armies.values()) + len(self.navies) + sum(n.armies for n in self.navies)
 
 
+class Blockade(_M):
+    """Blockades and Sieges: a player-controlled foreign territory cut off by the players (``by``)
+    who control every light-blue sea it has port access to."""
+
+    zone: str
+    by: list[str]
+
+
+class Siege(_M):
+    """Blockades and Sieges: a superpower's home territories cut off by the players (``by``) who
+    control every light-blue sea they have port access to."""
+
+    power: str
+    by: list[str]
+
+
+class CapturedCenter(_M):
+    """Supply Centers 3-5: the supply center of a player removed from the game (controlling none of
+    its home territories); who controls it (decided in Stage 2, option ``captured_supply_center``)
+    and whether it is frozen ('until the next turn': ``frozen_until`` is that turn's number)."""
+
+    controller: Optional[str] = None
+    frozen_until: Optional[int] = None
+
+    def frozen(self, turn: int) -> bool:
+        return self.frozen_until is not None and turn < self.frozen_until
+
+
 class State(_M):
     board: Optional[str] = Field(default=None, description="a board file; default: the bundled schematic world")
     turn: int = 1
     powers: dict[str, Holdings] = Field(default_factory=dict)
     market: dict[Resource, int] = Field(default_factory=lambda: {r: 9 for r in RESOURCES})
+    blockades: list[Blockade] = Field(default_factory=list)
+    sieges: list[Siege] = Field(default_factory=list)
+    captured: dict[str, CapturedCenter] = Field(default_factory=dict, description="removed superpower -> its "
+                                                "captured supply center")
 
     @field_validator("market")
     @classmethod
@@ -140,11 +172,30 @@ class State(_M):
                     raise StateError(f"{p}: a navy in {nv.sea!r}, which is not a sea")
             for c in h.companies:
                 b.company(c.id)
+        for bl in self.blockades:
+            if bl.zone not in b.territories:
+                raise StateError(f"blockade of {bl.zone!r}, which is not a territory")
+            self._players(bl.by, f"blockade of {bl.zone}")
+        for sg in self.sieges:
+            self._players([sg.power, *sg.by], f"siege of {sg.power}")
+        for removed, cc in self.captured.items():
+            self._players([removed, *([cc.controller] if cc.controller else [])], f"captured supply center of {removed}")
         for z in [*b.territories, *b.seas]:
             occ = self.occupants(z)
             if len(occ) > 1:
                 raise StateError(f"forces of {' and '.join(occ)} share {b.zone_name(z)}")
         return self
+
+    def _players(self, powers: list[str], where: str) -> None:
+        for p in powers:
+            if p not in self.powers:
+                raise StateError(f"{where}: {p!r} is not a player; players: {', '.join(sorted(self.powers))}")
+
+    def blockade_of(self, zone: str) -> Optional[Blockade]:
+        return next((x for x in self.blockades if x.zone == zone), None)
+
+    def siege_of(self, power: str) -> Optional[Siege]:
+        return next((x for x in self.sieges if x.power == power), None)
 
     def digest(self) -> str:
         """A stable digest of the state (the default random seed is derived from it)."""
