@@ -22,7 +22,7 @@ from pydantic import SerializeAsAny
 
 from .models import Drawable, Frozen, Outcome, Position, Unit, ARMY, FLEET
 from .rules import RuleOptions
-from .notation import Notation
+from .notation import Notation, UnitRef
 
 _BUILD_RE = re.compile(r"^\s*(?:build|b)\s+(.*)$|^(.*?)\s+(?:build|builds|b)\s*$", re.I)
 _DISBAND_RE = re.compile(r"^\s*(?:disband|remove|d|r)\s+(.*)$|^(.*?)\s+(?:disband|disbands|remove|d|r)\s*$", re.I)
@@ -46,10 +46,10 @@ def describe(m: GameMap, u: Unit) -> str:
     return f"{u.kind} {m.display(u.location)}"
 
 
-def _parse(notation: Notation, text: str) -> tuple[str, Optional[str], Optional[str], Optional[str], Optional[int]]:
-    """-> (action, kind, province, coast, count); action in build, disband, waive."""
+def _parse(notation: Notation, text: str) -> tuple[str, Optional[UnitRef]]:
+    """-> (action, the unit named); action in build, disband, waive (which names no unit)."""
     if _WAIVE_RE.match(text):
-        return "waive", None, None, None, None
+        return "waive", None
     for action, rx in (("build", _BUILD_RE), ("disband", _DISBAND_RE)):
         m = rx.match(text)
         if m:
@@ -57,7 +57,7 @@ def _parse(notation: Notation, text: str) -> tuple[str, Optional[str], Optional[
             p = notation.parse(body)
             if p.action != "hold":
                 raise InvalidOrder(text, f"a {action} order names one unit, e.g. '{action.capitalize()} F Kiel'")
-            return action, p.unit.kind, p.unit.loc.province, p.unit.loc.coast, p.unit.count
+            return action, p.unit
     raise InvalidOrder(text, "expected an adjustment order: 'Build A Par', 'F Stp/nc B', 'Disband A Par', 'A Par D' or 'Waive'")
 
 
@@ -67,7 +67,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
     owned home province not held by another power, one per province, whatever own units are
     there."""
     centres: dict[str, int] = {}
-    for prov, power in owners.items():
+    for power in owners.values():
         centres[power] = centres.get(power, 0) + 1
     units_of: dict[str, list[int]] = {}
     for i, u in enumerate(pos.units):
@@ -89,7 +89,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             def reject(sev: str, reason: str) -> None:
                 outcomes.append(Outcome.rejected(power, text, sev, reason))
             try:
-                action, kind, prov, coast, count = _parse(notation, text)
+                action, ref = _parse(notation, text)
             except OrderError as exc:
                 reject(exc.severity, exc.reason)
                 continue
@@ -101,6 +101,8 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                 outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="waive", result="waived",
                                                         reason="build waived", by=(), strengths=(), dislodged_by=None))
                 continue
+            assert ref is not None  # a build or a disband names its unit
+            kind, prov, coast, count = ref.kind, ref.loc.province, ref.loc.coast, ref.count
             if action == "build":
                 try:
                     unit = _check_build(game_map, power, kind, prov, coast, owners, occupied | built_here, text)

@@ -344,12 +344,12 @@ def cmd_compare(args) -> int:
 
     own_files = _own_cases(args.paths)
     if own_files:  # cases of variants that answer the commands themselves
-        errors = 0
+        failures = 0
         for own, files in own_files:
             text, n_err = own.compare(files, args.rules or [])
             print(text)
-            errors += n_err
-        return 0 if not errors else 1
+            failures += n_err
+        return 0 if not failures else 1
     presets = args.rules or ["datc", "1971", "1982", "2000", "dptg"]
     with progress_bar("compare", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
         diffs, errors, n = compare(args.paths, presets, on_progress=bar.advance)
@@ -539,10 +539,10 @@ def cmd_rules(args) -> int:
         if name != "name":
             print(f"  {name} = {_as_written(f.default)}  ({_values_as_written(f.annotation)})")
     for cls in VARIANTS:  # each variant's options model adds its own fields
-        own = {n: f for n, f in cls.options_model.model_fields.items() if n not in RuleOptions.model_fields}
-        if own:
+        own_fields = {n: f for n, f in cls.options_model.model_fields.items() if n not in RuleOptions.model_fields}
+        if own_fields:
             print(f"\nOptions of the {cls.name} variant:")
-            for name, f in own.items():
+            for name, f in own_fields.items():
                 print(f"  {name} = {_as_written(f.default)}  ({_values_as_written(f.annotation)})")
     return 0
 

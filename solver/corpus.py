@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -91,7 +91,7 @@ def load_case(path: str | Path, limits: Optional[Limits] = None) -> CorpusCase:
     return load_model(path, CorpusCase, data)
 
 
-def case_files(paths: list[str | Path]) -> list[Path]:
+def case_files(paths: Sequence[str | Path]) -> list[Path]:
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
@@ -230,19 +230,20 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
             if not idx:
                 problems.append(f"retreat_options: {key} is not dislodged")
                 continue
-            want = set()
+            wanted: set[str] = set()
             for t in provs:
                 pid = variant.map.lookup_province(t)
                 if pid is None:
                     problems.append(f"retreat_options: unknown province {t!r}")
-                want.add(pid)
+                    continue
+                wanted.add(pid)
             got = {variant.map.province_of(l) for l in opts[idx[0]].open}
-            if want != got:
-                problems.append(f"retreat_options of {key}: expected {sorted(want)}, got {sorted(got)} (closed: {opts[idx[0]].closed})")
+            if wanted != got:
+                problems.append(f"retreat_options of {key}: expected {sorted(wanted)}, got {sorted(got)} (closed: {opts[idx[0]].closed})")
     if exp.backup is not None:
         kinds = sorted({b.kind for b in res.backups})
-        want = [] if exp.backup == "none" else [exp.backup]
-        if kinds != want:
+        want_kinds = [] if exp.backup == "none" else [exp.backup]
+        if kinds != want_kinds:
             problems.append(f"backup: expected {exp.backup}, got {', '.join(kinds) or 'none'}")
     return problems
 

@@ -3,18 +3,24 @@ offending input and says what was expected, and where (file, line, field) when k
 
 from __future__ import annotations
 
+from typing import ClassVar, Literal
+
 
 class DipsatError(ValueError):
     """Base class of every error dipsat raises on bad input."""
 
 
 class OrderError(DipsatError):
-    severity = "invalid"
+    """An order that cannot be used.  ``unit``: the unit of the position it was meant for, when
+    known (the binder then reports the rejection against that unit)."""
 
-    def __init__(self, text: str, reason: str, column: int | None = None):
+    severity: ClassVar[Literal["invalid", "illegal", "ambiguous"]] = "invalid"
+
+    def __init__(self, text: str, reason: str, column: int | None = None, unit: int | None = None):
         self.text = text
         self.reason = reason
         self.column = column
+        self.unit = unit
         where = f" (at column {column + 1})" if column is not None else ""
         super().__init__(f"{self.severity} order {text!r}{where}: {reason}")
 

@@ -68,6 +68,13 @@ class Encoding:
     cutters: dict[int, list[int]]  # supporter -> moves that cut it when they have a path
     exempt: dict[int, list[tuple[int, Formula, str]]] = field(default_factory=dict)  # supporter -> (mover, when not cut, why)
     labels: list[str] = field(default_factory=list)  # unit -> "A Par"
+    # boards with stacks (:mod:`solver.stacks`): the moves of one nation into one province are a force
+    forces: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # (nation, province) -> movers
+    force_of: dict[int, tuple[str, str]] = field(default_factory=dict)  # mover -> its force
+    supports_of_force: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # force -> supporters
+    hold_supports_at: dict[str, list[int]] = field(default_factory=dict)  # province -> its hold supporters
+    slots: dict[int, list[tuple[Key, int]]] = field(default_factory=dict)  # supporter -> [(decision, cut rank)]
+    force_h2h: dict[tuple[str, str], tuple[tuple[str, str], list[int]]] = field(default_factory=dict)  # force -> (opposing force, its units)
 
 
 class MovementRules:
@@ -327,7 +334,8 @@ class MovementRules:
     # supports and convoys -------------------------------------------------------------------
     def support_formula(self, enc: Encoding, s: int) -> Formula:
         pos = enc.bound.position
-        body: Support = enc.bound.orders[s].body  # type: ignore[assignment]
+        body = enc.bound.orders[s].body
+        assert isinstance(body, Support)
         here = pos.units[s].province
         cut: list[Formula] = []
         dislodge: list[Formula] = []
@@ -530,8 +538,8 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
     occ = [v for v in enc.occupants.get(d, []) if v != u]
     v = occ[0] if occ else None
     battle = u in enc.h2h and val(enc.h2h[u][1])
-    v_stays = v is not None and (v not in moved or battle)
-    restricted_by = pos.units[v].power if v_stays else None
+    stayer = v if v is not None and (v not in moved or battle) else None  # the unit that stays there
+    restricted_by = pos.units[stayer].power if stayer is not None else None
     attack = strength("attack", lbl, impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
     by_convoy = val(impl.via(enc.route, u))
     if u in moved:
@@ -542,19 +550,20 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
         return NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets), broken=broken, **common)
     obstacles: list[Obstacle] = []
     strengths = [attack]
-    if v is not None and v_stays and pos.units[v].power == pos.units[u].power:
-        obstacles.append(Obstacle.build(why="own_unit", by=order_ref(b.orders[v]), label=enc.labels[v]))
+    if stayer is not None and pos.units[stayer].power == pos.units[u].power:
+        obstacles.append(Obstacle.build(why="own_unit", by=order_ref(b.orders[stayer]), label=enc.labels[stayer]))
     elif battle:
         n = enc.h2h[u][0]
         ds = strength("defend", enc.labels[n], impl.defend_terms(enc, n))
         strengths.append(ds)
         if ds.value >= attack.value:
             obstacles.append(Obstacle.build(why="head_to_head", by=order_ref(b.orders[n]), strength=ds))
-    elif v is not None and v_stays:
-        hs = strength("hold", enc.labels[v], impl.hold_terms(enc, v) if v not in enc.moves else impl.failed_terms(enc, v))
+    elif stayer is not None:
+        hs = strength("hold", enc.labels[stayer], impl.hold_terms(enc, stayer) if stayer not in enc.moves
+                      else impl.failed_terms(enc, stayer))
         strengths.append(hs)
         if hs.value >= attack.value:
-            obstacles.append(Obstacle.build(why="hold", by=order_ref(b.orders[v]), strength=hs))
+            obstacles.append(Obstacle.build(why="hold", by=order_ref(b.orders[stayer]), strength=hs))
     for r in enc.into.get(d, []):
         if r == u:
             continue

@@ -24,6 +24,7 @@ from typing import Any, Optional
 from dipsat.maps import GameMap
 
 from .errors import InvalidOrder
+from .models import Unit
 
 COAST_WORDS = {
     "nc": "nc", "n": "nc", "north": "nc", "north coast": "nc", "northcoast": "nc",
@@ -100,7 +101,8 @@ def format_order(p: "ParsedOrder") -> str:
     if p.action == "disband":
         return f"{head} Disband"
     if p.action == "move":
-        steps = " - ".join([*(x.capitalize() for x in p.path), _loc_text(p.dest)])  # type: ignore[arg-type]
+        assert p.dest is not None
+        steps = " - ".join([*(x.capitalize() for x in p.path), _loc_text(p.dest)])
         return f"{head} - {steps}" + (" via convoy" if p.via_convoy else "")
     assert p.target is not None
     word = "S" if p.action == "support" else "C"
@@ -108,11 +110,36 @@ def format_order(p: "ParsedOrder") -> str:
     return f"{head} {word} {_unit_text(p.target)}{tail}"
 
 
+# what a token carries: a place (PROV), a number (NUM), a kind letter (KIND), a nation and kind
+# (POWKIND), the word as written (keywords), or nothing (DASH, COLON, AND, VIA, BY)
+TokenValue = LocRef | int | str | tuple[Optional[str], Optional[str]] | None
+
+
 @dataclass(frozen=True)
 class _Tok:
-    kind: str  # PROV, DASH, HOLD, SUPPORT, CONVOY, VIA, BY, KIND_A, KIND_F, MOVE
-    value: object
+    kind: str  # PROV, DASH, HOLD, SUPPORT, CONVOY, VIA, BY, KIND, POWKIND, NUM, MOVE, ...
+    value: TokenValue
     column: int
+
+    def loc(self) -> LocRef:
+        """The place of a PROV token."""
+        assert isinstance(self.value, LocRef), self
+        return self.value
+
+    def number(self) -> int:
+        """The number of a NUM token."""
+        assert isinstance(self.value, int), self
+        return self.value
+
+    def word(self) -> str:
+        """The letter of a KIND token, the word of a keyword token."""
+        assert isinstance(self.value, str), self
+        return self.value
+
+    def power_kind(self) -> tuple[Optional[str], Optional[str]]:
+        """The (nation, kind letter) of a POWKIND token."""
+        assert isinstance(self.value, tuple), self
+        return self.value
 
 
 class Notation:
@@ -137,7 +164,7 @@ class Notation:
             self._first_char.setdefault(name[0], []).append((name, pid))
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
         self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
-        self.unit_memo: dict[tuple, object] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
+        self.unit_memo: dict[tuple[str, str], Unit] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
 
     # unit kinds: word -> kind letter (variants with other kinds of unit replace this table)
     kind_words: dict[str, str] = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
@@ -160,13 +187,13 @@ class Notation:
     def tokenize(self, text: str) -> list[_Tok]:
         hit = self._token_memo.get(text)
         if hit is None:
-            hit = self._tokenize(text)
+            hit = tuple(self._tokenize(text))
             if len(self._token_memo) > 50_000:
                 self._token_memo.clear()
             self._token_memo[text] = hit
         return list(hit)
 
-    def _tokenize(self, text: str) -> tuple[_Tok, ...]:
+    def _tokenize(self, text: str) -> list[_Tok]:
         s = text.lower()
         toks: list[_Tok] = []
         i, n = 0, len(s)
@@ -198,7 +225,7 @@ class Notation:
                 if not toks or toks[-1].kind != "PROV":
                     raise InvalidOrder(text, f"coast {word!r} does not follow a province", i)
                 prev = toks[-1]
-                loc: LocRef = prev.value  # type: ignore[assignment]
+                loc = prev.loc()
                 coast = COAST_WORDS.get(" ".join(word.split()), word.replace(" ", ""))
                 toks[-1] = _Tok("PROV", LocRef(loc.province, coast, loc.column), prev.column)
                 i = end
@@ -259,7 +286,7 @@ class Notation:
                 continue
             if word in COAST_WORDS and toks and toks[-1].kind == "PROV" and len(word) > 1:
                 prev = toks[-1]
-                loc = prev.value  # type: ignore[assignment]
+                loc = prev.loc()
                 toks[-1] = _Tok("PROV", LocRef(loc.province, COAST_WORDS[word], loc.column), prev.column)
                 i += len(word)
                 mm = re.match(r"\s+coast\b", s[i:])
@@ -314,22 +341,22 @@ class Notation:
         elif t.kind in ("DASH", "MOVE"):
             p.next()
             locs = [p.expect_prov("a destination after '-'")]
-            while p.peek() and p.peek().kind in ("DASH", "MOVE"):
+            while p.at("DASH", "MOVE"):
                 p.next()
                 locs.append(p.expect_prov("a province after '-'"))
             order.action = "move"
             order.dest = locs[-1]
             order.path = tuple(l.province for l in locs[:-1])
-            if p.peek() and p.peek().kind == "VIA":
+            if p.at("VIA"):
                 p.next()
                 order.via_convoy = True
             self.parse_move_tail(p, order)
             by: list[UnitRef] = []
-            while p.peek() and p.peek().kind == "SUPPORT" and p.i + 1 < len(p.toks) and p.toks[p.i + 1].kind == "BY":
+            while p.at("SUPPORT") and p.i + 1 < len(p.toks) and p.toks[p.i + 1].kind == "BY":
                 p.next()
                 p.next()
                 by.append(self._unit(p, "the supporting unit"))
-                if p.peek() and p.peek().kind == "AND":
+                if p.at("AND"):
                     p.next()
             order.supported_by = tuple(by)
         elif t.kind == "SUPPORT":
@@ -340,7 +367,7 @@ class Notation:
             if nt is not None and nt.kind in ("DASH", "MOVE"):
                 p.next()
                 order.dest = p.expect_prov("the destination of the supported move")
-                if p.peek() and p.peek().kind == "VIA":
+                if p.at("VIA"):
                     p.next()
             elif nt is not None and nt.kind == "HOLD":
                 p.next()
@@ -351,7 +378,7 @@ class Notation:
             p.next()
             order.action = "convoy"
             order.target = self._unit(p, "the convoyed army")
-            if not (p.peek() and p.peek().kind in ("DASH", "MOVE")):
+            if not (p.at("DASH", "MOVE")):
                 raise InvalidOrder(text, "a convoy order needs the convoyed move, e.g. 'F Nth C A Lon - Nwy'", p.col())
             p.next()
             order.dest = p.expect_prov("the destination of the convoyed army")
@@ -373,19 +400,21 @@ class Notation:
         """``[count] [nation] [kind] ( & [count] [nation] [kind] )* province``."""
         parts: list[tuple[Optional[int], Optional[str], Optional[str]]] = []
         while True:
-            count = power = kind = None
+            count: Optional[int] = None
+            power: Optional[str] = None
+            kind: Optional[str] = None
             t = p.peek()
             if t is not None and t.kind == "NUM":
                 p.next()
-                count = int(t.value)  # type: ignore[arg-type]
+                count = t.number()
                 t = p.peek()
             if t is not None and t.kind == "POWKIND":
                 p.next()
-                power, kind = t.value  # type: ignore[misc]
+                power, kind = t.power_kind()
                 t = p.peek()
             if t is not None and t.kind == "KIND" and kind is None:
                 p.next()
-                kind = t.value  # type: ignore[assignment]
+                kind = t.word()
                 t = p.peek()
                 # "FF": a plural kind letter repeated ("2 FF Gol", "AA")
             parts.append((count, power, kind))
@@ -412,6 +441,11 @@ class Cursor:
     def peek(self) -> Optional[_Tok]:
         return self.toks[self.i] if self.i < len(self.toks) else None
 
+    def at(self, *kinds: str) -> bool:
+        """Is the next token of one of these kinds?"""
+        t = self.peek()
+        return t is not None and t.kind in kinds
+
     def next(self) -> _Tok:
         t = self.toks[self.i]
         self.i += 1
@@ -428,4 +462,4 @@ class Cursor:
         if t.kind != "PROV":
             raise InvalidOrder(self.text, f"expected {what}, found {self.text[t.column:].split()[0]!r}", t.column)
         self.i += 1
-        return t.value  # type: ignore[return-value]
+        return t.loc()

@@ -189,7 +189,8 @@ class OrderBinder:
                 out.append((power, text, parsed, None))
                 for ref in parsed.supported_by:
                     mover = UnitRef(parsed.unit.kind, parsed.unit.loc, None, None)
-                    sup = ParsedOrder(text=f"{format_unit(ref)} S {format_unit(mover)} - {parsed.dest.province.capitalize()} (from {text.strip()!r})",  # type: ignore[union-attr]
+                    assert parsed.dest is not None  # "sup by" is read after a move only
+                    sup = ParsedOrder(text=f"{format_unit(ref)} S {format_unit(mover)} - {parsed.dest.province.capitalize()} (from {text.strip()!r})",
                                       unit=ref, action="support", target=mover, dest=parsed.dest, power=power)
                     out.append((power, sup.text, sup, None))
         return out
@@ -204,11 +205,11 @@ class OrderBinder:
         """Hook: a count before the unit ("2 F Nth") only makes sense where units share a
         province."""
         if p.unit.count not in (None, 1):
-            raise _illegal(p.text, f"a count ({p.unit.count}) only makes sense where several units share a province, not on the {self.map.name} board")
+            raise IllegalOrder(p.text, f"a count ({p.unit.count}) only makes sense where several units share a province, not on the {self.map.name} board")
 
     def move_to_own_province(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
         """Hook: a move to the unit's own province ("F Nwy-Nwy").  Standard: illegal."""
-        raise _illegal(p.text, "move to its own province: a unit cannot move to where it is", i)
+        raise IllegalOrder(p.text, "move to its own province: a unit cannot move to where it is", unit=i)
 
     def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
         parsed_all = self.parse_all(orders)
@@ -224,18 +225,18 @@ class OrderBinder:
         illegal_moves: set[int] = set()
         for idx, (power, text, parsed, err) in enumerate(parsed_all):
             err = err or alloc_errors.get(idx)
-            units: list[Optional[int]] = list(assign.get(idx, [None]))
-            for unit in units:
+            given: list[Optional[int]] = list(assign.get(idx, [None]))
+            for one in given:
                 try:
                     if err is not None:
                         raise err
                     assert parsed is not None
-                    order = self.bind_one(pos, power, parsed, unit)
+                    order = self.bind_one(pos, power, parsed, one)
                 except OrderError as exc:
-                    if parsed is not None and parsed.action == "move" and getattr(exc, "unit", None) is not None:
-                        illegal_moves.add(exc.unit)  # type: ignore[attr-defined]
-                    rejected.append(Rejected(power=power, text=text.strip(), severity=exc.severity,  # type: ignore[arg-type]
-                                             reason=exc.reason, unit=getattr(exc, "unit", unit)))
+                    if parsed is not None and parsed.action == "move" and exc.unit is not None:
+                        illegal_moves.add(exc.unit)
+                    rejected.append(Rejected(power=power, text=text.strip(), severity=exc.severity,
+                                             reason=exc.reason, unit=exc.unit if exc.unit is not None else one))
                     continue
                 per_unit.setdefault(order.unit, []).append(order)
         final: dict[int, Order] = {}
@@ -277,25 +278,25 @@ class OrderBinder:
         prov = ref.loc.province
         here = self._at.get(prov, [])
         if not here:
-            raise _illegal(text, f"there is no unit in {self.map.provinces[prov].name}")
+            raise IllegalOrder(text, f"there is no unit in {self.map.provinces[prov].name}")
         own = [i for i in here if pos.units[i].power == power]
         if not own:
             other = pos.units[here[0]]
-            raise _illegal(text, f"the unit in {self.map.provinces[prov].name} belongs to {other.power}, not {power}")
+            raise IllegalOrder(text, f"the unit in {self.map.provinces[prov].name} belongs to {other.power}, not {power}")
         if ref.kind:
             same_kind = [i for i in own if pos.units[i].kind == ref.kind]
             if same_kind:
                 own = same_kind
             elif self.rules.wrong_unit_kind == "fail":
-                raise _illegal(text, f"the unit in {self.map.provinces[prov].name} is {describe_unit(pos.units[own[0]], self.map)}, not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", own[0])
+                raise IllegalOrder(text, f"the unit in {self.map.provinces[prov].name} is {describe_unit(pos.units[own[0]], self.map)}, not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", unit=own[0])
         i = own[0]
         u = pos.units[i]
         if ref.loc.coast and u.location != ref.loc.location():
             real = ref.loc.location() in self.map.coasts
             if real and self.rules.wrong_unit_coast == "fail":
-                raise _illegal(text, f"the unit is on {self.map.display(u.location)}, not {self.map.display(ref.loc.location())} (rule option wrong_unit_coast=fail)", i)
+                raise IllegalOrder(text, f"the unit is on {self.map.display(u.location)}, not {self.map.display(ref.loc.location())} (rule option wrong_unit_coast=fail)", unit=i)
             if not real and self.rules.irrelevant_coast == "fail":
-                raise _illegal(text, f"{self.map.display(ref.loc.location())} is not a coast (rule option irrelevant_coast=fail)", i)
+                raise IllegalOrder(text, f"{self.map.display(ref.loc.location())} is not a coast (rule option irrelevant_coast=fail)", unit=i)
         return i
 
     def target_unit(self, pos: Position, ref: UnitRef, text: str, what: str, unit: int) -> int:
@@ -304,13 +305,13 @@ class OrderBinder:
         if ref.power:
             here = [i for i in here if pos.units[i].power == ref.power] or here
         if not here:
-            raise _illegal(text, f"there is no unit in {self.map.provinces[prov].name} to {what}", unit)
+            raise IllegalOrder(text, f"there is no unit in {self.map.provinces[prov].name} to {what}", unit=unit)
         if ref.kind:
             same = [i for i in here if pos.units[i].kind == ref.kind]
             if same:
                 here = same
             elif self.rules.wrong_unit_kind == "fail":
-                raise _illegal(text, f"the unit in {self.map.provinces[prov].name} is not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", unit)
+                raise IllegalOrder(text, f"the unit in {self.map.provinces[prov].name} is not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", unit=unit)
         return here[0]
 
     def bind_one(self, pos: Position, power: str, p: ParsedOrder, unit: Optional[int] = None) -> Order:
@@ -327,7 +328,7 @@ class OrderBinder:
         if p.action == "convoy":
             return Order.build(power=power, text=text, body=self.check_convoy(pos, i, p))
         if p.action == "disband":
-            raise _illegal(text, "a disband is a retreat or adjustment order, not a movement order", i)
+            raise IllegalOrder(text, "a disband is a retreat or adjustment order, not a movement order", unit=i)
         raise InvalidOrder(text, f"unknown action {p.action!r}")  # pragma: no cover
 
     def resolve_dest(self, u: Unit, dest: LocRef, text: str, unit: int, for_support: bool = False) -> str:
@@ -336,25 +337,25 @@ class OrderBinder:
         prov = dest.province
         pdata = m.provinces[prov]
         if not pdata.passable:
-            raise _illegal(text, f"{pdata.name} is impassable", unit)
+            raise IllegalOrder(text, f"{pdata.name} is impassable", unit=unit)
         if u.kind == ARMY:
             if not self.geo.army_can_stand(prov):
-                raise _illegal(text, f"an army cannot go to {pdata.name}: it is a sea", unit)
+                raise IllegalOrder(text, f"an army cannot go to {pdata.name}: it is a sea", unit=unit)
             if dest.coast and self.rules.irrelevant_coast == "fail":
-                raise _illegal(text, "an army move names a coast (rule option irrelevant_coast=fail)", unit)
+                raise IllegalOrder(text, "an army move names a coast (rule option irrelevant_coast=fail)", unit=unit)
             return prov
         # fleet
         if not m.fleet_locations_in(prov):
-            raise _illegal(text, f"a fleet cannot go to {pdata.name}: it is inland", unit)
+            raise IllegalOrder(text, f"a fleet cannot go to {pdata.name}: it is inland", unit=unit)
         reachable = m.fleet_coasts_reachable(u.location, prov)
         coast = dest.coast
         if coast and (not pdata.coasts or f"{prov}/{coast}" not in pdata.coasts):
             if self.rules.irrelevant_coast == "fail":
-                raise _illegal(text, f"{pdata.name} has no {coast} coast (rule option irrelevant_coast=fail)", unit)
+                raise IllegalOrder(text, f"{pdata.name} has no {coast} coast (rule option irrelevant_coast=fail)", unit=unit)
             coast = None
         if not pdata.coasts:
             if not reachable:
-                raise _illegal(text, f"{m.display(u.location)} does not border {pdata.name} for a fleet", unit)
+                raise IllegalOrder(text, f"{m.display(u.location)} does not border {pdata.name} for a fleet", unit=unit)
             return prov
         if coast:
             loc = f"{prov}/{coast}"
@@ -362,18 +363,17 @@ class OrderBinder:
                 return loc
             if self.rules.impossible_coast == "ignore" and len(reachable) == 1:
                 return reachable[0]
-            raise _illegal(text, f"a fleet in {m.display(u.location)} cannot reach {pdata.name} ({m.coasts[loc].name}) (DATC 4.B.3)", unit)
+            raise IllegalOrder(text, f"a fleet in {m.display(u.location)} cannot reach {pdata.name} ({m.coasts[loc].name}) (DATC 4.B.3)", unit=unit)
         if not reachable:
-            raise _illegal(text, f"{m.display(u.location)} does not border {pdata.name} for a fleet", unit)
+            raise IllegalOrder(text, f"{m.display(u.location)} does not border {pdata.name} for a fleet", unit=unit)
         if len(reachable) == 1:
             if self.rules.missing_coast_single == "attempt" or for_support:
                 return reachable[0]
-            raise _illegal(text, f"the coast of {pdata.name} must be named (rule option missing_coast_single=fail)", unit)
+            raise IllegalOrder(text, f"the coast of {pdata.name} must be named (rule option missing_coast_single=fail)", unit=unit)
         if for_support:
             return prov
-        e = AmbiguousOrder(text, f"which coast of {pdata.name}? {' or '.join(m.display(c) for c in reachable)} (DATC 4.B.1)")
-        e.unit = unit  # type: ignore[attr-defined]
-        raise e
+        raise AmbiguousOrder(text, f"which coast of {pdata.name}? {' or '.join(m.display(c) for c in reachable)} (DATC 4.B.1)",
+                             unit=unit)
 
     def check_move(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
         u = pos.units[i]
@@ -386,7 +386,7 @@ class OrderBinder:
         adjacent = self.map.can_reach_province(u.kind, u.location, prov)
         if u.kind == FLEET:
             if not adjacent:
-                raise _illegal(text, f"{self.map.display(u.location)} does not border {self.map.provinces[prov].name} and only armies can be convoyed", i)
+                raise IllegalOrder(text, f"{self.map.display(u.location)} does not border {self.map.provinces[prov].name} and only armies can be convoyed", unit=i)
             return Move.build(unit=i, dest=dest)
         path: tuple[str, ...] = ()
         if p.path and self.rules.convoy_path != "ignored":
@@ -395,9 +395,9 @@ class OrderBinder:
             if not self.geo.convoyable(u) or not self.geo.convoy_chain_possible(u.province, prov, self._fleets):
                 if adjacent and not p.path:
                     return Move.build(unit=i, dest=dest)
-                raise _illegal(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no chain of fleets could convoy it there (DATC 4.E.1)", i)
+                raise IllegalOrder(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no chain of fleets could convoy it there (DATC 4.E.1)", unit=i)
         if not adjacent and self.rules.convoy_path == "required" and not p.path:
-            raise _illegal(text, "a convoyed move must name its path (rule option convoy_path=required)", i)
+            raise IllegalOrder(text, "a convoyed move must name its path (rule option convoy_path=required)", unit=i)
         return Move.build(unit=i, dest=dest, via_convoy=p.via_convoy, path=path)
 
     def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
@@ -406,36 +406,36 @@ class OrderBinder:
         assert p.target is not None
         t = self.target_unit(pos, p.target, text, "support", i)
         if t == i:
-            raise _illegal(text, "a unit cannot support itself", i)
+            raise IllegalOrder(text, "a unit cannot support itself", unit=i)
         tu = pos.units[t]
         m = self.map
         if p.dest is None:
             if not m.can_reach_province(u.kind, u.location, tu.province):
-                raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[tu.province].name}, so it cannot support there", i)
+                raise IllegalOrder(text, f"{describe_unit(u, m)} cannot reach {m.provinces[tu.province].name}, so it cannot support there", unit=i)
             return Support.build(unit=i, target=t, target_power=p.target.power)
         prov = p.dest.province
         if prov == tu.province:
-            raise _illegal(text, "the supported move goes nowhere", i)
+            raise IllegalOrder(text, "the supported move goes nowhere", unit=i)
         if prov == u.province:
-            raise _illegal(text, "a unit cannot support a move into its own province", i)
+            raise IllegalOrder(text, "a unit cannot support a move into its own province", unit=i)
         if not m.can_reach_province(u.kind, u.location, prov):
-            raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[prov].name}, so it cannot support a move there", i)
+            raise IllegalOrder(text, f"{describe_unit(u, m)} cannot reach {m.provinces[prov].name}, so it cannot support a move there", unit=i)
         # can the supported unit make that move at all?
         if tu.kind == FLEET:
             reach = m.fleet_coasts_reachable(tu.location, prov)
             if not reach:
-                raise _illegal(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", i)
+                raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", unit=i)
             if p.dest.coast and self.rules.support_coast != "ignored":
                 loc = f"{prov}/{p.dest.coast}"
                 if loc in m.coasts and loc not in reach:
-                    raise _illegal(text, f"{describe_unit(tu, m)} cannot reach {m.display(loc)} (DATC 4.B.4)", i)
+                    raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot reach {m.display(loc)} (DATC 4.B.4)", unit=i)
             if (not p.dest.coast and self.rules.support_coast == "required"
                     and m.provinces[prov].coasts):
-                raise _illegal(text, f"the coast of {m.provinces[prov].name} must be named (rule option support_coast=required)", i)
+                raise IllegalOrder(text, f"the coast of {m.provinces[prov].name} must be named (rule option support_coast=required)", unit=i)
         else:
             if not (m.can_reach_province("A", tu.location, prov)
                     or (self.geo.convoyable(tu) and self.geo.convoy_chain_possible(tu.province, prov, self._fleets, avoid=u.province))):
-                raise _illegal(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", i)
+                raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", unit=i)
         coast = None
         if p.dest.coast and self.rules.support_coast != "ignored" and f"{prov}/{p.dest.coast}" in m.coasts:
             coast = f"{prov}/{p.dest.coast}"
@@ -447,16 +447,16 @@ class OrderBinder:
         m = self.map
         assert p.target is not None and p.dest is not None
         if u.kind != FLEET or not self.geo.convoy_area(u.province):
-            raise _illegal(text, f"{describe_unit(u, m)} cannot convoy: only fleets at sea convoy", i)
+            raise IllegalOrder(text, f"{describe_unit(u, m)} cannot convoy: only fleets at sea convoy", unit=i)
         t = self.target_unit(pos, p.target, text, "convoy", i)
         tu = pos.units[t]
         if not self.geo.convoyable(tu):
-            raise _illegal(text, f"{describe_unit(tu, m)} cannot be convoyed: only armies are", i)
+            raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot be convoyed: only armies are", unit=i)
         prov = p.dest.province
         if prov == tu.province:
-            raise _illegal(text, "the convoyed move goes nowhere", i)
+            raise IllegalOrder(text, "the convoyed move goes nowhere", unit=i)
         if not self.geo.convoy_chain_possible(tu.province, prov, self._fleets, through=u.province):
-            raise _illegal(text, f"{describe_unit(u, m)} is on no convoy route from {m.provinces[tu.province].name} to {m.provinces[prov].name} (DATC 6.G.19)", i)
+            raise IllegalOrder(text, f"{describe_unit(u, m)} is on no convoy route from {m.provinces[tu.province].name} to {m.provinces[prov].name} (DATC 6.G.19)", unit=i)
         return Convoy.build(unit=i, target=t, dest=prov)
 
     # -- route choice (DATC 4.A.3) ----------------------------------------------------------
@@ -465,8 +465,8 @@ class OrderBinder:
         convoyers: dict[int, list[int]] = {}
         for o in b.orders.values():
             if isinstance(o.body, Convoy):
-                mv = b.orders.get(o.body.target)
-                if mv is not None and isinstance(mv.body, Move) and mv.body.dest.split("/")[0] == o.body.dest:
+                target = b.orders.get(o.body.target)
+                if target is not None and isinstance(target.body, Move) and target.body.dest.split("/")[0] == o.body.dest:
                     convoyers.setdefault(o.body.target, []).append(o.body.unit)
         policy = self.rules.adjacent_convoy
         for u, o in b.orders.items():
@@ -498,12 +498,6 @@ class OrderBinder:
             else:  # 1982, 2000
                 use = mv.via_convoy or own_fleet
             b.route[u] = "convoy" if use else "land"
-
-
-def _illegal(text: str, reason: str, unit: int | None = None) -> IllegalOrder:
-    e = IllegalOrder(text, reason)
-    e.unit = unit  # type: ignore[attr-defined]
-    return e
 
 
 def parse_unit_spec(notation: Notation, power: str, text: str) -> Unit:

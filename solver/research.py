@@ -20,7 +20,7 @@ from .api import TurnRequest, adjudicate
 from .corpus import case_files, load_case
 from .equations import Key, Value
 from .errors import DipsatError
-from .models import Convoy, Move, Support
+from .models import Convoy, Move, OrderBody, Support
 from .movement import Encoding, _name, _unit_of
 from .pipeline import Pipeline, Prepared
 from .rules import RuleOptions
@@ -72,7 +72,7 @@ def describe_decision(enc: Encoding, name: Key, value: Value) -> str:
 class Exploration:
     resolutions: list[dict[Key, Value]]
     capped: bool
-    differing: list[str]  # decisions whose value differs between resolutions
+    differing: list[Key]  # decisions whose value differs between resolutions
     picks: list[tuple[str, str, Optional[int], dict[Key, Value]]]  # (rule, backup used, index of matching resolution, values)
     enc: Encoding
 
@@ -246,7 +246,8 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
                 ans.backup = f"{c.backup[0].replace('_', ' ')} ({c.resolutions} resolutions): {c.backup[1]}"
     u = target.unit
     body = enc.bound.orders[u].body
-    tname = {Move: "M", Support: "S", Convoy: "C"}.get(type(body))
+    prefixes: dict[type[OrderBody], str] = {Move: "M", Support: "S", Convoy: "C"}
+    tname = prefixes.get(type(body))
     key = _name(tname, u) if tname else None
     if key is None and target.result == "dislodged":
         # a holding unit: explain the move that dislodged it

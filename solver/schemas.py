@@ -134,7 +134,9 @@ def schema(what: str) -> dict[str, Any]:
 
     if what == "corpus":
         return corpus_schema()
-    model = {"turn": TurnRequest, "result": TurnResultJSON, "batch": BatchLineJSON, "play": PlayJSON}[what]
+    models: dict[str, type[BaseModel]] = {"turn": TurnRequest, "result": TurnResultJSON, "batch": BatchLineJSON,
+                                          "play": PlayJSON}
+    model = models[what]
     return model.model_json_schema()
 
 

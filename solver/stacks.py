@@ -30,13 +30,12 @@ so cycles, counting and backup rules work as for standard Diplomacy.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, Key, System, Values, evaluate
 from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit, OrderRef, order_ref)
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
-from .movement import MovementRules, Terms, _name, _unit_of
+from .movement import Encoding, MovementRules, Terms, _name, _unit_of
 from .notation import ParsedOrder
 from .orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
 
@@ -59,7 +58,11 @@ class StackBinder(OrderBinder):
         errors: dict[int, OrderError] = {}
         # orders that say how many units they are for go first; an order without a count then
         # takes the one unit left ("F Con-Aeg sup by 1 F Con" with two fleets in Constantinople)
-        order_ix = sorted(range(len(parsed)), key=lambda i: (parsed[i][2] is None or parsed[i][2].unit.count is None, i))
+        def uncounted_last(i: int) -> tuple[bool, int]:
+            p = parsed[i][2]
+            return (p is None or p.unit.count is None, i)
+
+        order_ix = sorted(range(len(parsed)), key=uncounted_last)
         for idx in order_ix:
             power, text, p, err = parsed[idx]
             if p is None:
@@ -104,26 +107,6 @@ class StackBinder(OrderBinder):
 
 
 
-@dataclass
-class StackEncoding:
-    bound: BoundOrders
-    system: System
-    moves: dict[int, Move]
-    dest: dict[int, str]
-    route: dict[int, str]
-    forces: dict[tuple[str, str], list[int]]  # (nation, province) -> movers
-    force_of: dict[int, tuple[str, str]]
-    occupants: dict[str, list[int]]
-    supports_of_force: dict[tuple[str, str], list[int]]
-    hold_supports: dict[str, list[int]]  # province -> supporters
-    convoyers: dict[int, list[int]]
-    routes: dict[int, list[tuple[int, ...]]]
-    matched: dict[int, bool]
-    slots: dict[int, list[tuple[Key, int]]] = field(default_factory=dict)  # supporter -> [(decision, rank)]
-    labels: list[str] = field(default_factory=list)
-    h2h: dict[tuple[str, str], tuple[tuple[str, str], list[int]]] = field(default_factory=dict)
-
-
 CutTerms = list[tuple[Optional[str], int, Formula]]  # (province it cannot cut towards, weight, when)
 
 
@@ -152,21 +135,21 @@ class StackMovementRules(MovementRules):
         stay.  A variant's rule option decides."""
         return True
 
-    def head_to_head_terms(self, enc: StackEncoding, k: tuple[str, str]) -> Terms:
+    def head_to_head_terms(self, enc: Encoding, k: tuple[str, str]) -> Terms:
         """What a force in a head-to-head battle must beat when the battle is combined: the
         opposing force and the other units that stay in its target."""
-        opp, opp_units = enc.h2h[k]
+        opp, opp_units = enc.force_h2h[k]
         return self.force_terms(enc, opp) + self.defence_terms(enc, k[1], tuple(opp_units))
 
     def label(self, pos: Position, u: int) -> str:
         n = pos.units[u].count
         return (f"{n} " if n != 1 else "") + describe_unit(pos.units[u], self.map)
 
-    def explain(self, enc, values: Values, components) -> MovementResult:  # type: ignore[override]
+    def explain(self, enc, values: Values, components) -> MovementResult:
         return explain_stacks(self, enc, values, components)
 
     # -- encoding -------------------------------------------------------------------------
-    def encode(self, b: BoundOrders) -> StackEncoding:  # type: ignore[override]
+    def encode(self, b: BoundOrders) -> Encoding:
         pos = b.position
         orders = b.orders
         moves = {u: o.body for u, o in sorted(orders.items()) if isinstance(o.body, Move)}
@@ -210,8 +193,10 @@ class StackMovementRules(MovementRules):
                 matched[body.unit] = bool(armies)
                 for a in armies:
                     convoyers[a].append(body.unit)
-        enc = StackEncoding(b, System(), moves, dest, route, dict(forces), force_of, dict(occupants),
-                            dict(supports_of_force), dict(hold_supports), dict(convoyers), {}, matched)
+        enc = Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, into={}, occupants=dict(occupants),
+                       h2h={}, move_supports={}, hold_supports={}, convoyers=dict(convoyers), routes={},
+                       matched=matched, cutters={}, forces=dict(forces), force_of=force_of,
+                       supports_of_force=dict(supports_of_force), hold_supports_at=dict(hold_supports))
         enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
         enc.system.labels = enc.labels
         # head-to-head: a force and a force of another nation coming the other way over land
@@ -220,21 +205,21 @@ class StackMovementRules(MovementRules):
             for u in members:
                 if route[u] != "land":
                     continue
-                o = pos.units[u].province
+                origin = pos.units[u].province
                 for v in occupants.get(p, []):
-                    if v in moves and route[v] == "land" and dest[v] == o and pos.units[v].power != nation:
-                        enc.h2h.setdefault(k, (force_of[v], []))[1].append(v)
+                    if v in moves and route[v] == "land" and dest[v] == origin and pos.units[v].power != nation:
+                        enc.force_h2h.setdefault(k, (force_of[v], []))[1].append(v)
         sysm = enc.system
         self._plan_support_slots(enc)
         for u in sorted(moves):
             if route[u] == "convoy":
-                enc.routes[u] = self.convoy_routes(enc, u)  # type: ignore[arg-type]
-                sysm.define(_name("P", u), "path", self.path_formula(enc, u))  # type: ignore[arg-type]
+                enc.routes[u] = self.convoy_routes(enc, u)
+                sysm.define(_name("P", u), "path", self.path_formula(enc, u))
         for k in sorted(forces, key=lambda k: forces[k][0]):
             rep = forces[k][0]
             sysm.define(_fname(rep), "force", self.force_formula(enc, k))
             for u in forces[k]:
-                sysm.define(_name("M", u), "move", AND(VAR(_fname(rep)), self.P(enc, u)))  # type: ignore[arg-type]
+                sysm.define(_name("M", u), "move", AND(VAR(_fname(rep)), self.P(enc, u)))
         self._define_supports(enc)
         for f, o in sorted(orders.items()):
             if isinstance(o.body, Convoy) and matched.get(f):
@@ -242,10 +227,10 @@ class StackMovementRules(MovementRules):
         return enc
 
     # decisions ----------------------------------------------------------------------------
-    def F(self, enc: StackEncoding, k: tuple[str, str]) -> Formula:
+    def F(self, enc: Encoding, k: tuple[str, str]) -> Formula:
         return VAR(_fname(enc.forces[k][0]))
 
-    def displaced(self, enc: StackEncoding, prov: str) -> Formula:
+    def displaced(self, enc: Encoding, prov: str) -> Formula:
         """Some foreign force gets into ``prov`` (its occupants that stay are displaced)."""
         occ = enc.occupants.get(prov, [])
         if not occ:
@@ -253,15 +238,15 @@ class StackMovementRules(MovementRules):
         owner = enc.bound.position.units[occ[0]].power
         return OR(*(self.F(enc, k) for k in enc.forces if k[1] == prov and k[0] != owner))
 
-    def stays(self, enc: StackEncoding, v: int) -> Formula:
+    def stays(self, enc: Encoding, v: int) -> Formula:
         return TRUE if v not in enc.moves else NOT(self.M(v))
 
     # strengths ----------------------------------------------------------------------------
-    def member_terms(self, enc: StackEncoding, k: tuple[str, str], exclude: tuple[int, ...] = ()) -> Terms:
+    def member_terms(self, enc: Encoding, k: tuple[str, str], exclude: tuple[int, ...] = ()) -> Terms:
         pos = enc.bound.position
-        return [(enc.labels[u], pos.units[u].count, self.P(enc, u)) for u in enc.forces[k] if u not in exclude]  # type: ignore[arg-type]
+        return [(enc.labels[u], pos.units[u].count, self.P(enc, u)) for u in enc.forces[k] if u not in exclude]
 
-    def support_slot_terms(self, enc: StackEncoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
+    def support_slot_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
         pos = enc.bound.position
         out: Terms = []
         for s in supporters:
@@ -271,24 +256,24 @@ class StackMovementRules(MovementRules):
                 out.append((f"support {describe_unit(pos.units[s], self.map)}", 1, VAR(name)))
         return out
 
-    def force_terms(self, enc: StackEncoding, k: tuple[str, str], restricted_by: Optional[str] = None) -> Terms:
+    def force_terms(self, enc: Encoding, k: tuple[str, str], restricted_by: Optional[str] = None) -> Terms:
         return self.member_terms(enc, k) + self.support_slot_terms(enc, enc.supports_of_force.get(k, []), restricted_by)
 
-    def defence_terms(self, enc: StackEncoding, prov: str, exclude: tuple[int, ...] = ()) -> Terms:
+    def defence_terms(self, enc: Encoding, prov: str, exclude: tuple[int, ...] = ()) -> Terms:
         pos = enc.bound.position
         terms: Terms = [(enc.labels[v] + ("" if v not in enc.moves else ", whose move failed"), pos.units[v].count,
                          self.stays(enc, v)) for v in enc.occupants.get(prov, []) if v not in exclude]
-        return terms + self.support_slot_terms(enc, enc.hold_supports.get(prov, []))
+        return terms + self.support_slot_terms(enc, enc.hold_supports_at.get(prov, []))
 
-    def prevent_zero_force(self, enc: StackEncoding, k: tuple[str, str]) -> Formula:
-        if k in enc.h2h:
-            return self.F(enc, enc.h2h[k][0])
+    def prevent_zero_force(self, enc: Encoding, k: tuple[str, str]) -> Formula:
+        if k in enc.force_h2h:
+            return self.F(enc, enc.force_h2h[k][0])
         return FALSE
 
-    def beats(self, enc: StackEncoding, attack: Terms, rival: tuple[str, str]) -> Formula:
+    def beats(self, enc: Encoding, attack: Terms, rival: tuple[str, str]) -> Formula:
         return OR(self.prevent_zero_force(enc, rival), self._ge(attack, self.force_terms(enc, rival), 1))
 
-    def force_formula(self, enc: StackEncoding, k: tuple[str, str]) -> Formula:
+    def force_formula(self, enc: Encoding, k: tuple[str, str]) -> Formula:
         pos = enc.bound.position
         nation, p = k
         rivals = [r for r in enc.forces if r[1] == p and r != k]
@@ -299,8 +284,8 @@ class StackMovementRules(MovementRules):
         owner = pos.units[occ[0]].power
         restricted = self.force_terms(enc, k, owner)
         beat_r = [self.beats(enc, restricted, r) for r in rivals]
-        if k in enc.h2h:
-            opp, opp_units = enc.h2h[k]
+        if k in enc.force_h2h:
+            opp, opp_units = enc.force_h2h[k]
             if self.head_to_head_combined():
                 return AND(self._ge(restricted, self.head_to_head_terms(enc, k), 1), *beat_r)
             return AND(self._ge(restricted, self.force_terms(enc, opp), 1),
@@ -312,7 +297,7 @@ class StackMovementRules(MovementRules):
         return OR(left, stays)
 
     # supports: one decision per supporting unit ("slot"), the last-written cut first -------
-    def _plan_support_slots(self, enc: StackEncoding) -> None:
+    def _plan_support_slots(self, enc: Encoding) -> None:
         """Name one decision per supporting unit and rank them per province, last-written first
         (units of one order are cut together, in the order of the orders)."""
         pos = enc.bound.position
@@ -329,7 +314,7 @@ class StackMovementRules(MovementRules):
                     slots.append((Key("support", s, j + 1), rank))
                 enc.slots[s] = slots
 
-    def _define_supports(self, enc: StackEncoding) -> None:
+    def _define_supports(self, enc: Encoding) -> None:
         pos = enc.bound.position
         by_prov: dict[str, list[int]] = defaultdict(list)
         for s in sorted(enc.slots):
@@ -344,7 +329,7 @@ class StackMovementRules(MovementRules):
                 enc.system.define(name, "support", AND(NOT(cut), NOT(self.displaced(enc, prov))))
 
     @staticmethod
-    def _aim(enc: StackEncoding, s: int) -> Optional[str]:
+    def _aim(enc: Encoding, s: int) -> Optional[str]:
         """The province a support is aimed at (a supported move's destination; None for a hold)."""
         body = enc.bound.orders[s].body
         return body.dest if isinstance(body, Support) else None
@@ -370,7 +355,7 @@ class StackMovementRules(MovementRules):
         cond_b = OR(GE(total, j), *(GE([(w, f) for k, w, f in group if k == q], j - before.count(q)) for q in keys))
         return AND(cond_a, cond_b)
 
-    def cutting_groups(self, enc: StackEncoding, prov: str) -> list["CutTerms"]:
+    def cutting_groups(self, enc: Encoding, prov: str) -> list["CutTerms"]:
         """The attacks on ``prov`` that cut its supports, as groups whose weights cut together:
         by default one group of every attacking unit (attacks of different nations add up);
         when :meth:`cuts_by_strength`, one group per nation: its moving units
@@ -386,7 +371,7 @@ class StackMovementRules(MovementRules):
             for m in members:
                 land = enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts
                 key = pos.units[m].province if land else None
-                terms.append((key, pos.units[m].count, self.P(enc, m)))  # type: ignore[arg-type]
+                terms.append((key, pos.units[m].count, self.P(enc, m)))
             if self.cuts_by_strength():
                 keys = {k for k, _, _ in terms}
                 key = next(iter(keys)) if len(keys) == 1 else None
@@ -399,7 +384,7 @@ class StackMovementRules(MovementRules):
 
     # convoys: a fleet carries one army; the armies of one convoy get through while the
     # fleets that are not displaced can carry them (max flow = min cut), first-written first
-    def path_formula(self, enc: StackEncoding, u: int) -> Formula:  # type: ignore[override]
+    def path_formula(self, enc: Encoding, u: int) -> Formula:
         from itertools import combinations
 
         pos = enc.bound.position
@@ -408,7 +393,7 @@ class StackMovementRules(MovementRules):
             return FALSE
         fleets = sorted({f for r in routes for f in r})
         if len(fleets) > 12:  # too many to enumerate cuts: any intact route will do
-            return OR(*(AND(*(self.C(enc, f) for f in r)) for r in routes))  # type: ignore[arg-type]
+            return OR(*(AND(*(self.C(enc, f) for f in r)) for r in routes))
         sets = [set(r) for r in routes]
         cuts: list[tuple[int, ...]] = []
         for n in range(1, len(fleets) + 1):
@@ -420,7 +405,7 @@ class StackMovementRules(MovementRules):
         same = [a for a in sorted(enc.moves) if enc.route[a] == "convoy" and enc.dest[a] == d
                 and pos.units[a].province == origin]
         need = sum(pos.units[a].count for a in same[: same.index(u) + 1])
-        return AND(*(GE([(pos.units[f].count, self.C(enc, f)) for f in cut], need) for cut in cuts))  # type: ignore[arg-type]
+        return AND(*(GE([(pos.units[f].count, self.C(enc, f)) for f in cut], need) for cut in cuts))
 
     # backup rules: forces count as moves ----------------------------------------------------
     def backup(self, members, defs, count):
@@ -434,7 +419,7 @@ class StackMovementRules(MovementRules):
 # ---------------------------------------------------------------------------------------------
 
 
-def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values, components) -> MovementResult:
+def explain_stacks(impl: StackMovementRules, enc: Encoding, values: Values, components) -> MovementResult:
     b = enc.bound
     pos = b.position
 
@@ -475,23 +460,25 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
                 outcomes.append(Outcome.build(order_kind="move", result="no_path", by=(), strengths=(),
                                                         reason="no convoy path", **common))
                 continue
-            parts, culprits, strengths = [], [], [att]
-            combined = k in enc.h2h and impl.head_to_head_combined()
+            parts: list[str] = []
+            culprits: list[OrderRef] = []
+            strengths = [att]
+            combined = k in enc.force_h2h and impl.head_to_head_combined()
             if combined:
-                ds = strength("head-to-head", f"{enc.h2h[k][0][0]} and the units staying in {k[1]}",
+                ds = strength("head-to-head", f"{enc.force_h2h[k][0][0]} and the units staying in {k[1]}",
                               impl.head_to_head_terms(enc, k))
                 strengths.append(ds)
                 if ds.value >= att.value:
                     parts.append(f"head-to-head against {ds.describe()}")
                     culprits.extend(order_ref(b.orders[v]) for v in owner_units)
             elif owner and owner != k[0] and restricted:
-                d = strength("defence", k[1], impl.defence_terms(enc, k[1], tuple(enc.h2h.get(k, (None, []))[1])))
+                d = strength("defence", k[1], impl.defence_terms(enc, k[1], tuple(enc.force_h2h.get(k, (None, []))[1])))
                 strengths.append(d)
                 if d.value >= att.value:
                     parts.append(f"against {d.describe()}")
                     culprits.extend(order_ref(b.orders[v]) for v in owner_units)
-            if k in enc.h2h and not combined:
-                opp = enc.h2h[k][0]
+            if k in enc.force_h2h and not combined:
+                opp = enc.force_h2h[k][0]
                 ds = strength("head-to-head", f"{opp[0]} into {opp[1]}", impl.force_terms(enc, opp))
                 if ds.value >= att.value:
                     strengths.append(ds)
@@ -551,8 +538,8 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
             else:
                 outcomes.append(Outcome.build(order_kind="hold", result="held", by=(), strengths=(),
                                                         reason="holds", **common))
-    for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.rejected(r.power, r.text, r.severity, r.reason, r.unit))
+    for rej in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
+        outcomes.append(Outcome.rejected(rej.power, rej.text, rej.severity, rej.reason, rej.unit))
     new_units: list[Unit] = []
     for u, unit in enumerate(pos.units):
         if u in dislodged_by:
@@ -572,7 +559,7 @@ def explain_stacks(impl: StackMovementRules, enc: StackEncoding, values: Values,
                           convoyed=tuple(sorted(u for u in moved if enc.route[u] == "convoy")))
 
 
-def _attackers(impl: StackMovementRules, enc: StackEncoding, val: Callable[[Formula], bool], s: int) -> tuple[OrderRef, ...]:
+def _attackers(impl: StackMovementRules, enc: Encoding, val: Callable[[Formula], bool], s: int) -> tuple[OrderRef, ...]:
     """The foreign moves into a supporter's province that reached it (the cutting attacks)."""
     pos = enc.bound.position
     prov, mine = pos.units[s].province, pos.units[s].power

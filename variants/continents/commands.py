@@ -183,10 +183,10 @@ def check_expectation(res: RoundResult, exp: Expectation, path: str = "") -> lis
         except DipsatError as exc:
             return problems + [f"units_after: {exc}"]
         if want_board.holdings != res.after.holdings:
-            want = {n: v for n, v in want_board.holdings.items()}
+            want_units = {n: v for n, v in want_board.holdings.items()}
             got = dict(res.after.holdings)
-            diff = sorted(set(want) | set(got))
-            shown = [f"{n}: expected {want.get(n)}, got {got.get(n)}" for n in diff if want.get(n) != got.get(n)]
+            diff = sorted(set(want_units) | set(got))
+            shown = [f"{n}: expected {want_units.get(n)}, got {got.get(n)}" for n in diff if want_units.get(n) != got.get(n)]
             problems.append("units_after: " + "; ".join(shown))
     if exp.readings is not None and exp.readings != res.readings:
         problems.append(f"readings: expected {exp.readings} consistent resolutions, got {res.readings}")

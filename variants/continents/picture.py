@@ -155,11 +155,11 @@ def draw(cmap: ContinentalMap, before: Board, outcomes: list[OrderOutcome], titl
     out.append("</g>")
     out.append('<g class="adjacency">')
     for a, b in sorted((min(e), max(e)) for e in cmap.graph.edges):
-        kind = cmap.edge_kind(a, b)
+        edge = cmap.edge_kind(a, b)
         (x1, y1), (x2, y2) = at[a], at[b]
-        out.append(f'<line class="edge {kind}" x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}">'
+        out.append(f'<line class="edge {edge}" x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}">'
                    f'<title>{escape(cmap.nodes[a].name)} – {escape(cmap.nodes[b].name)}: '
-                   f'{"land border" if kind == "land" else "sea route"}</title></line>')
+                   f'{"land border" if edge == "land" else "sea route"}</title></line>')
     out.append("</g>")
     out.append('<g class="provinces">')
     for n, node in cmap.nodes.items():
@@ -234,12 +234,12 @@ def draw(cmap: ContinentalMap, before: Board, outcomes: list[OrderOutcome], titl
         out.append("</g>")
     out.append("</g>")
     out.append('<g class="units">')
-    for n, (p, c) in sorted(before.holdings.items()):
+    for n, (p, count) in sorted(before.holdings.items()):
         x, y = at[n]
         col = colours[p]
-        out.append(f'<g class="unit-token" data-player="{escape(p)}"><title>{escape(f"{p}: {c} in {cmap.nodes[n].name}")}</title>'
+        out.append(f'<g class="unit-token" data-player="{escape(p)}"><title>{escape(f"{p}: {count} in {cmap.nodes[n].name}")}</title>'
                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="11" fill="{col}" stroke="#222"/>'
-                   f'<text class="ulbl" x="{_f(x)}" y="{_f(y)}" fill="{_text_colour(col)}">{c}</text></g>')
+                   f'<text class="ulbl" x="{_f(x)}" y="{_f(y)}" fill="{_text_colour(col)}">{count}</text></g>')
     out.append("</g>")
     # legend: players, continents, outcomes, edge kinds, notes
     y = HEIGHT + 18

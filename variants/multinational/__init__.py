@@ -39,15 +39,15 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Optional
 
 from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
-from dipsat.errors import OrderError
+from dipsat.errors import IllegalOrder, OrderError
 from dipsat.models import Convoy, Move, Outcome, Position, Support, register_order_kind
 from dipsat.movement import Encoding, MovementRules, Terms, _name
 from dipsat.notation import Cursor, Notation, ParsedOrder
-from dipsat.orders import Geography, OrderBinder, _illegal, describe_unit
+from dipsat.orders import Geography, OrderBinder, describe_unit
 from dipsat.adjustments import AdjustmentResult
 from dipsat.rules import RuleOptions
 from dipsat.variant import Variant
@@ -194,7 +194,6 @@ class MultinationalBinder(OrderBinder):
 
         for power, text, sev, reason in self._al_errors:
             bound.rejected.append(Rejected(power=power, text=text, severity=sev, reason=reason))
-        bound.allowances = self.allowances  # type: ignore[attr-defined]
         return bound
 
     def _allowance(self, power: str, text: str) -> None:
@@ -232,7 +231,7 @@ class MultinationalBinder(OrderBinder):
         assert p.dest is not None
         prov = p.dest.province
         if prov == u.province:
-            raise _illegal(text, "a power cannot attack the state it stands on", i)
+            raise IllegalOrder(text, "a power cannot attack the state it stands on", unit=i)
         if "flyover" in p.extras:
             return self._check_flyover(pos, i, p)
         d = self.geo.distance(u.kind, u.location, prov)
@@ -241,34 +240,35 @@ class MultinationalBinder(OrderBinder):
         if not self.map.provinces[prov].is_sea and self.geo.convoy_chain_possible(u.province, prov, self._fleets):
             return Move.build(unit=i, dest=prov, via_convoy=True, path=())
         kind = KINDS.get(u.kind, {}).get("name", u.kind)
-        raise _illegal(text, f"a {kind} power in {self.map.provinces[u.province].name} cannot reach "
+        raise IllegalOrder(text, f"a {kind} power in {self.map.provinces[u.province].name} cannot reach "
                              f"{self.map.provinces[prov].name} (range {max(KINDS[u.kind]['attack'])}, over land"
-                             f"{'' if KINDS[u.kind]['seas'] else '; no seas'}) and no convoy could bring it", i)
+                             f"{'' if KINDS[u.kind]['seas'] else '; no seas'}) and no convoy could bring it", unit=i)
 
     def _check_flyover(self, pos: Position, i: int, p: ParsedOrder) -> Move:
         u = pos.units[i]
         m = self.map
         text = p.text
         route: tuple[str, ...] = p.extras["flyover"]
-        dest = p.dest.province  # type: ignore[union-attr]
+        assert p.dest is not None
+        dest = p.dest.province
         owners = pos.owners
         occupant = {x.province: x for x in pos.units}
         n = self._flyovers.get(u.power, 0) + 1
         self._flyovers[u.power] = n
         if n > 2:
-            raise _illegal(text, f"{u.power} already has two fly-overs this year (at most two per multinational)", i)
+            raise IllegalOrder(text, f"{u.power} already has two fly-overs this year (at most two per multinational)", unit=i)
         chain = (u.province, *route, dest)
         for a, b in zip(chain, chain[1:]):
             if m.provinces[b].is_sea or m.provinces[a].is_sea:
-                raise _illegal(text, "a fly-over never crosses or ends on a sea", i)
+                raise IllegalOrder(text, "a fly-over never crosses or ends on a sea", unit=i)
             if b not in m.army_neighbours(a):
-                raise _illegal(text, f"the fly-over route is broken: {m.provinces[a].name} does not border {m.provinces[b].name} "
-                                     "(a fly-over names its whole route)", i)
+                raise IllegalOrder(text, f"the fly-over route is broken: {m.provinces[a].name} does not border {m.provinces[b].name} "
+                                     "(a fly-over names its whole route)", unit=i)
         for s in route:
             pdata = m.provinces[s]
             occ, ctrl = (occupant[s].power if s in occupant else None), owners.get(s)
             if ctrl is None and pdata.supply_centre:  # "nor can you fly over an uncontrolled SC"
-                raise _illegal(text, f"a fly-over cannot cross {pdata.name}: an uncontrolled capacity centre", i)
+                raise IllegalOrder(text, f"a fly-over cannot cross {pdata.name}: an uncontrolled capacity centre", unit=i)
             if u.power in (occ, ctrl):  # "over your own occupied or controlled states"
                 continue
             parties = sorted({x for x in (occ, ctrl) if x is not None})  # none: a neutral state
@@ -278,10 +278,10 @@ class MultinationalBinder(OrderBinder):
                 who = " and ".join(f"{x} " + " and ".join(r for r, y in (("occupies", occ), ("controls", ctrl)) if y == x)
                                    for x in parties)
                 missing = [x for x in parties if x not in given]
-                raise _illegal(text, f"{who} {pdata.name}; no allowance to fly over it from {' or '.join(missing)}", i)
+                raise IllegalOrder(text, f"{who} {pdata.name}; no allowance to fly over it from {' or '.join(missing)}", unit=i)
         ddata = m.provinces[dest]
         if ddata.supply_centre and owners.get(dest) != u.power:
-            raise _illegal(text, f"a fly-over ends only on a neutral state or one {u.power} controls; {ddata.name} is not", i)
+            raise IllegalOrder(text, f"a fly-over ends only on a neutral state or one {u.power} controls; {ddata.name} is not", unit=i)
         return FlyOver.build(unit=i, dest=dest, via_convoy=False, path=(), route=route)
 
     def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
@@ -290,14 +290,14 @@ class MultinationalBinder(OrderBinder):
         assert p.target is not None
         t = self.target_unit(pos, p.target, text, "support", i)
         if t == i:
-            raise _illegal(text, "a power cannot support itself", i)
+            raise IllegalOrder(text, "a power cannot support itself", unit=i)
         tu = pos.units[t]
         aim = p.dest.province if p.dest is not None else tu.province
         if self.geo.distance(u.kind, u.location, aim) is None:
-            raise _illegal(text, f"{describe_unit(u, self.map)} cannot attack {self.map.provinces[aim].name}, so it cannot support there", i)
+            raise IllegalOrder(text, f"{describe_unit(u, self.map)} cannot attack {self.map.provinces[aim].name}, so it cannot support there", unit=i)
         if p.dest is not None:
             if self.geo.distance(tu.kind, tu.location, aim) is None and not self.geo.convoy_chain_possible(tu.province, aim, self._fleets):
-                raise _illegal(text, f"{describe_unit(tu, self.map)} cannot reach {self.map.provinces[aim].name}", i)
+                raise IllegalOrder(text, f"{describe_unit(tu, self.map)} cannot reach {self.map.provinces[aim].name}", unit=i)
             return Support.build(unit=i, target=t, dest=aim, dest_coast=None, target_power=p.target.power)
         return Support.build(unit=i, target=t, dest=None, dest_coast=None, target_power=p.target.power)
 
@@ -305,7 +305,7 @@ class MultinationalBinder(OrderBinder):
         u = pos.units[i]
         text = p.text
         if not KINDS.get(u.kind, {}).get("convoys") or not self.map.provinces[u.province].is_sea:
-            raise _illegal(text, "only a Military power in a sea area convoys", i)
+            raise IllegalOrder(text, "only a Military power in a sea area convoys", unit=i)
         assert p.target is not None and p.dest is not None
         t = self.target_unit(pos, p.target, text, "convoy", i)
         tu = pos.units[t]
@@ -313,8 +313,8 @@ class MultinationalBinder(OrderBinder):
         on_route = self.geo.convoy_chain_possible(tu.province, prov, self._fleets, through=u.province)
         if not on_route and (self.rules.mn_convoy_orders == "on_route"
                              or not self.geo.convoy_chain_possible(tu.province, prov, self._fleets)):
-            raise _illegal(text, f"{describe_unit(u, self.map)} is on no convoy route from {self.map.provinces[tu.province].name} "
-                                 f"to {self.map.provinces[prov].name}", i)
+            raise IllegalOrder(text, f"{describe_unit(u, self.map)} is on no convoy route from {self.map.provinces[tu.province].name} "
+                                 f"to {self.map.provinces[prov].name}", unit=i)
         return Convoy.build(unit=i, target=t, dest=prov)
 
     def choose_routes(self, b) -> None:
@@ -379,7 +379,8 @@ class MultinationalRules(MovementRules):
         for s in supporters:
             if exclude_power is not None and pos.units[s].power == exclude_power:
                 continue
-            body: Support = enc.bound.orders[s].body  # type: ignore[assignment]
+            body = enc.bound.orders[s].body
+            assert isinstance(body, Support)
             aim = body.dest if body.dest is not None else pos.units[body.target].province
             out.append((enc.labels[s], self._strength(enc, s, aim), self.S(enc, s)))
         return out
@@ -487,7 +488,7 @@ class Multinational(Variant):
     aliases = ("kooy",)
     map_name = "multinational"
     default_rules = "datc"
-    rule_overrides: dict[str, Any] = {
+    rule_overrides: ClassVar[dict[str, Any]] = {
         "multi_route_disruption": "any_route",  # "if one convoy order fails the whole convoy fails"
         "adjacent_convoy": "2000",
     }
@@ -701,11 +702,12 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
             if p.action == "disband":
                 chosen[u] = ("disband", power, text)
                 continue
-            if p.dest.province not in options[u].open:  # type: ignore[union-attr]
-                why = options[u].closed.get(p.dest.province, "not a bordering state")  # type: ignore[union-attr]
+            assert p.dest is not None  # a retreat is a move
+            if p.dest.province not in options[u].open:
+                why = options[u].closed.get(p.dest.province, "not a bordering state")
                 outcomes.append(_mk(power, text, "rejected", "illegal", f"illegal: not a retreat option: {why}", u))
                 continue
-            chosen[u] = (p.dest.province, power, text)  # type: ignore[union-attr]
+            chosen[u] = (p.dest.province, power, text)
     for u in sorted(options):
         if u in chosen:
             continue

@@ -17,7 +17,7 @@ from the standard notation and rules.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from dipsat.models import Hold, OrderBody, Position
 from dipsat.notation import Notation, ParsedOrder
@@ -72,7 +72,7 @@ class Multiplomacy(Variant):
     aliases = ("multi", "cb13/07", "hemming")
     map_name = "multiplomacy"  # maps/multiplomacy.toml: a change to the standard map
     default_rules = "1971"
-    rule_overrides: dict[str, Any] = {}
+    rule_overrides: ClassVar[dict[str, Any]] = {}
     description = "Multiplomacy (C. H. Hemming, 1973): stacks of one nation, numeric attacks, partial support cuts"
     max_units_per_province = None
     victory_centres = 29
