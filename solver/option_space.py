@@ -119,7 +119,7 @@ def current_scope() -> Optional[Scope]:
     return _SCOPE.get()
 
 
-_RECORDING: dict[type, type] = {}
+_RECORDING: dict[type[BaseModel], type[BaseModel]] = {}
 _FIELDS: dict[type, frozenset[str]] = {}
 
 
