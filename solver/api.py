@@ -54,7 +54,9 @@ def _power_name(variant, name: str, where: str) -> str:
     raise PositionError(f"{where}: unknown power {name!r}; powers of the {variant.name} map: {', '.join(variant.map.powers)}")
 
 
-def build_position(variant, req: TurnRequest) -> Position:
+def build_position(variant, req: TurnRequest, seasons: Optional[tuple[str, ...]] = None) -> Position:
+    """The request's position, checked; ``seasons``: those the variant's calendar has (by
+    default, under the variant's own rules)."""
     units = []
     for power, specs in sorted(req.units.items()):
         pname = _power_name(variant, power, "units")
@@ -64,7 +66,8 @@ def build_position(variant, req: TurnRequest) -> Position:
             except OrderError as exc:
                 raise PositionError(f"units.{power}: bad unit {spec!r}: {exc.reason}") from None
     if req.season is not None:
-        seasons = (*variant.movement_seasons, "winter")
+        if seasons is None:
+            seasons = variant.calendar(variant.rules()).seasons
         if req.season not in seasons:
             raise PositionError(f"season: {req.season!r} is not one of {', '.join(seasons)} (the {variant.name} variant's seasons)")
     # Checked before units are merged into stacks: two identical units are two units.

@@ -1,5 +1,6 @@
 """A game: phases in sequence, from a start position and one order set per phase.
 
+Which phases follow which is the variant's calendar (:mod:`dipsat.phases`); for DATC Diplomacy:
 Spring movement -> Spring retreats (only when units were dislodged) -> Fall movement -> Fall
 retreats (likewise) -> supply centres change hands (a centre belongs to the power with a unit
 in it) -> Winter adjustments (only when some power must build or disband) -> next year.  After
@@ -14,15 +15,19 @@ checkpoints).  The same file replays to the same positions every time.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .api import _power_name, build_position, load_model, read_data_file
+from .api import _power_name, load_model, read_data_file
 from .errors import DipsatError, InputFileError
 from .limits import DEFAULT_LIMITS, Limits, TurnTimeout, check_request_size, deadline
-from .models import MovementResult, Outcome, Position
+from .models import Outcome, Position
+from .phases import Calendar
 from .pipeline import Pipeline
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 
 class StartSpec(BaseModel):
@@ -62,53 +67,33 @@ class PhaseRecord(BaseModel):
     result: Any = None  # MovementResult / RetreatResult / AdjustmentResult
 
 
-SEASON_CODE = {"spring": "S", "fall": "F", "winter": "W", "year": "Y"}
-PHASE_CODE = {"movement": "M", "retreat": "R", "adjustment": "A", "placement": "P"}
-
-
 class Game:
-    def __init__(self, variant: str = "standard", rules: Optional[str] = None, options: Optional[dict] = None,
+    """A game of any variant: the phases of the variant's calendar (:meth:`Variant.calendar`,
+    :mod:`dipsat.phases`) played in turn through the pipeline.  The runner itself knows no
+    season, retreat or winter: the calendar opens the game, plays each phase and names it."""
+
+    def __init__(self, variant: "str | Variant" = "standard", rules: Optional[str] = None, options: Optional[dict] = None,
                  start: Optional[StartSpec] = None):
         from dipsat.variants import find_variant
 
-        self.variant = find_variant(variant)
+        self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.rules = self.variant.rules(rules, **(options or {}))
         self.pipeline = Pipeline(self.variant, self.rules)
-        m = self.variant.map
-        first = self.variant.movement_seasons[0]
-        if start is None or not start.units:
-            pos = self.variant.start_position()
-            owners = {h: p for p, pw in m.powers.items() for h in pw.home}
-            year = start.year if start and start.year else m.start_year
-            season = start.season if start and start.season != "spring" else first
-        else:
-            from .api import TurnRequest, build_owners
-
-            req = TurnRequest(variant=self.variant.name, units=start.units, owners=start.owners)
-            pos = build_position(self.variant, req)
-            owners = build_owners(self.variant, req)
-            year = start.year or m.start_year
-            season = start.season
-        seasons = (*self.variant.movement_seasons, "winter")
-        if season not in seasons:
-            raise InputFileError(f"start.season: {season!r} is not one of {', '.join(seasons)}")
-        self.year = year
-        self.season = season
-        self.phase = "adjustment" if season == "winter" else "movement"
-        if self.variant.has_placement and (start is None or not start.units):
-            self.phase = "placement"
-        self.position = pos.model_copy(update={"owners": owners, "year": year, "season": season})
+        self.calendar: Calendar = self.variant.calendar(self.rules)
         self.history: list[PhaseRecord] = []
         self.winner: Optional[str] = None  # the winner, or "A+B" for a shared victory
         self.winners: tuple[str, ...] = ()  # the winner(s), one per power
-        self.year_end_leaders: list[set[str]] = []
-        self.claims: dict[str, str] = {}  # power -> the power it claims a shared victory with (this year)
-        self._pending: Optional[MovementResult] = None
+        # set by the calendar's opening
+        self.position: Position = Position(variant=self.variant.name)
+        self.year = 0
+        self.season = ""
+        self.phase = ""
+        self.calendar.open(self, start)
 
     # ------------------------------------------------------------------------------------------
     @property
     def phase_name(self) -> str:
-        return f"{SEASON_CODE[self.season]}{self.year}{PHASE_CODE[self.phase]}"
+        return self.calendar.phase_name(self.year, self.season, self.phase)
 
     def centres(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -123,93 +108,15 @@ class Game:
         return out
 
     def step(self, orders: dict[str, list[str]]) -> PhaseRecord:
-        """Adjudicate the current phase with ``orders`` and advance."""
+        """Play the current phase with ``orders`` (by power) and move on."""
         if self.winner:
             raise DipsatError(f"the game is over: {self.winner} has won")
         name = self.phase_name
-        orders = self._orders(orders)
-        v = self.variant
-        orders, claims = v.take_claims(orders, name)
-        self.claims.update(claims)
-        pipe = self.pipeline
-        if self.phase == "placement":
-            res = pipe.placement(self.position, orders)
-            self.position = res.after.model_copy(update={"owners": self.position.owners})
-            self.year += 1
-            self.phase = "movement"
-        elif self.phase == "movement":
-            res = pipe.movement(self.position, orders)
-            after = res.after.model_copy(update={"owners": self.position.owners})
-            self._pending = res if res.dislodged else None
-            self.position = after
-            if res.dislodged:
-                self.phase = "retreat"
-            else:
-                self._end_of_season()
-        elif self.phase == "retreat":
-            assert self._pending is not None
-            res = pipe.retreats(self._pending, orders)
-            self.position = res.after.model_copy(update={"owners": self.position.owners})
-            self._pending = None
-            self._end_of_season()
-        else:
-            res = pipe.adjustments(self.position, orders)
-            self.position = res.after
-            self.season, self.year, self.phase = v.movement_seasons[0], self.year + 1, "movement"
+        res = self.calendar.play(self, self._orders(orders))
         self.position = self.position.model_copy(update={"year": self.year, "season": self.season})
         rec = PhaseRecord(name=name, outcomes=res.outcomes, after=self.position, centres=self.centres(), result=res)
         self.history.append(rec)
         return rec
-
-    def _end_of_season(self) -> None:
-        seasons = self.variant.movement_seasons
-        if self.season != seasons[-1]:
-            self.season, self.phase = seasons[seasons.index(self.season) + 1], "movement"
-            return
-        if not self.variant.is_building_year(self.year):
-            self.season, self.year, self.phase = seasons[0], self.year + 1, "movement"
-            return
-        # end of a building year: centres change hands, victory, then adjustments if needed
-        owners = dict(self.position.owners)
-        for u in self.position.units:
-            if self.variant.map.provinces[u.province].supply_centre:
-                owners[u.province] = u.power
-        self.position = self.position.model_copy(update={"owners": owners})
-        # victory: the variant's number of centres at the end of N consecutive years
-        target = self.variant.victory_centres
-        self.year_end_leaders.append({p for p, n in self.centres().items() if n >= target})
-        need = self.variant.victory_years
-        if len(self.year_end_leaders) >= need:
-            lasting = set.intersection(*self.year_end_leaders[-need:])
-            if lasting:
-                self.winner = sorted(lasting, key=lambda p: (-self.centres()[p], p))[0]
-                self.winners = (self.winner,)
-        shared = self.variant.shared_victory_centres
-        if shared and not self.winner:
-            counts = self.centres()
-            for a, b in sorted(self.claims.items()):
-                if self.claims.get(b) == a and a < b and counts.get(a, 0) + counts.get(b, 0) >= shared:
-                    self.winner = f"{a}+{b}"
-                    self.winners = (a, b)
-                    break
-        self.claims = {}
-        if self.needs_adjustment():
-            self.season, self.phase = "winter", "adjustment"
-        else:
-            self.season, self.year, self.phase = seasons[0], self.year + 1, "movement"
-
-    def needs_adjustment(self) -> bool:
-        counts = self.centres()
-        units: dict[str, int] = {}
-        for u in self.position.units:
-            units[u.power] = units.get(u.power, 0) + u.count
-        for power in set(counts) | set(units):
-            delta = counts.get(power, 0) - units.get(power, 0)
-            if delta < 0:
-                return True
-            if delta > 0 and self.variant.build_sites(self.position, power):
-                return True
-        return False
 
 
 def load_saved_game(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> SavedGame:

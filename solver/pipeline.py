@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .api import TurnRequest
     from .movement import Encoding, MovementRules
     from .orders import BoundOrders
+    from .phases import Calendar
     from .retreats import RetreatResult
     from .variant import Variant
 
@@ -84,7 +85,7 @@ class Pipeline:
         from .api import _power_name, build_owners, build_position
 
         v = self.variant
-        pos = build_position(v, req)
+        pos = build_position(v, req, seasons=self.calendar().seasons if req.season is not None else None)
         if req.owners:
             pos = pos.model_copy(update={"owners": build_owners(v, req)})
         orders: dict[str, list[str]] = {}
@@ -94,6 +95,10 @@ class Pipeline:
         for power, texts in req.retreat_orders.items():
             retreats.setdefault(_power_name(v, power, "retreat_orders"), []).extend(texts)
         return Prepared(self, req, pos, orders, retreats)
+
+    def calendar(self) -> "Calendar":
+        """A new calendar of the variant's game under these rules."""
+        return self.variant.calendar(self.rules)
 
     @cached_property
     def movement_rules(self) -> "MovementRules":

@@ -20,6 +20,7 @@ from .orders import Geography, OrderBinder
 from .rules import RuleOptions, preset
 
 if TYPE_CHECKING:
+    from .phases import Calendar
     from .render import RenderHints
 
 
@@ -46,19 +47,19 @@ class Variant:
     victory_centres: ClassVar[int] = 18
     victory_years: ClassVar[int] = 1  # consecutive year ends with victory_centres needed
     shared_victory_centres: ClassVar[Optional[int]] = None  # two powers claiming together win with this many
-    movement_seasons: ClassVar[tuple[str, ...]] = ("spring", "fall")
-    has_placement: ClassVar[bool] = False  # a first phase where players place their units
 
     # the kinds of unit (letters) this variant's positions may hold
     unit_kinds: ClassVar[tuple[str, ...]] = (ARMY, FLEET)
 
-    def is_building_year(self, year: int) -> bool:
-        return True
+    def calendar(self, rules: RuleOptions) -> "Calendar":
+        """The phases of this variant's game (a new calendar per game; :mod:`dipsat.phases`):
+        by default DATC Diplomacy's year (spring and fall movement, retreats when due, winter
+        adjustments in every year) with this variant's victory rule.  A variant declares its own
+        seasons, placement phase, building years and claims of a shared victory here, or a
+        calendar of its own."""
+        from .phases import DiplomacyYear, Victory
 
-    def take_claims(self, orders: dict[str, list[str]], phase: str) -> tuple[dict[str, list[str]], dict[str, str]]:
-        """Hook: orders that are claims of a shared victory (power -> partner), taken out of a
-        phase's orders before adjudication.  Variants without shared victories have none."""
-        return orders, {}
+        return DiplomacyYear(self, victory=Victory(self.victory_centres, self.victory_years, self.shared_victory_centres))
 
     def adjudicate_adjustments(self, rules: RuleOptions, pos: Position, orders: dict[str, list[str]]):
         from .adjustments import adjudicate_adjustments

@@ -50,6 +50,7 @@ from dipsat.notation import Cursor, Notation, ParsedOrder
 from dipsat.orders import Geography, OrderBinder, describe_unit
 from dipsat.adjustments import AdjustmentResult
 from dipsat.rules import RuleOptions
+from dipsat.phases import DiplomacyYear, Victory
 from dipsat.variant import Variant
 
 if TYPE_CHECKING:
@@ -483,6 +484,10 @@ class MultinationalRules(MovementRules):
         return outcome.model_copy(update={"wording": f"{verdict} — " + "; ".join(lines) + outcome.dislodged_note()})
 
 
+def _even_year(year: int) -> bool:
+    return year % 2 == 0  # "all even playing years, starting with 1992"
+
+
 class Multinational(Variant):
     name = "multinational"
     aliases = ("kooy",)
@@ -500,8 +505,6 @@ class Multinational(Variant):
     binder_class = MultinationalBinder
     notation_class = MultinationalNotation
     geography_class = MultinationalGeography
-    movement_seasons = ("year",)  # one movement a year; 1990 is the placement
-    has_placement = True
 
     unit_kinds = tuple(KINDS)
     readings = (
@@ -540,8 +543,12 @@ class Multinational(Variant):
         home = [p for p in free if p in self.map.powers[power].home] if power in self.map.powers else []
         return home or free
 
-    def is_building_year(self, year: int) -> bool:
-        return year % 2 == 0  # "all even playing years, starting with 1992"
+    def calendar(self, rules: RuleOptions) -> DiplomacyYear:
+        """One movement a year, 1990 the placement; adjustments in "all even playing years,
+        starting with 1992"; claims of a shared victory (26 centres, two players together)."""
+        return DiplomacyYear(self, movement_seasons=("year",), placement=True, building_year=_even_year,
+                             claims=self.take_claims,
+                             victory=Victory(self.victory_centres, self.victory_years, self.shared_victory_centres))
 
     def take_claims(self, orders: dict[str, list[str]], phase: str) -> tuple[dict[str, list[str]], dict[str, str]]:
         """``CLAIM SHARED WITH XX`` / ``CLAIM XX``: a claim of a shared victory this year."""

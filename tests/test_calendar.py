@@ -1,0 +1,85 @@
+"""The game runner is generic: a variant declares its phases (dipsat.phases), the runner plays them."""
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from dipsat.game import Game, StartSpec
+from dipsat.phases import DiplomacyYear
+from dipsat.rules import RuleOptions
+from dipsat.variants.standard import Standard
+
+
+class PostalYear(Standard):
+    """The standard game with a three-season year (as Multiplicity's postal option declares it)."""
+
+    name = "postal-test"
+
+    def calendar(self, rules: RuleOptions) -> DiplomacyYear:
+        return DiplomacyYear(self, movement_seasons=("spring", "summer", "fall"))
+
+
+def test_a_three_season_year():
+    game = Game(PostalYear())
+    names = []
+    for _ in range(3):
+        names.append(game.phase_name)
+        game.step({})
+    assert names == ["S1901M", "U1901M", "F1901M"]
+    assert game.phase_name == "S1902M"  # nothing changed hands: no adjustment phase is due
+    # a fall that takes a centre: the winter adjustment follows the third season
+    game = Game(PostalYear())
+    game.step({})
+    game.step({"France": ["A Mar - Spa"]})
+    game.step({})
+    assert game.phase_name == "W1901A"
+
+
+def test_seasons_of_the_calendar_check_a_start():
+    import pytest
+
+    from dipsat.errors import InputFileError
+
+    with pytest.raises(InputFileError, match="'summer' is not one of spring, fall, winter"):
+        Game("standard", start=StartSpec(season="summer", units={"France": ["A Par"]}))
+    game = Game(PostalYear(), start=StartSpec(season="summer", year=1905, units={"France": ["A Par"]}))
+    assert game.phase_name == "U1905M"
+
+
+@dataclass
+class MovementOnly:
+    """A calendar of its own: one movement phase a year, nothing else."""
+
+    variant: Any
+
+    @property
+    def seasons(self) -> tuple[str, ...]:
+        return ("year",)
+
+    def open(self, game: Game, start: Optional[StartSpec]) -> None:
+        game.position = self.variant.start_position().model_copy(update={"season": "year"})
+        game.year, game.season, game.phase = 2000, "year", "movement"
+
+    def phase_name(self, year: int, season: str, phase: str) -> str:
+        return f"round {year}"
+
+    def play(self, game: Game, orders: dict[str, list[str]]) -> Any:
+        res = game.pipeline.movement(game.position, orders)
+        game.position = res.after
+        game.year += 1
+        return res
+
+
+class OwnCalendar(Standard):
+    name = "own-calendar-test"
+
+    def calendar(self, rules: RuleOptions) -> MovementOnly:
+        return MovementOnly(self)
+
+
+def test_a_calendar_of_its_own():
+    game = Game(OwnCalendar())
+    rec = game.step({"France": ["A Par - Bur"]})
+    assert rec.name == "round 2000"
+    rec = game.step({"France": ["A Bur - Pic"]})
+    assert rec.name == "round 2001" and game.phase_name == "round 2002"
+    assert any(u.location == "pic" and u.power == "France" for u in game.position.units)
