@@ -21,7 +21,7 @@ from dipsat.variants.supremacy.setup import SetupInput, set_up
 from dipsat.variants.supremacy.stage import apply_actions, check_stage
 from dipsat.variants.supremacy.state import CAPACITY, NAVY_CAPACITY, State, parse_state
 
-OPTS = make_options()
+OPTS = make_options({"tapping": "never"})  # the stage-check pool takes loans
 
 
 def _brute(run, max_dice: int) -> dict:

@@ -72,25 +72,34 @@ class Force:
     kind: Literal["army", "navy"]
     zone: str
     aboard: int = 0
+    airlift: bool = False  # an army taking part by air from a territory not next to the target
 
     def label(self) -> str:
-        return f"{self.kind} {self.zone}" + (f" (+{self.aboard} armies aboard)" if self.aboard else "")
+        return (("airlift " if self.airlift else "") + f"{self.kind} {self.zone}"
+                + (f" (+{self.aboard} armies aboard)" if self.aboard else ""))
 
     def losses(self) -> int:
         return 1 + self.aboard
 
 
-_FORCE = re.compile(r"^\s*(?:(\d+)\s+)?(army|armies|navy|navies)\s+(.+?)\s*$", re.I)
+_FORCE = re.compile(r"^\s*(airlift\s+)?(?:(\d+)\s+)?(army|armies|navy|navies)\s+(.+?)\s*$", re.I)
 
 
 def parse_forces(board: Board, texts: list[str], where: str) -> list[tuple[str, str, int]]:
+    return [(kind, zone, n) for kind, zone, n, _ in parse_forces_by(board, texts, where)]
+
+
+def parse_forces_by(board: Board, texts: list[str], where: str) -> list[tuple[str, str, int, bool]]:
+    """Forces as (kind, zone, count, by airlift): '2 army us_west', 'navy caribbean', 'airlift army us_east'."""
     out = []
     for t in texts:
         m = _FORCE.match(t)
         if not m:
-            raise DrillError(f"{where}: {t!r} is not a force ('2 army us_west', 'navy caribbean')")
-        kind = "army" if m.group(2).lower().startswith("arm") else "navy"
-        out.append((kind, board.lookup(m.group(3)), int(m.group(1) or 1)))
+            raise DrillError(f"{where}: {t!r} is not a force ('2 army us_west', 'navy caribbean', 'airlift army us_east')")
+        kind = "army" if m.group(3).lower().startswith("arm") else "navy"
+        if m.group(1) and kind != "army":
+            raise DrillError(f"{where}: {t!r}: only armies are airlifted")
+        out.append((kind, board.lookup(m.group(4)), int(m.group(2) or 1), bool(m.group(1))))
     return out
 
 
@@ -105,20 +114,24 @@ def _adjacent(board: Board, a: str, b: str) -> bool:
     return s in board.territories[t].ports or s in board.territories[t].coasts
 
 
-def attacker_forces(state: State, a: Assault) -> list[Force]:
+def attacker_forces(state: State, a: Assault, opts: SupremacyOptions) -> list[Force]:
     board = state.get_board()
     h = state.holdings(a.attacker)
     target = board.lookup(a.target)
     used_navies: dict[str, int] = {}
     out: list[Force] = []
-    for kind, zone, n in parse_forces(board, a.forces, f"{a.attacker}'s forces"):
-        if not _adjacent(board, zone, target):
+    for kind, zone, n, by_air in parse_forces_by(board, a.forces, f"{a.attacker}'s forces"):
+        if by_air:
+            opts.need("airlift_assault", f"{a.attacker}'s airlift assault on {board.zone_name(target)}")
+            if target not in board.territories or zone not in board.territories:
+                raise DrillError(f"{a.attacker}: an airlift assault takes armies from a territory to a territory")
+        elif not _adjacent(board, zone, target):
             raise DrillError(f"{a.attacker}: {kind} {board.zone_name(zone)} is not adjacent to {board.zone_name(target)}")
         if kind == "army":
             have = h.armies.get(zone, 0) - sum(1 for f in out if f.kind == "army" and f.zone == zone)
             if n > have:
                 raise DrillError(f"{a.attacker} has {have} armies in {board.zone_name(zone)}, not {n}")
-            out += [Force("army", zone)] * n
+            out += [Force("army", zone, 0, by_air)] * n
         else:
             navies = [nv for nv in h.navies if nv.sea == zone]
             k = used_navies.get(zone, 0)
@@ -169,7 +182,7 @@ def plan_assault(state: State, a: Assault, opts: SupremacyOptions) -> AssaultPla
     if a.attacker in occupants:
         raise DrillError(f"{a.attacker} already holds {board.zone_name(target)}: nothing to attack")
     defender = occupants[0] if occupants else state.controller(target)
-    att = attacker_forces(state, a)
+    att = attacker_forces(state, a, opts)
     check_effects(state, opts, a.attacker, "assault", sorted({target, *(f.zone for f in att)}),
                   f"{a.attacker}'s assault on {board.zone_name(target)}")
     if a.tactics > 1:
@@ -246,6 +259,7 @@ class AssaultResult:
     def_removed: list[Force] = field(default_factory=list)
     occupied: bool = False
     amphibious: bool = False  # the occupation landed armies from a navy
+    airlifted: bool = False  # the occupation flew armies in (an airlift assault)
     reinforced: list[str] = field(default_factory=list)
 
     @property
@@ -320,16 +334,18 @@ def reinforce(state: State, a: Assault, plan: AssaultPlan, res: AssaultResult, o
             raise DrillError(f"reinforcements: {p} is neither the attacker nor the defender of this assault")
     for p in sides:
         holds = state.controller(target) == p
+        landed = state.landings.get(p, []) if p == a.attacker else []
         allowed = {z for z in [*board.territories, *board.seas] if _adjacent(board, z, target)} | ({target} if holds else set())
         for act in parse_actions(board, p, a.reinforcements[p]):
             dst = act.dst
-            if dst not in allowed:
+            if dst not in allowed and not (dst in landed and act.verb in ("march", "airlift", "unload")):
                 why = "the target, which it does not hold," if dst == target else board.zone_name(dst)
                 raise DrillError(f"reinforcement {act.text!r}: {p} may only move to the targeted zone (if it holds "
-                                 f"it) or a zone next to it, not to {why}")
-            if p == a.attacker and res.amphibious and act.src == target and act.verb in ("march", "airlift"):
-                raise DrillError(f"reinforcement {act.text!r}: armies in an enemy territory due to an amphibious "
-                                 "assault may not be withdrawn")
+                                 f"it), a zone next to it, or an enemy territory its armies hold from an airlift or "
+                                 f"amphibious assault; not to {why}")
+            if act.src in landed and act.verb in ("march", "airlift", "board"):
+                raise DrillError(f"reinforcement {act.text!r}: armies in an enemy territory due to an airlift or "
+                                 "amphibious assault may not be withdrawn")
         for line in run_stage(state, p, 5, a.reinforcements[p], opts):
             res.reinforced.append(f"{p}: {line}")
 
@@ -345,18 +361,23 @@ def occupy(state: State, a: Assault, plan: AssaultPlan, res: AssaultResult) -> N
                          + ("defender forces remain" if len(res.def_removed) < len(plan.def_forces) else "no attacker force remains"))
     h = state.holdings(a.attacker)
     grain = oil = 0
-    moves = parse_forces(board, a.occupy, f"{a.attacker}'s occupation")
-    for kind, zone, n in moves:
+    moves = parse_forces_by(board, a.occupy, f"{a.attacker}'s occupation")
+    for kind, zone, n, by_air in moves:
         for _ in range(n):
-            found = next((x for x in left if x.kind == kind and x.zone == zone), None)
+            found = next((x for x in left if x.kind == kind and x.zone == zone and x.airlift == by_air), None)
             if found is None:
-                raise DrillError(f"{a.attacker}'s occupation: no surviving participating {kind} {board.zone_name(zone)}")
+                raise DrillError(f"{a.attacker}'s occupation: no surviving participating "
+                                 f"{'airlifted ' if by_air else ''}{kind} {board.zone_name(zone)}")
             f = found
             left.remove(f)
             if kind == "army":
                 if plan.target not in board.territories:
                     raise DrillError("an army cannot occupy a sea")
-                grain += 1  # march
+                if f.airlift:
+                    oil += 2  # airlift
+                    res.airlifted = True
+                else:
+                    grain += 1  # march
                 h.armies[zone] -= 1
                 h.armies[plan.target] = h.armies.get(plan.target, 0) + 1
             elif plan.target in board.seas:
@@ -378,6 +399,10 @@ def occupy(state: State, a: Assault, plan: AssaultPlan, res: AssaultResult) -> N
     h.oil -= oil
     h.armies = {z: n for z, n in sorted(h.armies.items()) if n}
     res.occupied = True
+    if res.amphibious or res.airlifted:  # Reinforcements 5.2: these armies stay, and may be reinforced
+        zones = state.landings.setdefault(a.attacker, [])
+        if plan.target not in zones:
+            zones.append(plan.target)
 
 
 @cache

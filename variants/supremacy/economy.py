@@ -41,7 +41,9 @@ def loan_limit(state: State, power: str) -> int:
     return LOAN_PER_COMPANY * n
 
 
-def take_loan(state: State, power: str, amount: int) -> None:
+def take_loan(state: State, power: str, amount: int, opts: SupremacyOptions) -> list[str]:
+    """Take a loan; returns the companies it taps (option ``tapping``: the seed never says what taps a
+    company, only that untapped face-up ones back loans and count in the wealth table)."""
     h = state.holdings(power)
     if h.loan is not None:
         raise EconomyError(f"{power} already has a bank loan (${h.loan.principal} million); "
@@ -50,8 +52,17 @@ def take_loan(state: State, power: str, amount: int) -> None:
     if amount <= 0 or amount > limit:
         raise EconomyError(f"{power} may borrow up to ${limit} million ($500 million per untapped, face-up "
                            f"company), not ${amount} million")
-    h.loan = Loan(principal=amount, original=amount)
+    rule = opts.need("tapping", f"a bank loan of ${amount} million (whether it taps the companies behind it)")
+    tapped: list[str] = []
+    if rule == "loan_collateral":
+        need = -(-amount // LOAN_PER_COMPANY)
+        for c in h.companies:
+            if len(tapped) < need and c.face_up and not c.tapped:
+                c.tapped = True
+                tapped.append(c.id)
+    h.loan = Loan(principal=amount, original=amount, collateral=tapped or None)
     h.money += amount
+    return tapped
 
 
 def pay_interest(state: State, power: str, opts: SupremacyOptions, pay: bool = True) -> tuple[int, bool]:
@@ -64,7 +75,7 @@ def pay_interest(state: State, power: str, opts: SupremacyOptions, pay: bool = T
     if pay and h.money >= due:
         h.money -= due
         return due, True
-    h.loan = Loan(principal=h.loan.principal + due, original=h.loan.original)
+    h.loan = h.loan.model_copy(update={"principal": h.loan.principal + due})
     return due, False
 
 
@@ -81,7 +92,12 @@ def repay(state: State, power: str, amount: int) -> None:
                            f"${h.loan.principal} million)")
     h.money -= amount
     left = h.loan.principal - amount
-    h.loan = Loan(principal=left, original=h.loan.original) if left else None
+    collateral = h.loan.collateral
+    h.loan = Loan(principal=left, original=h.loan.original, collateral=collateral) if left else None
+    if not left and collateral:
+        for c in h.companies:
+            if c.id in collateral:
+                c.tapped = False
 
 
 @dataclass
@@ -143,7 +159,7 @@ def sell(state: State, power: str, r: Resource, units: int, opts: SupremacyOptio
     to_bank = 0
     if h.loan is not None and h.loan.defaulted:  # "goes directly to the bank to pay down the interest first"
         to_bank = min(got, h.loan.principal - h.loan.original)
-        h.loan = Loan(principal=h.loan.principal - to_bank, original=h.loan.original)
+        h.loan = h.loan.model_copy(update={"principal": h.loan.principal - to_bank})
     h.money += got - to_bank
     return Trade(power, r, units, got, to_bank, (before, state.market[r]))
 

@@ -334,6 +334,8 @@ def play_turn(state: State, t: TurnInput, opts: SupremacyOptions, number: int) -
         mine = [(i, pl) for i, pl in plays if pl.stage == st]
         bidders = {p: bids[p].get(st, 0) for p in bids if bids[p].get(st, 0) > 0}
         log.stages.append(optional_stage(state, st, order[st], mine, opts, number, bidders))
+        if st == 4:
+            state.landings = {}  # airlift and amphibious landings matter only in Stage 4's reinforcements
     for p in state.powers:
         state.powers[p].chits = 0  # unused chits are lost at the end of the turn
     state.turn += 1

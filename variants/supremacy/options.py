@@ -95,6 +95,17 @@ class SupremacyOptions(BaseModel):
         "Supply Centers 5", "how a player uses a captured supply center that is not frozen ('a player may use it "
         "as so:' — the list is missing); 'none': it cannot be used; 'draw': at any time its controller may move "
         "its nukes, L-Stars and resources into its own supply center ('draw 2 oil from CSA')")
+    tapping: Literal["unspecified", "never", "loan_collateral"] = _blank(
+        "Setting Up 3; Bank Loans; Wealth Table", "what taps (and untaps) a company: the seed says only that all "
+        "'begin face up and untapped', that a loan is 'up to a maximum of $500 million per untapped, face up "
+        "company' and that each 'untapped, face up company' is worth $100 million; asked by every loan; "
+        "'never': nothing taps a company (tapped flags stay as given); 'loan_collateral': a loan taps one "
+        "untapped face-up company per $500 million (the first listed), untapped when it is repaid in full")
+    airlift_assault: Literal["unspecified", "occupy_by_airlift"] = _blank(
+        "Conventional Assault 5", "what an 'airlift assault' is (named only in the Reinforcements step); "
+        "'occupy_by_airlift': armies in any territory the attacker controls may take part in an assault on a "
+        "territory ('airlift 2 army us_east' among the forces); like every force they pay a movement cost "
+        "only to occupy — the airlift's 2 Oil per army — and cannot be withdrawn afterwards")
     victory: Literal["unspecified", "richest", "last_standing"] = _blank(
         "Victory Conditions", "when the game ends and who wins (the section holds only the wealth table); "
         "'richest': the richest player(s) by the wealth table when the game ends (after turn victory_turn, "

@@ -182,6 +182,8 @@ def standing_notes(state: State) -> list[str]:
     for removed, cc in sorted(state.captured.items()):
         frozen = f", frozen until turn {cc.frozen_until}" if cc.frozen(state.turn) else ""
         out.append(f"{removed}'s supply center captured: controlled by {cc.controller or 'nobody'}{frozen}")
+    out += [f"{p}'s armies landed by air or sea in {', '.join(board.zone_name(z) for z in zones)} (not to be withdrawn "
+            "this Stage 4)" for p, zones in sorted(state.landings.items()) if zones]
     return out
 
 

@@ -253,6 +253,7 @@ class _Builder:
             limit = economy.loan_limit(self.state, self.power)
             if a.count > limit:
                 raise ActionError(f"the limit is ${limit} million ($500 million per untapped, face-up company)")
+            self.opts.need("tapping", f"{a.text!r} (whether a loan taps the companies behind it)")
             self.money(self.power).terms.append((i, a.count))
         elif a.verb == "repay":
             if self.h.loan is None:
@@ -473,8 +474,8 @@ def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyO
             log.append(f"received ${t.money} million" + (f" (${t.to_bank} million to the bank)" if t.to_bank else "")
                        + f"; market step {t.steps[0]} -> {t.steps[1]}")
         elif a.verb == "loan":
-            economy.take_loan(state, power, a.count)
-            log.append(f"borrowed ${a.count} million")
+            tapped = economy.take_loan(state, power, a.count, opts)
+            log.append(f"borrowed ${a.count} million" + (f"; tapped {', '.join(tapped)}" if tapped else ""))
         elif a.verb == "repay":
             economy.repay(state, power, a.count)
             log.append(f"repaid ${a.count} million")

@@ -45,6 +45,8 @@ class CompanyCard(_M):
 class Loan(_M):
     principal: int = Field(gt=0)  # millions
     original: int = Field(gt=0)
+    collateral: Optional[list[str]] = Field(default=None, description="the companies the loan tapped (option "
+                                            "tapping = 'loan_collateral'); untapped when it is repaid")
 
     @property
     def defaulted(self) -> bool:
@@ -114,6 +116,8 @@ class State(_M):
     sieges: list[Siege] = Field(default_factory=list)
     captured: dict[str, CapturedCenter] = Field(default_factory=dict, description="removed superpower -> its "
                                                 "captured supply center")
+    landings: dict[str, list[str]] = Field(default_factory=dict, description="power -> enemy territories where "
+                                           "its armies landed by an airlift or amphibious assault this Stage 4")
 
     @field_validator("market")
     @classmethod
@@ -178,6 +182,11 @@ class State(_M):
             self._players(bl.by, f"blockade of {bl.zone}")
         for sg in self.sieges:
             self._players([sg.power, *sg.by], f"siege of {sg.power}")
+        for p, zones in self.landings.items():
+            self._players([p], "landings")
+            for z in zones:
+                if z not in b.territories:
+                    raise StateError(f"landings of {p}: {z!r} is not a territory")
         for removed, cc in self.captured.items():
             self._players([removed, *([cc.controller] if cc.controller else [])], f"captured supply center of {removed}")
         for z in [*b.territories, *b.seas]:
