@@ -30,6 +30,7 @@ from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, 
 from .models import (Backup, Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Move, Moved,
                      MovementResult, NoPath, Obstacle, Order, Outcome, Position, Spared, Strength, Support, Term,
                      Unit, Void, FLEET, order_ref)
+from .option_space import guarded
 from .orders import BoundOrders, Geography, describe_unit
 from .rules import RuleOptions
 
@@ -248,10 +249,14 @@ class MovementRules:
         routes = enc.routes[u]
         if not routes:
             return FALSE
-        if self.rules.multi_route_disruption == "any_route":
-            fleets = sorted(set(chain.from_iterable(routes)))
-            return AND(*(self.C(enc, f) for f in fleets))
-        return OR(*(AND(*(self.C(enc, f) for f in r)) for r in routes))
+
+        def disrupted_by(rule: str) -> Formula:
+            if rule == "any_route":
+                fleets = sorted(set(chain.from_iterable(routes)))
+                return AND(*(self.C(enc, f) for f in fleets))
+            return OR(*(AND(*(self.C(enc, f) for f in r)) for r in routes))
+
+        return self.rules.choose("multi_route_disruption", disrupted_by)
 
     # strengths ----------------------------------------------------------------------------
     def own_terms(self, enc: Encoding, u: int) -> Terms:
@@ -283,17 +288,21 @@ class MovementRules:
     def prevent_zero(self, enc: Encoding, u: int) -> Formula:
         """Prevent strength is 0: no path, or beaten by the unit it swaps with (DATC 4.A.7)."""
         pos = enc.bound.position
-        conds = [NOT(self.P(enc, u))]
-        if self.rules.dislodged_no_effect_on_origin == "head_to_head":
-            if u in enc.h2h:
-                v, battle = enc.h2h[u]
-                conds.append(AND(battle, self.M(v)))
-        else:
-            here = pos.units[u].province
-            for n in enc.into.get(here, []):
-                if pos.units[n].province == enc.dest[u]:
-                    conds.append(self.M(n))
-        return OR(*conds)
+
+        def zero(reading: str) -> Formula:
+            conds = [NOT(self.P(enc, u))]
+            if reading == "head_to_head":
+                if u in enc.h2h:
+                    v, battle = enc.h2h[u]
+                    conds.append(AND(battle, self.M(v)))
+            else:
+                here = pos.units[u].province
+                for n in enc.into.get(here, []):
+                    if pos.units[n].province == enc.dest[u]:
+                        conds.append(self.M(n))
+            return OR(*conds)
+
+        return self.rules.choose("dislodged_no_effect_on_origin", zero)
 
     @staticmethod
     def _ge(plus: Terms, minus: Terms, k: int) -> Formula:
@@ -364,18 +373,23 @@ class MovementRules:
             return TRUE, "a unit does not cut the support of its own power", False
         via = self.via(enc.route, m)
         if body.dest is not None and pos.units[m].province == body.dest:
-            if not self.rules.convoyed_attack_from_target_cuts:
-                return TRUE, "the attack comes from the province the support is aimed at", False
-            return NOT(via), "the attack comes over land from the province the support is aimed at", False
+            cuts = self.rules.cases("convoyed_attack_from_target_cuts")  # in one model: every value
+            when = guarded([(g, NOT(via) if c else TRUE) for g, c in cuts])
+            if not any(c for _, c in cuts):
+                return when, "the attack comes from the province the support is aimed at", False
+            return when, "the attack comes over land from the province the support is aimed at", False
         if via is not FALSE:
-            why = self.paradox_exemption(enc, s, body, m)
+            rules = [(g, self.paradox_exemption(enc, s, body, m, rule)) for g, rule in self.rules.cases("convoy_paradox_rule")]
+            why = next((w for _, w in rules if w), "")
             if why:
-                return via, why, True
+                return guarded([(g, via if w else FALSE) for g, w in rules]), why, True
         return FALSE, "", False
 
-    def paradox_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> str:
-        """The edition's convoy-paradox rule (DATC 4.A.2 a-c): when a convoyed army does not cut."""
-        rule = self.rules.convoy_paradox_rule
+    def paradox_exemption(self, enc: Encoding, s: int, body: Support, m: int, rule: Optional[str] = None) -> str:
+        """The edition's convoy-paradox rule (DATC 4.A.2 a-c): when a convoyed army does not cut
+        (``rule``: the edition's; default the options' value)."""
+        if rule is None:
+            rule = self.rules.convoy_paradox_rule
         pos = enc.bound.position
         fleets = {pos.units[f].province for f in enc.convoyers.get(m, [])}
         if rule == "2000":

@@ -5,8 +5,8 @@ the code that adjudicates a turn is run inside a :class:`Scope`, with a *recordi
 options (:func:`recording`): every read of an option field goes through the scope, which
 
 * returns the value the scope fixes for it (and notes the read), or
-* for an option left **free**, notes that the computation wants it (it reads the option directly,
-  so the option must be enumerated outside the model: one run per value), or
+* for an option left **free**, stops the computation (:class:`Wanted`): it reads the option
+  directly, so the option must be enumerated outside the model, one run per value, or
 * for a free option asked through :meth:`RuleOptions.cases` / :meth:`RuleOptions.choose` — the
   rules code's declaration that a formula depends on an option — gives one boolean literal per
   value (``Key("option", i, j)``: the ``j``-th value of the ``i``-th field), so the formula
@@ -76,15 +76,18 @@ class Scope:
     reads: Assignment = field(default_factory=dict)  # fixed options read, with their values
     wanted: list[str] = field(default_factory=list)  # free options read directly
     split: list[str] = field(default_factory=list)  # free options the formulas were split on
+    log: list[str] = field(default_factory=list)  # every read, in order
+    in_model: bool = True  # may free options be split on in formulas (else every read is direct)
 
     def read(self, name: str, base: Any) -> Any:
+        self.log.append(name)
         if name in self.fixed:
             self.reads[name] = self.fixed[name]
             return self.fixed[name]
         if name in self.free:
             if name not in self.wanted:
                 self.wanted.append(name)
-            return base
+            raise Wanted(name)
         self.reads[name] = base
         return base
 
@@ -101,6 +104,15 @@ class Scope:
             for v in self.free[name]:
                 out[literal_key(self.model, name, v)] = assignment[name] == v
         return out
+
+
+class Wanted(BaseException):
+    """A run read a free option directly: it stops, and is run again once per value.  (Not an
+    ``Exception``: no handler of the code under study may swallow it.)"""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
 
 
 _SCOPE: ContextVar[Optional[Scope]] = ContextVar("dipsat_option_scope", default=None)
@@ -148,7 +160,7 @@ def recording(opts: BaseModel) -> Any:
 def option_cases(opts: BaseModel, name: str) -> list[tuple[Formula, Any]]:
     """See :meth:`dipsat.rules.RuleOptions.cases`."""
     scope = _SCOPE.get()
-    if scope is None or name not in scope.free:
+    if scope is None or name not in scope.free or not scope.in_model:
         return [(TRUE, getattr(opts, name))]
     return scope.cases(name)
 
@@ -175,10 +187,11 @@ class Leaf(Generic[T]):
 
 
 def split_by_reads(run: Callable[[Scope], T], model: type[BaseModel], candidates: Sequence[str],
-                   fixed: Optional[Assignment] = None, limit: int = 4096) -> list[Leaf[T]]:
+                   fixed: Optional[Assignment] = None, limit: int = 4096, literals: bool = False) -> list[Leaf[T]]:
     """Run ``run`` under scopes that fix more and more options: the free options are the
     ``candidates`` not fixed; where a run reads a free option directly, its result is dropped and
-    the run repeated once per value of that option.  The leaves partition the assignments of the
+    the run repeated once per value of that option.  With ``literals``, formulas may split on free
+    options through :meth:`RuleOptions.cases` (the options split on: ``leaf.scope.split``).  The leaves partition the assignments of the
     candidates (in a fixed order: the tree is the same on every run)."""
     leaves: list[Leaf[T]] = []
     work: list[Assignment] = [dict(fixed or {})]
@@ -188,9 +201,13 @@ def split_by_reads(run: Callable[[Scope], T], model: type[BaseModel], candidates
         runs += 1
         if runs > limit:
             raise RuntimeError(f"more than {limit} runs while splitting on rule options")
-        scope = Scope(model, fixed=dict(a), free={c: option_values(model, c) for c in candidates if c not in a})
-        with scoped(scope):
-            result = run(scope)
+        scope = Scope(model, fixed=dict(a), free={c: option_values(model, c) for c in candidates if c not in a},
+                      in_model=literals)
+        try:
+            with scoped(scope):
+                result = run(scope)
+        except Wanted:
+            pass
         if scope.wanted:
             name = scope.wanted[0]
             work[0:0] = [{**a, name: v} for v in option_values(model, name)]

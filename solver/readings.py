@@ -1,0 +1,423 @@
+"""Every reading of the rules at once: ``dipsat readings FILE``.
+
+A turn is adjudicated under every assignment of the rule options that touch it, and each order's
+outcome is given as a function of the options: the smallest conditions that decide it
+("F Wales - English Channel: moved iff convoy_paradox_rule ≠ all_hold, else bounced"), the
+number of distinct outcomes of the whole turn, and the options that never matter for it.
+
+How (see :mod:`dipsat.option_space` for the machinery):
+
+1. **Outside the model**, the orders are bound and the movement equations built under a scope in
+   which every categorical option is free.  An option the binder or the encoder reads directly
+   (coast handling, adjacent convoys, duplicate orders, the convoy path rule, ...) changes how
+   orders are read or which decisions exist: the scope splits on it and the stage runs once per
+   value (:func:`~dipsat.option_space.split_by_reads`).
+2. **In the model**, an option the movement rules ask for through
+   :meth:`~dipsat.rules.RuleOptions.choose` (they declare the formula option-dependent) becomes a
+   categorical variable: one literal per value, exactly one true, each value's formula enforced
+   only under its literal.  One equation system covers every value of those options.
+3. Each assignment of the in-model options fixes the literals; the system specialised to them is
+   the one the single-preset path builds.  Assignments whose specialised systems are identical
+   are one class; each class's system is solved component by component with the backup rules
+   of *its* assignment (read under a scope again, so a backup rule that consults an option
+   splits on it), exactly as :func:`dipsat.equations.solve_system` does for one preset, and
+   explained.  Solutions are shared between classes whose systems and backup readings agree.
+
+Phases other than movement (retreats, adjustments) are enumerated outside the model only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any, Callable, Optional, Sequence, TypeVar, cast
+
+from .api import TurnRequest, adjudicate, build_owners, build_position, resolve_rules, _power_name
+from .equations import Definition, Key, Solution, System, solve_system, substitute_def
+from .errors import DipsatError
+from .option_space import Assignment, Leaf, Scope, Wanted, assignments, categorical_options, option_values, recording, split_by_reads
+from .rules import RuleOptions
+
+T = TypeVar("T")
+MAX_ASSIGNMENTS = 20000  # full assignments of the touching options expanded into the table
+
+
+@dataclass(frozen=True)
+class OrderOutcome:
+    order: str  # "Power: text"
+    result: str
+    reason: str
+
+
+@dataclass
+class Reading:
+    """One class of readings: every assignment agreeing with ``assignment`` gives ``outcomes``."""
+
+    assignment: Assignment
+    outcomes: tuple[OrderOutcome, ...]
+    after: tuple[str, ...]  # the units after the turn
+
+
+@dataclass
+class Readings:
+    model: type[RuleOptions]
+    candidates: list[str]  # the options enumerated
+    classes: list[Reading]
+    options: list[str] = field(default_factory=list)  # the options some stage read or split on
+    table: list[tuple[Assignment, Reading]] = field(default_factory=list)  # full assignments of ``options``
+    in_model: list[str] = field(default_factory=list)  # options the equations were split on
+    solves: int = 0  # distinct equation systems solved
+
+    def orders(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for _, r in self.table:
+            for o in r.outcomes:
+                seen.setdefault(o.order, None)
+        return list(seen)
+
+
+def outcome_rows(res: Any) -> tuple[tuple[OrderOutcome, ...], tuple[str, ...]]:
+    """The outcomes of a result of any phase, and the position after it."""
+    movement = getattr(res, "movement", None)
+    outs = list(movement.outcomes) if movement is not None else []
+    outs += list(res.outcomes)
+    rows = tuple(OrderOutcome(f"{o.power}: {o.text}", o.result, o.reason) for o in outs)
+    after = tuple(sorted(u.label() for u in res.after.units))
+    return rows, after
+
+
+# -- the enumeration -----------------------------------------------------------------------------
+
+
+def _request_parts(variant: Any, req: TurnRequest) -> tuple[Any, dict[str, list[str]]]:
+    pos = build_position(variant, req)
+    if req.owners:
+        pos = pos.model_copy(update={"owners": build_owners(variant, req)})
+    orders: dict[str, list[str]] = {}
+    for power, texts in req.orders.items():
+        orders.setdefault(_power_name(variant, power, "orders"), []).extend(texts)
+    return pos, orders
+
+
+def turn_readings(req: TurnRequest, rules: str | RuleOptions | None = None, fixed: Sequence[str] = (),
+                  candidates: Optional[Sequence[str]] = None) -> Readings:
+    """Every reading of the turn ``req``: the options in ``candidates`` (default every
+    categorical option of the variant's model except those named in ``fixed`` or the file's
+    ``options``) are enumerated; the others keep the value of ``rules``."""
+    from dipsat.variants import find_variant
+
+    variant = find_variant(req.variant)
+    if variant.own_commands() is not None or type(variant).run_case is not _base_run_case():
+        raise DipsatError(f"readings: the {variant.name} variant is a game of its own family; 'dipsat readings' "
+                          "works on Diplomacy-family turns (its corpus is covered by 'dipsat coverage')")
+    base = resolve_rules(variant, req, rules)
+    model = type(base)
+    keep = set(fixed) | set(req.options)
+    cands = list(candidates) if candidates is not None else [n for n in categorical_options(model) if n not in keep]
+    out = Readings(model, cands, [])
+    if req.phase == "movement":
+        leaves = _movement(variant, req, base, model, cands, out)
+    else:
+        leaves = _outside(req, base, model, cands)
+    for leaf in leaves:
+        rows, after = leaf.result
+        out.classes.append(Reading(dict(leaf.assignment), rows, after))
+    touched = {n for r in out.classes for n in r.assignment}
+    out.options = [n for n in cands if n in touched]
+    n_full = 1
+    for n in out.options:
+        n_full *= len(option_values(model, n))
+    if n_full > MAX_ASSIGNMENTS:
+        raise DipsatError(f"readings: {n_full} assignments of {len(out.options)} options touch this turn "
+                          f"(more than {MAX_ASSIGNMENTS}); fix some with --option")
+    index: dict[tuple[str, ...], dict[tuple[Any, ...], Reading]] = {}
+    for r in out.classes:
+        names = tuple(sorted(r.assignment))
+        index.setdefault(names, {})[tuple(r.assignment[n] for n in names)] = r
+    for full in assignments(model, out.options):
+        hit = next(by[tuple(full[n] for n in names)] for names, by in index.items() if tuple(full[n] for n in names) in by)
+        out.table.append((full, hit))
+    return out
+
+
+def _base_run_case() -> Any:
+    from .variant import Variant
+
+    return Variant.run_case
+
+
+def _outside(req: TurnRequest, base: RuleOptions, model: type[RuleOptions], cands: list[str]) -> list[Leaf[Any]]:
+    """Every reading enumerated outside the model: the whole phase run once per class."""
+    plain = req.model_copy(update={"options": {}})
+
+    def run(scope: Scope) -> Any:
+        return outcome_rows(adjudicate(plain, rules=recording(base)))
+
+    return split_by_reads(run, model, cands)
+
+
+def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[RuleOptions],
+              cands: list[str], out: Readings) -> list[Leaf[Any]]:
+    pos, orders = _request_parts(variant, req)
+
+    def encode(scope: Scope) -> Any:
+        opts = recording(base)
+        bound = variant.binder(opts).bind(pos, orders)
+        impl = variant.movement_rules(opts)
+        return bound, impl, impl.encode(bound)
+
+    solved: Memo = {}
+    explained: Memo = {}
+    leaves: list[Leaf[Any]] = []
+    in_model: set[str] = set()
+    for outer in split_by_reads(encode, model, cands, literals=True):
+        bound, impl, enc = outer.result
+        split = list(outer.scope.split)
+        in_model.update(split)
+        bkey = _bound_key(bound)
+        for inner in assignments(model, split, outer.assignment):
+            lits = outer.scope.literals(inner)
+            spec = {k: substitute_def(d, lits) for k, d in enc.system.defs.items()}
+            system = System(spec, enc.system.kinds, enc.system.domains, enc.system.labels)
+            skey = repr(tuple(spec.items()))  # hashed once
+
+            def solve(scope: Scope, system: System = system, impl: Any = impl) -> Solution:
+                out.solves += 1
+                return solve_system(system, impl.backup)  # a backup rule reads its options here
+
+            def run(scope: Scope, system: System = system, skey: Any = skey, bkey: str = bkey,
+                    bound: Any = bound, impl: Any = impl, solve: Any = solve) -> Any:
+                def explain() -> Any:
+                    sol = _memo(solved, skey, scope, lambda: solve(scope))
+                    enc_here = impl.encode(bound)  # this reading's own equations: its explanations
+                    res = impl.explain(enc_here, sol.values, sol.components)
+                    res = res.model_copy(update={"orders": tuple(bound.orders[u] for u in sorted(bound.orders))})
+                    return outcome_rows(res)
+
+                return _memo(explained, (skey, bkey), scope, explain)
+
+            leaves.extend(split_by_reads(run, model, cands, fixed=inner))
+    out.in_model = [n for n in cands if n in in_model]
+    return leaves
+
+
+Memo = dict[Any, list[tuple[Assignment, Any]]]
+
+
+def _memo(memo: Memo, key: Any, scope: Scope, fn: Callable[[], T]) -> T:
+    """``fn()``, or the result of an earlier call with the same ``key`` whose option reads the
+    scope's fixed values agree with (a run is determined by its key and the options it reads)."""
+    entries = memo.setdefault(key, [])
+    for reads, result in entries:
+        if all(scope.fixed.get(n, _MISSING) == v for n, v in reads.items()):
+            for n, v in reads.items():
+                scope.read(n, v)
+            if isinstance(result, Wanted):
+                if result.name in scope.fixed:
+                    continue  # it read that option next; here it has a value: run it
+                scope.read(result.name, None)  # raises Wanted
+            return cast(T, result)
+    start = len(scope.log)
+    try:
+        result = fn()
+    except Wanted as w:
+        entries.append(({n: scope.fixed[n] for n in scope.log[start:] if n in scope.fixed}, w))
+        raise
+    entries.append(({n: scope.fixed[n] for n in scope.log[start:] if n in scope.fixed}, result))
+    return result
+
+
+def _bound_key(b: Any) -> str:
+    return repr((sorted(b.orders.items()), b.rejected, sorted(b.route.items()), sorted(b.implicit), sorted(b.illegal_moves)))
+
+
+_MISSING = object()
+
+
+# -- brute force (the reference the tests and the benchmark compare against) ---------------------
+
+
+def brute_force(req: TurnRequest, options: Sequence[str], rules: str | RuleOptions | None = None,
+                only: Optional[Sequence[Assignment]] = None) -> list[tuple[Assignment, tuple[tuple[OrderOutcome, ...], tuple[str, ...]]]]:
+    """The turn adjudicated separately under every assignment of ``options`` (or those in
+    ``only``), each through the single-preset path."""
+    from dipsat.variants import find_variant
+
+    variant = find_variant(req.variant)
+    base = resolve_rules(variant, req, rules)
+    plain = req.model_copy(update={"options": {}})
+    todo = list(only) if only is not None else assignments(type(base), list(options))
+    return [(a, outcome_rows(adjudicate(plain, rules=base.with_(**a)))) for a in todo]
+
+
+# -- conditions ----------------------------------------------------------------------------------
+
+
+Cube = tuple[frozenset[Any], ...]
+
+
+def depends_on(model: type[RuleOptions], names: list[str], table: list[tuple[Assignment, Any]]) -> list[str]:
+    """The options among ``names`` on which the values in ``table`` (a function over the full
+    product of their values) depend."""
+    out = []
+    for n in names:
+        groups: dict[tuple[Any, ...], set[Any]] = {}
+        for a, v in table:
+            groups.setdefault(tuple(a[m] for m in names if m != n), set()).add(v)
+        if any(len(vs) > 1 for vs in groups.values()):
+            out.append(n)
+    return out
+
+
+def conditions(model: type[RuleOptions], names: list[str], table: list[tuple[Assignment, Any]]) -> tuple[list[str], dict[Any, list[Cube]]]:
+    """The options the table depends on, and for each value a small cover of the assignments
+    giving it by cubes (one set of values per option)."""
+    deps = depends_on(model, names, table)
+    points: dict[Any, set[tuple[Any, ...]]] = {}
+    for a, v in table:
+        points.setdefault(v, set()).add(tuple(a[n] for n in deps))
+    return deps, {v: _cover(model, deps, pts) for v, pts in points.items()}
+
+
+def _cover(model: type[RuleOptions], deps: list[str], pts: set[tuple[Any, ...]]) -> list[Cube]:
+    """Maximal cubes inside ``pts`` (merging cubes equal but in one option), then a greedy cover."""
+    cubes: set[Cube] = {tuple(frozenset([x]) for x in p) for p in pts}
+    changed = True
+    while changed:
+        changed = False
+        merged: set[Cube] = set()
+        used: set[Cube] = set()
+        for c1 in sorted(cubes, key=_cube_key):
+            for c2 in sorted(cubes, key=_cube_key):
+                if c1 >= c2:
+                    continue
+                diff = [i for i in range(len(deps)) if c1[i] != c2[i]]
+                if len(diff) == 1:
+                    i = diff[0]
+                    merged.add(c1[:i] + (c1[i] | c2[i],) + c1[i + 1:])
+                    used.update((c1, c2))
+        new = (cubes - used) | merged if merged else cubes
+        # keep only maximal cubes
+        new = {c for c in new if not any(d != c and all(c[i] <= d[i] for i in range(len(deps))) for d in new)}
+        if new != cubes:
+            cubes, changed = new, True
+    remaining = set(pts)
+    chosen: list[Cube] = []
+    while remaining:
+        best = max(sorted(cubes, key=_cube_key), key=lambda c: len([p for p in remaining if _inside(p, c)]))
+        chosen.append(best)
+        remaining = {p for p in remaining if not _inside(p, best)}
+    return sorted(chosen, key=_cube_key)
+
+
+def _inside(p: tuple[Any, ...], c: Cube) -> bool:
+    return all(x in s for x, s in zip(p, c))
+
+
+def _cube_key(c: Cube) -> tuple[Any, ...]:
+    return tuple(sorted(map(repr, s)) for s in c)
+
+
+def _w(x: Any) -> str:
+    return str(x).lower() if isinstance(x, bool) else str(x)
+
+
+def describe_cube(model: type[RuleOptions], deps: list[str], cube: Cube) -> str:
+    parts = []
+    for n, s in zip(deps, cube):
+        values = option_values(model, n)
+        if len(s) == len(values):
+            continue
+        if len(s) == 1:
+            parts.append(f"{n} = {_w(next(iter(s)))}")
+        elif len(s) == len(values) - 1:
+            parts.append(f"{n} ≠ {_w(next(v for v in values if v not in s))}")
+        else:
+            parts.append(f"{n} ∈ {{{', '.join(_w(v) for v in values if v in s)}}}")
+    return " and ".join(parts) or "always"
+
+
+def describe_condition(model: type[RuleOptions], deps: list[str], cubes: list[Cube]) -> str:
+    texts = [describe_cube(model, deps, c) for c in cubes]
+    if len(texts) == 1:
+        return texts[0]
+    return " or ".join(f"({t})" if " and " in t else t for t in texts)
+
+
+# -- output ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class OrderReading:
+    order: str
+    depends: list[str]
+    outcomes: list[tuple[str, str]]  # (result, condition), the most frequent last
+
+
+def order_readings(rd: Readings, order: Optional[str] = None) -> list[OrderReading]:
+    out = []
+    names = rd.orders()
+    if order is not None:
+        want = " ".join(order.lower().split())
+        hits = [n for n in names if " ".join(n.lower().split()) == want
+                or " ".join(n.split(": ", 1)[-1].lower().split()) == want]
+        if not hits:
+            raise DipsatError(f"order {order!r} is not one of the turn's orders: " + "; ".join(names))
+        names = hits
+    for name in names:
+        table = [(a, next((o.result for o in r.outcomes if o.order == name), "absent")) for a, r in rd.table]
+        deps, covers = conditions(rd.model, rd.options, table)
+        counts = {v: sum(1 for _, x in table if x == v) for v in covers}
+        ordered = sorted(covers, key=lambda v: (counts[v], str(v)))
+        out.append(OrderReading(name, deps, [(v, describe_condition(rd.model, deps, covers[v])) for v in ordered]))
+    return out
+
+
+def turn_classes(rd: Readings) -> tuple[list[str], list[tuple[str, str, Reading]]]:
+    """The distinct outcomes of the whole turn: (options the turn depends on, [(summary, condition, reading)])."""
+    def sig(r: Reading) -> tuple[Any, ...]:
+        return tuple((o.order, o.result) for o in r.outcomes) + r.after
+
+    table = [(a, sig(r)) for a, r in rd.table]
+    deps, covers = conditions(rd.model, rd.options, table)
+    rows = []
+    for s, cubes in sorted(covers.items(), key=lambda kv: _cube_key(kv[1][0]) if kv[1] and kv[1][0] else ()):
+        reading = next(r for a, r in rd.table if sig(r) == s)
+        rows.append((s, describe_condition(rd.model, deps, cubes), reading))
+    return deps, [(str(i + 1), cond, r) for i, (_, cond, r) in enumerate(rows)]
+
+
+def format_readings(rd: Readings, order: Optional[str] = None) -> str:
+    lines = []
+    deps, classes = turn_classes(rd)
+    for orr in order_readings(rd, order):
+        if len(orr.outcomes) == 1:
+            lines.append(f"{orr.order}: {orr.outcomes[0][0]} under every reading")
+            continue
+        head = "; ".join(f"{res} iff {cond}" for res, cond in orr.outcomes[:-1])
+        lines.append(f"{orr.order}: {head}; else {orr.outcomes[-1][0]}")
+    if order is None:
+        lines.append(f"Distinct outcomes of the whole turn: {len(classes)}"
+                     + (f" (depending on {', '.join(deps)})" if deps else ""))
+        if len(classes) > 1:
+            for i, cond, r in classes:
+                lines.append(f"  #{i} when {cond}")
+        never = [n for n in rd.candidates if n not in deps]
+        lines.append(f"Options that never matter for this turn ({len(never)} of {len(rd.candidates)}): " + ", ".join(never))
+        lines.append(f"Enumerated: {len(rd.options)} options touch the turn, {len(rd.table)} assignments; "
+                     f"in the model: {', '.join(rd.in_model) or 'none'}; {rd.solves} distinct equation systems solved")
+    return "\n".join(lines)
+
+
+def readings_json(rd: Readings) -> dict[str, Any]:
+    deps, classes = turn_classes(rd)
+    return {
+        "options": rd.options,
+        "in_model": rd.in_model,
+        "never_matter": [n for n in rd.candidates if n not in deps],
+        "distinct_outcomes": len(classes),
+        "orders": [{"order": o.order, "depends_on": o.depends,
+                    "outcomes": [{"result": r, "when": c} for r, c in o.outcomes]} for o in order_readings(rd)],
+        "table": [{"options": a, "outcomes": {o.order: o.result for o in r.outcomes}, "after": list(r.after)}
+                  for a, r in rd.table],
+    }
