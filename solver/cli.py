@@ -337,6 +337,21 @@ def cmd_explore(args) -> int:
     return 0
 
 
+def cmd_readings(args: argparse.Namespace) -> int:
+    import json
+
+    from .readings import format_readings, readings_json, turn_readings
+
+    own, _ = _own(args)
+    if own is not None:
+        raise DipsatError(f"{args.file}: this variant is a game of its own family; 'dipsat readings' works on "
+                          "Diplomacy-family turns ('dipsat coverage' covers its corpus from the expectations; "
+                          "'dipsat compare' runs it under every option value)")
+    rd = turn_readings(_request(args))
+    print(json.dumps(readings_json(rd), indent=2, default=str) if args.json else format_readings(rd, args.order))
+    return 0
+
+
 def cmd_compare(args) -> int:
     from .corpus import case_files
     from .progress import progress_bar
@@ -718,6 +733,16 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     k.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     k.set_defaults(func=cmd_compare)
 
+    rd = sub.add_parser("readings", help="every reading of the rule options at once: each order's outcome as the "
+                        "smallest conditions on the options, the distinct outcomes of the turn, the options that never matter")
+    rd.add_argument("file")
+    rd.add_argument("--order", help="only this order (as written in the file)")
+    rd.add_argument("--json", action="store_true", help="the full table: every assignment of the options that touch the turn")
+    rd.add_argument("--rules", help="rules preset for the options that are not enumerated")
+    rd.add_argument("--option", action="append", metavar="NAME=VALUE", help="fix an option (it is not enumerated)")
+    _limit_arguments(rd)
+    rd.set_defaults(func=cmd_readings)
+
     cv = sub.add_parser("coverage", help="which pairs of rule readings the corpus tells apart (cases whose expected "
                         "outcomes differ), and the pairs no case tests")
     cv.add_argument("paths", nargs="+")
@@ -805,7 +830,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         if own is not None and args.command == "play":
             _file_limits_only(args, "for this variant's games")
         # explore and why answer one turn: their wall-clock limit covers the whole command
-        with deadline(args.time_limit if args.command in ("explore", "why") else None):
+        with deadline(args.time_limit if args.command in ("explore", "why", "readings") else None):
             return (own or args.func)(args)
     except DipsatError as exc:
         print(f"dipsat: error: {exc}", file=sys.stderr)

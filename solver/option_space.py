@@ -24,6 +24,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 from typing import Any, Callable, Generic, Iterator, Literal, Mapping, Optional, Sequence, TypeVar, get_args, get_origin
 
@@ -37,6 +38,7 @@ Assignment = dict[str, Any]  # option name -> value
 T = TypeVar("T")
 
 
+@lru_cache(maxsize=None)
 def option_values(model: type[BaseModel], name: str) -> tuple[Any, ...]:
     """The values a categorical option may take (``Literal`` choices, or ``True``/``False``);
     empty for an option whose values are not a short list (a seed, a list of draws)."""

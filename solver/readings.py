@@ -82,6 +82,10 @@ def outcome_rows(res: Any) -> tuple[tuple[OrderOutcome, ...], tuple[str, ...]]:
     outs = list(movement.outcomes) if movement is not None else []
     outs += list(res.outcomes)
     rows = tuple(OrderOutcome(f"{o.power}: {o.text}", o.result, o.reason) for o in outs)
+    pos = res.position
+    rows += tuple(OrderOutcome(f"{pos.units[r.unit].label()} may retreat to",
+                               ", ".join(sorted(r.open)) or "none", "")
+                  for r in getattr(res, "options", ()))
     after = tuple(sorted(u.label() for u in res.after.units))
     return rows, after
 
@@ -160,11 +164,27 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
               cands: list[str], out: Readings) -> list[Leaf[Any]]:
     pos, orders = _request_parts(variant, req)
 
+    encoded: dict[str, list[tuple[Assignment, tuple[Any, list[str]]]]] = {}
+
     def encode(scope: Scope) -> Any:
         opts = recording(base)
         bound = variant.binder(opts).bind(pos, orders)
         impl = variant.movement_rules(opts)
-        return bound, impl, impl.encode(bound)
+        # the same bound orders, encoded with the same option reads, give the same equations
+        # (with the options its formulas split on, when those are free here too)
+        key = _bound_key(bound)
+        for reads, (enc, split) in encoded.get(key, []):
+            if all(n in scope.free for n in split) and all(scope.fixed.get(n, _MISSING) == v for n, v in reads.items()):
+                for n in reads:
+                    scope.read(n, None)
+                for n in split:
+                    scope.cases(n)
+                return bound, impl, enc
+        start = len(scope.log)
+        enc = impl.encode(bound)
+        encoded.setdefault(key, []).append(({n: scope.fixed[n] for n in scope.log[start:] if n in scope.fixed},
+                                            (enc, list(scope.split))))
+        return bound, impl, enc
 
     solved: Memo = {}
     explained: Memo = {}
@@ -307,7 +327,8 @@ def _cover(model: type[RuleOptions], deps: list[str], pts: set[tuple[Any, ...]])
         best = max(sorted(cubes, key=_cube_key), key=lambda c: len([p for p in remaining if _inside(p, c)]))
         chosen.append(best)
         remaining = {p for p in remaining if not _inside(p, best)}
-    return sorted(chosen, key=_cube_key)
+    order = [option_values(model, n) for n in deps]
+    return sorted(chosen, key=lambda c: tuple(tuple(sorted(vals.index(x) for x in s)) for vals, s in zip(order, c)))
 
 
 def _inside(p: tuple[Any, ...], c: Cube) -> bool:

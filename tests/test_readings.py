@@ -1,0 +1,120 @@
+"""dipsat readings: every reading of the rule options in one enumeration, checked against
+running each assignment separately (brute force) on every DATC case and every Diplomacy-family
+seed-variant corpus case.
+
+The test samples a few assignments per case with a fixed seed (the exhaustive comparison over
+every assignment of every case is ``python -m benchmarks.readings``), always including the
+variant's defaults; small cases are compared exhaustively, conditions included."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from dipsat.api import TurnRequest
+from dipsat.cli import main
+from dipsat.corpus import case_files, load_case
+from dipsat.errors import DipsatError
+from dipsat.readings import brute_force, conditions, order_readings, turn_readings
+
+CORPORA = Path(__file__).parent / "corpora"
+FAMILY = ("datc", "multiplomacy", "multinational")  # the Diplomacy-family corpora (the others check themselves)
+CASES = [f for c in FAMILY for f in case_files([CORPORA / c])]
+
+
+def _request(path: Path) -> TurnRequest:
+    c = load_case(path)
+    return TurnRequest(variant=c.variant, phase=c.phase, units=c.units, orders=c.orders, owners=c.owners,
+                       retreat_orders=c.retreat_orders)
+
+
+def _chunks(n: int) -> list[list[Path]]:
+    return [CASES[i::n] for i in range(n)]
+
+
+@pytest.mark.parametrize("chunk", _chunks(4), ids=[f"part{i}" for i in range(4)])
+def test_one_enumeration_equals_brute_force_on_every_corpus_case(chunk):
+    rng = random.Random(17)
+    for path in chunk:
+        req = _request(path)
+        rd = turn_readings(req)
+        table = {tuple(sorted(a.items())): (r.outcomes, r.after) for a, r in rd.table}
+        base = _defaults(req)
+        defaults = {n: getattr(base, n) for n in rd.options}
+        sample = [defaults] + rng.sample([a for a, _ in rd.table], min(2, len(rd.table)))
+        for a, got in brute_force(req, rd.options, only=sample):
+            assert table[tuple(sorted(a.items()))] == got, f"{path.name} under {a}"
+
+
+def _defaults(req: TurnRequest):
+    from dipsat.api import resolve_rules
+    from dipsat.variants import find_variant
+
+    return resolve_rules(find_variant(req.variant), req)
+
+
+@pytest.mark.parametrize("name", ["6.F.14", "6.G.13", "6.B.02", "6.H.11"])
+def test_exhaustive_with_conditions(name):
+    req = _request(CORPORA / "datc" / f"{name}.toml")
+    rd = turn_readings(req)
+    bf = brute_force(req, rd.options)
+    assert len(bf) == len(rd.table)
+    mine = {tuple(sorted(a.items())): (r.outcomes, r.after) for a, r in rd.table}
+    for a, got in bf:
+        assert mine[tuple(sorted(a.items()))] == got
+    # same conditions, order by order, from the brute-force table
+    for orr in order_readings(rd):
+        table = [(a, next((o.result for o in res[0] if o.order == orr.order), "absent")) for a, res in bf]
+        deps, covers = conditions(rd.model, rd.options, table)
+        assert deps == orr.depends
+        assert {r for r, _ in orr.outcomes} == set(covers)
+
+
+def test_paradox_rule_in_the_model_and_conditions():
+    rd = turn_readings(_request(CORPORA / "datc" / "6.F.14.toml"))
+    assert "convoy_paradox_rule" in rd.in_model
+    wales = next(o for o in order_readings(rd) if o.order == "England: F Wales - English Channel")
+    assert wales.depends == ["convoy_paradox_rule", "convoy_path"]
+    assert wales.outcomes == [("bounced", "convoy_paradox_rule = all_hold and convoy_path ≠ required"),
+                              ("moved", "convoy_paradox_rule ≠ all_hold or convoy_path = required")]
+
+
+def test_fixed_options_are_not_enumerated():
+    req = _request(CORPORA / "datc" / "6.F.14.toml")
+    req.options = {"convoy_path": "ignored"}
+    rd = turn_readings(req)
+    assert "convoy_path" not in rd.options
+    wales = next(o for o in order_readings(rd) if o.order == "England: F Wales - English Channel")
+    assert wales.outcomes == [("bounced", "convoy_paradox_rule = all_hold"), ("moved", "convoy_paradox_rule ≠ all_hold")]
+
+
+def test_other_phases_are_enumerated_outside_the_model():
+    rd = turn_readings(_request(CORPORA / "datc" / "6.H.11.toml"))
+    assert "retreat_to_convoyed_attacker_origin" in rd.options
+    mar = next(o for o in order_readings(rd) if o.order == "Italy: A Mar may retreat to")
+    assert mar.depends == ["adjacent_convoy", "retreat_to_convoyed_attacker_origin"]
+    assert mar.outcomes == [("gas, pie, spa", "adjacent_convoy ≠ 1971 and retreat_to_convoyed_attacker_origin = true"),
+                            ("pie, spa", "adjacent_convoy = 1971 or retreat_to_convoyed_attacker_origin = false")]
+
+
+def test_cli(capsys):
+    f = str(CORPORA / "datc" / "6.F.14.toml")
+    assert main(["readings", f, "--option", "convoy_path=ignored"]) == 0
+    out = capsys.readouterr().out
+    assert "England: F Wales - English Channel: bounced iff convoy_paradox_rule = all_hold; else moved" in out
+    assert "Distinct outcomes of the whole turn: 2 (depending on convoy_paradox_rule)" in out
+    assert main(["readings", f, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["distinct_outcomes"] == 3 and "multi_route_disruption" in data["never_matter"]
+    assert main(["readings", f, "--order", "F Wales - Nowhere"]) == 2
+    assert "is not one of the turn's orders" in capsys.readouterr().err
+
+
+def test_own_family_variants_get_a_clear_error(capsys):
+    assert main(["readings", str(CORPORA / "continents" / "rule_11_defend_first.toml")]) == 2
+    assert "'dipsat readings' works on Diplomacy-family turns" in capsys.readouterr().err
+    with pytest.raises(DipsatError, match="game of its own family"):
+        turn_readings(TurnRequest(variant="supremacy"))
