@@ -22,7 +22,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import DipsatError
 
@@ -538,6 +538,9 @@ def cmd_rules(args) -> int:
             print("\nReadings of the rules text (fixed, not options):")
             for r in readings:
                 print(f"  - {r}")
+        if args.preset.lower() in names:
+            print()
+            print(_readings_text(find_variant(args.preset)))
         return 0
     from dipsat.variants import VARIANTS
 
@@ -559,7 +562,27 @@ def cmd_rules(args) -> int:
             print(f"\nOptions of the {cls.name} variant:")
             for name, f in own_fields.items():
                 print(f"  {name} = {_as_written(f.default)}  ({_values_as_written(f.annotation)})")
+    print()
+    print(_readings_text(VARIANTS[0].instance()))
     return 0
+
+
+def _readings_text(variant: Any) -> str:
+    """How ``dipsat readings`` enumerates a variant's options: in the model, per reading by the
+    backup rules, or outside the model."""
+    from .option_space import categorical_options
+
+    rules = variant.movement_rules_class
+    names = categorical_options(variant.options_model)
+    inside = [n for n in names if n in rules.option_formulas]
+    backup = [n for n in names if n in rules.backup_options]
+    rest = [n for n in names if n not in inside and n not in backup]
+    return "\n".join([
+        f"How 'dipsat readings' enumerates the {variant.name} options:",
+        f"  in the model (one literal per value, each value's equations under its own): {', '.join(inside) or 'none'}",
+        f"  per reading, by the backup rules: {', '.join(backup) or 'none'}",
+        "  outside the model (one run per value: they change how orders are read or bound, which decisions",
+        f"  exist, or phases other than movement): {', '.join(rest)}"])
 
 
 def cmd_schema(args) -> int:

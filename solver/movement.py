@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Optional
+from typing import ClassVar, Optional
 
 from dipsat.maps import GameMap
 
@@ -81,6 +81,15 @@ class Encoding:
 class MovementRules:
     """DATC 3.0 chapter 5 movement rules.  Variants override the hooks they change.  A turn is
     adjudicated by :class:`dipsat.pipeline.Pipeline` (encode here, solve, explain here)."""
+
+    # The options whose formulas these rules declare through ``RuleOptions.choose``/``cases``:
+    # in one model of every reading (``dipsat readings``) each value's formula holds under its
+    # own literal.  The backup rules read theirs per reading.  A subclass that reads one of them
+    # directly must leave it out (it is then enumerated outside the model); a test checks both.
+    option_formulas: ClassVar[tuple[str, ...]] = (
+        "multi_route_disruption", "convoy_paradox_rule", "convoyed_attack_from_target_cuts",
+        "dislodged_no_effect_on_origin")
+    backup_options: ClassVar[tuple[str, ...]] = ("convoy_paradox_rule", "paradox_fallback")
 
     def __init__(self, game_map: GameMap, rules: RuleOptions, geography: Optional[Geography] = None):
         self.map = game_map

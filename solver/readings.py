@@ -66,6 +66,7 @@ class Readings:
     options: list[str] = field(default_factory=list)  # the options some stage read or split on
     table: list[tuple[Assignment, Reading]] = field(default_factory=list)  # full assignments of ``options``
     in_model: list[str] = field(default_factory=list)  # options the equations were split on
+    outside: list[str] = field(default_factory=list)  # options binding or encoding read directly
     solves: int = 0  # distinct equation systems solved
 
     def orders(self) -> list[str]:
@@ -190,8 +191,10 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
     explained: Memo = {}
     leaves: list[Leaf[Any]] = []
     in_model: set[str] = set()
+    outside: set[str] = set()
     for outer in split_by_reads(encode, model, cands, literals=True):
         bound, impl, enc = outer.result
+        outside.update(outer.assignment)
         split = list(outer.scope.split)
         in_model.update(split)
         bkey = _bound_key(bound)
@@ -218,6 +221,7 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
 
             leaves.extend(split_by_reads(run, model, cands, fixed=inner))
     out.in_model = [n for n in cands if n in in_model]
+    out.outside = [n for n in cands if n in outside]
     return leaves
 
 
@@ -386,7 +390,7 @@ def order_readings(rd: Readings, order: Optional[str] = None) -> list[OrderReadi
             raise DipsatError(f"order {order!r} is not one of the turn's orders: " + "; ".join(names))
         names = hits
     for name in names:
-        table = [(a, next((o.result for o in r.outcomes if o.order == name), "absent")) for a, r in rd.table]
+        table = [(a, next((o.result for o in r.outcomes if o.order == name), "(not ordered)")) for a, r in rd.table]
         deps, covers = conditions(rd.model, rd.options, table)
         counts = {v: sum(1 for _, x in table if x == v) for v in covers}
         ordered = sorted(covers, key=lambda v: (counts[v], str(v)))

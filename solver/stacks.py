@@ -30,7 +30,7 @@ so cycles, counting and backup rules work as for standard Diplomacy.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Optional
+from typing import Callable, ClassVar, Optional
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, Key, System, Values, evaluate
 from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit, OrderRef, order_ref)
@@ -116,6 +116,8 @@ def _fname(u: int) -> Key:
 
 class StackMovementRules(MovementRules):
     """Movement for boards with stacks (see module docstring)."""
+
+    option_formulas: ClassVar[tuple[str, ...]] = ()  # its formulas read no option through choose()
 
     def unit_weight(self, pos: Position, u: int) -> int:
         return pos.units[u].count

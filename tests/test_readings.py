@@ -37,10 +37,18 @@ def _chunks(n: int) -> list[list[Path]]:
 
 @pytest.mark.parametrize("chunk", _chunks(4), ids=[f"part{i}" for i in range(4)])
 def test_one_enumeration_equals_brute_force_on_every_corpus_case(chunk):
+    """Also: ``option_formulas`` (printed by ``dipsat rules``) is what each variant's movement
+    rules do: every option split on in the equations is declared, and none declared is read
+    directly while the orders are bound and the equations built."""
+    from dipsat.variants import find_variant
+
     rng = random.Random(17)
     for path in chunk:
         req = _request(path)
         rd = turn_readings(req)
+        declared = set(find_variant(req.variant).movement_rules_class.option_formulas)
+        assert set(rd.in_model) <= declared, path.name
+        assert not declared & set(rd.outside), path.name
         table = {tuple(sorted(a.items())): (r.outcomes, r.after) for a, r in rd.table}
         base = _defaults(req)
         defaults = {n: getattr(base, n) for n in rd.options}
@@ -67,7 +75,7 @@ def test_exhaustive_with_conditions(name):
         assert mine[tuple(sorted(a.items()))] == got
     # same conditions, order by order, from the brute-force table
     for orr in order_readings(rd):
-        table = [(a, next((o.result for o in res[0] if o.order == orr.order), "absent")) for a, res in bf]
+        table = [(a, next((o.result for o in res[0] if o.order == orr.order), "(not ordered)")) for a, res in bf]
         deps, covers = conditions(rd.model, rd.options, table)
         assert deps == orr.depends
         assert {r for r, _ in orr.outcomes} == set(covers)
@@ -118,3 +126,4 @@ def test_own_family_variants_get_a_clear_error(capsys):
     assert "'dipsat readings' works on Diplomacy-family turns" in capsys.readouterr().err
     with pytest.raises(DipsatError, match="game of its own family"):
         turn_readings(TurnRequest(variant="supremacy"))
+
