@@ -104,9 +104,12 @@ def resolve_rules(variant, req: TurnRequest, rules: str | RuleOptions | None = N
 
 
 def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
-               time_limit: float | None = None, all_cpsat: bool = False):
+               time_limit: float | None = None, all_cpsat: bool = False, explain: bool = True):
     """Adjudicate one turn.  ``all_cpsat`` is an engine setting, not a rule: every part of the
-    movement equations goes to CP-SAT instead of only the cycles (the outcome is the same)."""
+    movement equations goes to CP-SAT instead of only the cycles (the outcome is the same).
+    ``explain=False`` skips what only explanations need: a movement result then has the outcome
+    kinds and their culprits but no strength terms (``explained`` is False, and
+    :func:`result_to_json` leaves out reasons and strengths); the outcomes are the same."""
     from dipsat.variants import find_variant
 
     if isinstance(req, dict) and isinstance(req.get("variant"), str):
@@ -121,7 +124,7 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     from .pipeline import Pipeline
 
     pipe = Pipeline.for_request(req, rules)
-    return pipe.adjudicate(pipe.prepare(req), "cpsat" if all_cpsat else "direct", time_limit)
+    return pipe.adjudicate(pipe.prepare(req), "cpsat" if all_cpsat else "direct", time_limit, explain=explain)
 
 
 def describe_validation(exc: ValidationError) -> str:
@@ -171,19 +174,30 @@ def load_request(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> TurnReque
 
 
 def result_to_json(res) -> dict[str, Any]:
+    """A result as JSON (the output of ``adjudicate --json`` and of a ``batch`` line).  A result
+    adjudicated without explanations (``explained`` False) has no ``reason`` and ``strengths``
+    in its outcomes."""
     pos = res.position
+    explained = getattr(res, "explained", True)
+
     def unit_label(i: int) -> str:
         return pos.units[i].label()
+
+    def outcome(o: Any) -> dict[str, Any]:
+        out = {"power": o.power, "order": o.text, "unit": unit_label(o.unit) if o.unit is not None else None,
+               "kind": o.order_kind, "result": o.result, "succeeded": o.succeeded}
+        if explained:
+            out["reason"] = o.reason
+        out |= {"by": [r.text for r in o.by], "dislodged_by": o.dislodged_by.text if o.dislodged_by else None,
+                "culprits": [order_json(r, pos) for r in o.by]}
+        if explained:
+            out["strengths"] = [{"name": s.name, "owner": s.owner, "value": s.value,
+                                 "terms": [{"label": t.label, "weight": t.weight} for t in s.terms if t.active]}
+                                for s in o.strengths]
+        return out
+
     return {
-        "outcomes": [
-            {"power": o.power, "order": o.text, "unit": unit_label(o.unit) if o.unit is not None else None,
-             "kind": o.order_kind, "result": o.result, "succeeded": o.succeeded, "reason": o.reason,
-             "by": [r.text for r in o.by], "dislodged_by": o.dislodged_by.text if o.dislodged_by else None,
-             "culprits": [order_json(r, pos) for r in o.by],
-             "strengths": [{"name": s.name, "owner": s.owner, "value": s.value,
-                            "terms": [{"label": t.label, "weight": t.weight} for t in s.terms if t.active]}
-                           for s in o.strengths]}
-            for o in res.outcomes],
+        "outcomes": [outcome(o) for o in res.outcomes],
         "dislodged": [{"unit": unit_label(u), "by": unit_label(res.dislodged_by[u]) if u in res.dislodged_by else None}
                       for u in res.dislodged],
         "contested": list(res.contested),

@@ -51,6 +51,7 @@ class BatchSettings:
 
     variant: Optional[str] = None  # for lines that name none
     limits: Limits = DEFAULT_LIMITS
+    explain: bool = False  # reasons and strength terms for every line (a line's "explain" field decides for it)
 
 
 # -- one line -------------------------------------------------------------------------------
@@ -64,11 +65,15 @@ def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSe
         if not isinstance(data, dict):
             return _error(lineno, "invalid_request", f"line {lineno}: expected a JSON object, got {_json_type(data)}")
         ident = data.pop("id", None)
+        explain = data.pop("explain", settings.explain)
+        if not isinstance(explain, bool):
+            return _error(lineno, "invalid_request", f"line {lineno}: field explain: expected true or false, got "
+                          f"{_short(json.dumps(explain))}", ident)
         check_request_size(data, f"line {lineno}", settings.limits)
         if settings.variant and "variant" not in data:
             data["variant"] = settings.variant
         with deadline(settings.limits.turn_time_limit):
-            return _adjudicate(data, lineno, ident, settings)
+            return _adjudicate(data, lineno, ident, settings, explain)
     except LimitExceeded as exc:
         return _error(lineno, "too_large", str(exc), ident)
     except InputFileError as exc:
@@ -82,7 +87,7 @@ def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSe
                       f"{_short(str(exc))} (please report it with the line: {ISSUES})", ident)
 
 
-def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSettings) -> dict[str, Any]:
+def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSettings, explain: bool) -> dict[str, Any]:
     from .api import TurnRequest, adjudicate, describe_validation, result_to_json
 
     own = _own_commands(data.get("variant"))
@@ -93,7 +98,7 @@ def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSe
         req = TurnRequest.model_validate(data)
     except ValidationError as exc:
         return _error(lineno, "invalid_request", describe_validation(exc), ident)
-    res = adjudicate(req, time_limit=settings.limits.turn_time_limit)
+    res = adjudicate(req, time_limit=settings.limits.turn_time_limit, explain=explain)
     out: dict[str, Any] = {"line": lineno, "ok": True}
     if ident is not None:
         out["id"] = ident
@@ -113,10 +118,10 @@ def _own_commands(name: Any) -> Any:
 
 
 def adjudicate_line(line: str | bytes, lineno: int, time_limit: float | None = None,
-                    variant: str | None = None) -> dict[str, Any]:
+                    variant: str | None = None, explain: bool = False) -> dict[str, Any]:
     """One line's result object (the library form of a batch line)."""
     limits = DEFAULT_LIMITS if time_limit is None else Limits(**{**DEFAULT_LIMITS.__dict__, "turn_time_limit": time_limit})
-    return answer_line(line, lineno, BatchSettings(variant=variant, limits=limits))
+    return answer_line(line, lineno, BatchSettings(variant=variant, limits=limits, explain=explain))
 
 
 def answer_text(raw: bytes, lineno: int, settings: BatchSettings) -> str:
@@ -268,10 +273,10 @@ def _count(report: BatchReport, text: str, number: int) -> None:
 
 
 def run_batch(lines: IO[str] | IO[bytes] | Iterable[str | bytes], out: IO[str], time_limit: float | None = None,
-              variant: str | None = None) -> tuple[int, int]:
+              variant: str | None = None, explain: bool = False) -> tuple[int, int]:
     """Answer every line in this process, in order; returns (adjudicated, errors)."""
     limits = DEFAULT_LIMITS if time_limit is None else Limits(**{**DEFAULT_LIMITS.__dict__, "turn_time_limit": time_limit})
-    settings = BatchSettings(variant=variant, limits=limits)
+    settings = BatchSettings(variant=variant, limits=limits, explain=explain)
     warm_up(settings)
     report = BatchReport()
     for n, raw in enumerate(lines, start=1):

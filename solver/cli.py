@@ -135,7 +135,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from .batch import BatchSettings, Resume, load_done, read_lines, run_pool
     from .progress import progress_bar
 
-    settings = BatchSettings(variant=args.variant, limits=_limits(args))
+    settings = BatchSettings(variant=args.variant, limits=_limits(args), explain=args.explain)
     if args.variant:
         from dipsat.variants import find_variant
 
@@ -713,6 +713,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
                    "needs the extra dipsat[dask]")
     b.add_argument("--resume", action="store_true", help="keep the results already in the output file and skip "
                    "their lines (by id, else by line number); append the rest")
+    b.add_argument("--explain", action="store_true", help="reasons and strength terms in every result (default: "
+                   "outcomes and culprits only, unless a line says \"explain\": true)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     _limit_arguments(b)
     b.set_defaults(func=cmd_batch)

@@ -259,17 +259,17 @@ class Obstacle(Frozen):
     why: Literal["own_unit", "head_to_head", "hold", "prevent"]
     by: OrderRef
     label: str = ""  # the unit, as it is labelled (own_unit)
-    strength: Optional[Strength] = None  # the strength that stood against the attack
+    strength: Optional[Strength] = None  # the strength that stood against the attack (None: not explained)
 
     def describe(self) -> str:
         if self.why == "own_unit":
             return f"cannot dislodge its own unit {self.label}"
-        assert self.strength is not None
+        against = self.strength.describe() if self.strength is not None else self.by.text
         if self.why == "head_to_head":
-            return f"head-to-head against {self.strength.describe()}"
+            return f"head-to-head against {against}"
         if self.why == "hold":
-            return f"against {self.strength.describe()}"
-        return f"bounced by {self.by.text}: {self.strength.describe()}"
+            return f"against {against}"
+        return f"bounced by {self.by.text}" + (f": {self.strength.describe()}" if self.strength is not None else "")
 
 
 class Spared(Frozen):
@@ -549,3 +549,6 @@ class MovementResult(Drawable, Frozen):
     failed_into: tuple[str, ...] = ()  # provinces some move tried and failed to enter this turn
     orders: tuple[Order, ...] = ()  # the orders as bound to the units (implicit holds included), for drawing
     rules: Optional[SerializeAsAny[RuleOptions]] = None  # the rules it was adjudicated under (name, every value)
+    # False: adjudicated without explanations (outcome kinds and culprits only; no strength
+    # terms, and the JSON output leaves out reasons): see ``adjudicate(..., explain=False)``
+    explained: bool = True

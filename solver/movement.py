@@ -76,6 +76,9 @@ class Encoding:
     hold_supports_at: dict[str, list[int]] = field(default_factory=dict)  # province -> its hold supporters
     slots: dict[int, list[tuple[Key, int]]] = field(default_factory=dict)  # supporter -> [(decision, cut rank)]
     force_h2h: dict[tuple[str, str], tuple[tuple[str, str], list[int]]] = field(default_factory=dict)  # force -> (opposing force, its units)
+    # explain the solution in full (strength terms of every move); False: outcome kinds and
+    # culprits only (strengths are still compared to find the culprits, but not kept)
+    detail: bool = True
 
 
 class MovementRules:
@@ -557,43 +560,51 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
     def val(f: Formula) -> bool:
         return evaluate(f, values)
 
+    def weigh(name: str, owner: str, terms: Terms, zero: bool = False) -> tuple[int, Optional[Strength]]:
+        """A strength's value, and the strength with its terms when the outcome is explained."""
+        if enc.detail:
+            s = strength(name, owner, terms, zero)
+            return s.value, s
+        return (0 if zero else sum(w for _, w, f in terms if val(f))), None
+
     backup_rule = overridden[_name("M", u)].backup[1] if _name("M", u) in overridden else None
     occ = [v for v in enc.occupants.get(d, []) if v != u]
     v = occ[0] if occ else None
     battle = u in enc.h2h and val(enc.h2h[u][1])
     stayer = v if v is not None and (v not in moved or battle) else None  # the unit that stays there
     restricted_by = pos.units[stayer].power if stayer is not None else None
-    attack = strength("attack", lbl, impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
+    attack_value, attack = weigh("attack", lbl, impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
+    strengths = [attack] if attack is not None else []
     by_convoy = val(impl.via(enc.route, u))
     if u in moved:
-        return Moved.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, strengths=(attack,), **common)
+        return Moved.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, strengths=tuple(strengths),
+                           **common)
     if not val(impl.P(enc, u)):
         fleets = enc.convoyers.get(u, [])
         broken = tuple(order_ref(b.orders[f]) for f in fleets if not val(impl.C(enc, f)))
         return NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets), broken=broken, **common)
     obstacles: list[Obstacle] = []
-    strengths = [attack]
     if stayer is not None and pos.units[stayer].power == pos.units[u].power:
         obstacles.append(Obstacle.build(why="own_unit", by=order_ref(b.orders[stayer]), label=enc.labels[stayer]))
     elif battle:
         n = enc.h2h[u][0]
-        ds = strength("defend", enc.labels[n], impl.defend_terms(enc, n))
-        strengths.append(ds)
-        if ds.value >= attack.value:
+        value, ds = weigh("defend", enc.labels[n], impl.defend_terms(enc, n))
+        strengths += [ds] if ds is not None else []
+        if value >= attack_value:
             obstacles.append(Obstacle.build(why="head_to_head", by=order_ref(b.orders[n]), strength=ds))
     elif stayer is not None:
-        hs = strength("hold", enc.labels[stayer], impl.hold_terms(enc, stayer) if stayer not in enc.moves
-                      else impl.failed_terms(enc, stayer))
-        strengths.append(hs)
-        if hs.value >= attack.value:
+        value, hs = weigh("hold", enc.labels[stayer], impl.hold_terms(enc, stayer) if stayer not in enc.moves
+                          else impl.failed_terms(enc, stayer))
+        strengths += [hs] if hs is not None else []
+        if value >= attack_value:
             obstacles.append(Obstacle.build(why="hold", by=order_ref(b.orders[stayer]), strength=hs))
     for r in enc.into.get(d, []):
         if r == u:
             continue
         zero = val(impl.prevent_zero(enc, r))
-        ps = strength("prevent", enc.labels[r], impl.prevent_terms(enc, r), zero=zero)
-        if not zero and ps.value >= attack.value:
-            strengths.append(ps)
+        value, ps = weigh("prevent", enc.labels[r], impl.prevent_terms(enc, r), zero=zero)
+        if not zero and value >= attack_value:
+            strengths += [ps] if ps is not None else []
             obstacles.append(Obstacle.build(why="prevent", by=order_ref(b.orders[r]), strength=ps))
     return Bounced.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, obstacles=tuple(obstacles),
                          by=tuple(o.by for o in obstacles), strengths=tuple(strengths), **common)

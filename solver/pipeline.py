@@ -131,20 +131,22 @@ class Pipeline:
 
         return forcing_core(sol.defs, enc.system.domains, sol.values, key) or []
 
-    def explain(self, enc: "Encoding", sol: Solution) -> MovementResult:
+    def explain(self, enc: "Encoding", sol: Solution, detail: bool = True) -> MovementResult:
         """The outcome of every order, the dislodged units, the position after; the result
-        records the bound orders and the rules."""
+        records the bound orders and the rules.  ``detail=False``: outcome kinds and culprits
+        without strength terms (the result's ``explained`` is False)."""
         bound = enc.bound
+        enc.detail = detail
         res = self.movement_rules.explain(enc, sol.values, sol.components)
         return res.model_copy(update={"orders": tuple(bound.orders[u] for u in sorted(bound.orders)),
-                                      "rules": self.rules})
+                                      "rules": self.rules, "explained": res.explained and detail})
 
     # -- phases ---------------------------------------------------------------------------------
     def movement(self, position: Position, orders: dict[str, list[str]], mode: SolveMode = "direct",
-                 time_limit: float | None = None) -> MovementResult:
-        """A movement phase: bind, encode, solve, explain."""
+                 time_limit: float | None = None, explain: bool = True) -> MovementResult:
+        """A movement phase: bind, encode, solve, explain (``explain=False``: without strength terms)."""
         enc = self.encode(self.bind(position, orders))
-        return self.explain(enc, self.solve(enc, mode, time_limit=time_limit))
+        return self.explain(enc, self.solve(enc, mode, time_limit=time_limit), explain)
 
     def retreats(self, movement: MovementResult, orders: dict[str, list[str]]) -> "RetreatResult":
         return self.variant.adjudicate_retreats(self.rules, movement, orders).model_copy(update={"rules": self.rules})
@@ -172,10 +174,14 @@ class Pipeline:
             return self.placement(position, orders)
         raise ValueError(f"unknown phase kind {kind!r}")
 
-    def adjudicate(self, turn: Prepared, mode: SolveMode = "direct", time_limit: float | None = None) -> PhaseResult:
-        """A prepared request's phase (a retreat phase adjudicates the movement before it)."""
+    def adjudicate(self, turn: Prepared, mode: SolveMode = "direct", time_limit: float | None = None,
+                   explain: bool = True) -> PhaseResult:
+        """A prepared request's phase (a retreat phase adjudicates the movement before it);
+        ``explain=False``: a movement without strength terms (see :meth:`explain`)."""
         kind = turn.request.phase
         if kind == "retreat":
-            mv = self.movement(turn.position, turn.orders, mode, time_limit)
+            mv = self.movement(turn.position, turn.orders, mode, time_limit, explain)
             return self.retreats(mv, turn.retreat_orders)
+        if kind == "movement":
+            return self.movement(turn.position, turn.orders, mode, time_limit, explain)
         return self.phase(kind, turn.position, turn.orders, mode=mode, time_limit=time_limit)

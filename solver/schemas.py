@@ -43,11 +43,13 @@ class OutcomeJSON(_Out):
     result: str = Field(description="moved, bounced, no_path, held, dislodged, given, cut, void, convoyed, disrupted, "
                                     "illegal, invalid, ambiguous, duplicate, built, disbanded, waived, partial, ...")
     succeeded: bool
-    reason: str = Field(description="why, in words: the culprit orders and the strengths compared")
+    reason: Optional[str] = Field(default=None, description="why, in words: the culprit orders and the strengths "
+                                  "compared (left out of a batch line unless explanations are asked for)")
     by: list[str] = Field(description="the culprit orders or units (their texts; typed in 'culprits')")
     culprits: list[OrderRefJSON] = Field(default_factory=list, description="the culprit orders, as typed references")
     dislodged_by: Optional[str]
-    strengths: list[StrengthJSON]
+    strengths: Optional[list[StrengthJSON]] = Field(default=None, description="the strengths compared, with their "
+                                                    "terms (left out of a batch line unless explanations are asked for)")
 
 
 class DislodgedJSON(_Out):

@@ -2,7 +2,9 @@
 
 By default the acyclic parts of a turn's decisions are evaluated directly and only the cycles go
 to CP-SAT; ``all_cpsat`` sends everything to CP-SAT.  Both must agree exactly (outcomes, reasons,
-strengths, the position after), for standard, Multiplomacy and Multinational turns.
+strengths, the position after), for standard, Multiplomacy and Multinational turns.  A turn
+adjudicated without explanations (``explain=False``, what ``batch`` does by default) must give the
+same outcomes, culprits and position.
 """
 
 import random
@@ -78,6 +80,15 @@ def both_ways(req: dict) -> None:
     full = adjudicate(req, all_cpsat=True)
     assert result_to_json(direct) == result_to_json(full)
     assert direct.after == full.after
+    # without explanations: the same outcomes, culprits and position, only no reasons or terms
+    lean = adjudicate(req, explain=False)
+    assert not lean.explained and direct.explained
+    unexplained = result_to_json(direct)
+    for o in unexplained["outcomes"]:
+        del o["reason"], o["strengths"]
+    assert result_to_json(lean) == unexplained
+    assert lean.after == direct.after and lean.dislodged_by == direct.dislodged_by
+    assert [(o.kind, o.by, o.dislodged_by) for o in lean.outcomes] == [(o.kind, o.by, o.dislodged_by) for o in direct.outcomes]
 
 
 @SETTINGS
