@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .errors import InputFileError, OrderError, PositionError
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
 from .models import OrderRef, Position
-from .orders import parse_unit_spec
 from .rules import RuleOptions
 
 
@@ -62,7 +61,7 @@ def build_position(variant, req: TurnRequest, seasons: Optional[tuple[str, ...]]
         pname = _power_name(variant, power, "units")
         for spec in specs:
             try:
-                units.append(parse_unit_spec(variant.notation, pname, spec))
+                units.extend(variant.notation.unit_specs(pname, spec))
             except OrderError as exc:
                 raise PositionError(f"units.{power}: bad unit {spec!r}: {exc.reason}") from None
     if req.season is not None:

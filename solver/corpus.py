@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from .api import TurnRequest, load_model, resolve_rules
 from .errors import DipsatError, InputFileError
 from .limits import Limits
-from .orders import parse_unit_spec
 from .pipeline import Pipeline
 
 if TYPE_CHECKING:
@@ -197,8 +196,7 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
         for power, lst in items:
             pname = next((p for p in variant.map.powers if p.lower() == power.strip().lower()), power.strip())
             for s in lst:
-                u = parse_unit_spec(variant.notation, pname, s)
-                out.append((u.power, u.kind, u.location, u.count))
+                out.extend((u.power, u.kind, u.location, u.count) for u in variant.notation.unit_specs(pname, s))
         return sorted(out)
 
     try:

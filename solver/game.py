@@ -137,7 +137,6 @@ def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[
     ``on_progress`` is called once per phase (progress bars).  Each phase keeps to ``limits``:
     its orders and saved position count against ``max_orders``, its adjudication against the
     wall-clock ``turn_time_limit``."""
-    from .orders import parse_unit_spec
 
     game = Game(saved.variant, saved.rules, saved.options, saved.start)
     for i, ph in enumerate(saved.phases, start=1):
@@ -154,8 +153,8 @@ def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[
         except TurnTimeout as exc:
             raise TurnTimeout(f"phases[{i}] ({game.phase_name}): {exc}") from None
         if check and ph.expect_units is not None:
-            want = sorted((pw, parse_unit_spec(game.variant.notation, _power_name(game.variant, pw, "expect_units"), s).location)
-                          for pw, lst in ph.expect_units.items() for s in lst)
+            want = sorted((pw, u.location) for pw, lst in ph.expect_units.items() for s in lst
+                          for u in game.variant.notation.unit_specs(_power_name(game.variant, pw, "expect_units"), s))
             got = sorted((u.power, u.location) for u in rec.after.units)
             if want != got:
                 raise InputFileError(f"phases[{i}] ({rec.name}): the replay does not reach the saved position: "

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from dipsat.maps import GameMap
 
 from .errors import InvalidOrder
 from .models import Unit
+
+if TYPE_CHECKING:
+    from .models import Unit
 
 COAST_WORDS = {
     "nc": "nc", "n": "nc", "north": "nc", "north coast": "nc", "northcoast": "nc",
@@ -182,6 +185,14 @@ class Notation:
         if len(word) == 1 and word in self.power_letters and word not in "af" and word not in self.keywords:
             return self.power_letters[word], None
         return None
+
+    def unit_specs(self, power: str, text: str) -> list["Unit"]:
+        """Hook: the unit records a position's unit spec stands for (``"F Spain(nc)"``, ``"2 A
+        Par"``).  One by default; a variant whose units are composite (an army and a fleet
+        written as one) returns one record per part."""
+        from .orders import parse_unit_spec
+
+        return [parse_unit_spec(self, power, text)]
 
     # -- tokens ---------------------------------------------------------------------------
     def tokenize(self, text: str) -> list[_Tok]:

@@ -39,7 +39,7 @@ from xml.sax.saxutils import escape
 from dipsat.maps import GameMap, Layout
 
 from .errors import DipsatError
-from .models import FLEET, Convoy, Hold, Move, Order, Outcome, Position, Support, Unit
+from .models import FLEET, Convoy, Move, Order, Outcome, Position, Support, Unit
 
 Status = Literal["ok", "fail", "rejected"]
 
@@ -157,7 +157,7 @@ def _orders_scene(scene: Scene, orders: tuple[Order, ...], outcomes: tuple[Outco
             scene.drawn.append(Drawn("support", body.unit, status, title, dest=body.dest, target=body.target))
         elif isinstance(body, Convoy):
             scene.drawn.append(Drawn("convoy", body.unit, status, title, dest=body.dest, target=body.target))
-        elif isinstance(body, Hold):
+        else:  # a hold, or a variant's own order kind that is not a move: drawn at its unit
             scene.drawn.append(Drawn("hold", body.unit, status, title))
 
 

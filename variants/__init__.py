@@ -45,6 +45,7 @@ REGISTRY: tuple[Entry, ...] = (
     Entry("multinational", ("kooy",), "multinational", "Multinational"),
     Entry("supremacy", ("supremacy-house", "seed002"), "supremacy", "Supremacy"),
     Entry("continents", ("continents-and-free-cities", "free-cities", "004"), "continents", "Continents"),
+    Entry("multiplicity", ("multiplicity-plus", "multiplicity plus", "rn42"), "multiplicity", "Multiplicity"),
 )
 
 

@@ -1,0 +1,769 @@
+"""Multiplicity Plus movement: merges, multiple and multinational units, A/F, cut budgets.
+
+The turn is a system of exact equations over the engine's decisions (:mod:`dipsat.equations`),
+like the core's; this module says what they are for this variant.
+
+* A **side** is the nations acting as one: a nation, or two nations whose orders agree to merge
+  (rule 5).  A **force** is every unit of one side ordered to one space (rule 3: units of one
+  nation never stand each other off; rule 4: they merge).  One boolean decision ``force`` says
+  whether it gets in; each member moves when its force does and it has a path.
+* A space's **owners** are the nations whose units stand there (two for a multinational unit).
+  A force of an owner into the space is a merge: it needs only to beat the other forces moving
+  there.  Any other force attacks: it must beat the space's defence and the other forces.
+* **Strengths** are integer decisions (``strength``, ``defence``): the number of units (rule 6;
+  over a sea space only fleets count, rule 7) plus supports given.  Supports are one boolean per
+  supporting unit (``support``, part j), so a multiple unit's support can be partly cut.
+* **Implied supports** (rule 4(b)): a stationary unit not ordered to support elsewhere supports
+  merges into its space; units merging into a space where their own units stand support those
+  units in place.  Both are support decisions like written ones, cut the same way.
+* **Cut budget** (rule 6): each attack on a space cuts the supports of the multiple unit there
+  up to its own strength, the strongest attack deciding (not the total); supports are cut in
+  the attacker's stated order of spaces, else the last-written first, else (a multinational
+  unit) alphabetically.  An attack does not count the units and supports coming from the space
+  a support is aimed at (the seed's France 2A(Par) / England 3A(Pic) example).
+* **Seaworthiness** (rules 7, 10): a force may enter a sea space only if the fleets there after
+  it (its own and its side's units standing there) are at least as many as the armies; fleets
+  leaving an A/F at sea fail when the armies left behind would outnumber the fleets.
+* **Attacks inside a multinational unit** (rule 5(a), (b)): one boolean ``inside`` per attack;
+  success dislodges the foreign component, failure dislodges the attacking one.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import networkx as nx
+
+from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, Key, System,
+                              Values, evaluate, value_of)
+from dipsat.models import (ARMY, FLEET, Backup, Convoy, Hold, Move, MovementResult, Outcome, Position, Strength,
+                           Support, Term, Unit)
+from dipsat.movement import MovementRules
+from dipsat.orders import BoundOrders, describe_unit
+
+from .options import MultiplicityOptions
+from .orders import InsideAttack, InsideSupport, MergeMove, MergeSupport, MultiplicityBound
+
+Terms = list[tuple[str, int, Formula]]
+Side = tuple[str, ...]  # nations, sorted
+ForceKey = tuple[Side, str]  # (side, space)
+CutTerms = list[tuple[Optional[str], int, Formula]]  # (space it cannot cut towards, weight, when)
+
+
+def _k(kind: str, u: int, part: int = 0) -> Key:
+    return Key(kind, u, part)
+
+
+@dataclass
+class Slot:
+    key: Key
+    unit: int
+    aim: Optional[str]  # the space the support is for (a supported move's target), None: in place
+    what: str  # "written", "merge" (implied, rule 4(b) first part), "in place" (rule 4(b) second part)
+
+
+@dataclass
+class Enc:
+    bound: BoundOrders
+    system: System
+    moves: dict[int, Move]
+    dest: dict[int, str]
+    route: dict[int, str]  # "land" | "convoy"
+    forces: dict[ForceKey, list[int]]
+    force_of: dict[int, ForceKey]
+    occupants: dict[str, list[int]]
+    owners: dict[str, frozenset[str]]
+    labels: list[str]
+    supports_of_force: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))
+    hold_supports: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    merge_supports: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))
+    inside_supports: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    implied_merge: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))  # stationary units
+    in_place: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))  # merging movers
+    slots: dict[int, list[Slot]] = field(default_factory=dict)
+    matched: dict[int, bool] = field(default_factory=dict)
+    convoyers: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    routes: dict[int, list[tuple[str, ...]]] = field(default_factory=dict)
+    h2h: dict[ForceKey, tuple[ForceKey, list[int]]] = field(default_factory=dict)
+    not_seaworthy: dict[ForceKey, str] = field(default_factory=dict)
+    cut_rank: dict[Key, int] = field(default_factory=dict)  # slot -> its place in the default cutting order
+
+
+class MultiplicityRules(MovementRules):
+    rules: MultiplicityOptions
+
+    def label(self, pos: Position, u: int) -> str:
+        n = pos.units[u].count
+        return (f"{n} " if n != 1 else "") + describe_unit(pos.units[u], self.map)
+
+    # -- geography of combat -------------------------------------------------------------------
+    def is_sea(self, prov: str) -> bool:
+        return self.map.provinces[prov].is_sea
+
+    def weight(self, pos: Position, u: int, prov: str) -> int:
+        """What a unit counts in a conflict over ``prov`` (rule 6: its number of units; rule 7:
+        over a sea space only fleets count)."""
+        unit = pos.units[u]
+        return 0 if unit.kind == ARMY and self.is_sea(prov) else unit.count
+
+    # -- encoding ------------------------------------------------------------------------------
+    def encode(self, b: BoundOrders) -> Enc:  # type: ignore[override]
+        pos = b.position
+        orders = b.orders
+        moves = {u: o.body for u, o in sorted(orders.items()) if isinstance(o.body, Move)}
+        dest = {u: mv.dest.split("/")[0] for u, mv in moves.items()}
+        route = {u: ("land" if b.route.get(u, "land") == "land" else "convoy") for u in moves}
+        occupants: dict[str, list[int]] = defaultdict(list)
+        for i, unit in enumerate(pos.units):
+            occupants[unit.province].append(i)
+        owners = {p: frozenset(pos.units[i].power for i in us) for p, us in occupants.items()}
+        # sides: two nations whose merge orders name each other, moving to one space
+        side_of: dict[int, Side] = {}
+        for u, mv in moves.items():
+            me = pos.units[u].power
+            side: Side = (me,)
+            if isinstance(mv, MergeMove):
+                partner = mv.partner
+                agreed = any(isinstance(moves[v], MergeMove) and pos.units[v].power == partner
+                             and moves[v].partner == me and dest[v] == dest[u]  # type: ignore[attr-defined]
+                             for v in moves)
+                if agreed:
+                    side = tuple(sorted((me, partner)))
+            side_of[u] = side
+        forces: dict[ForceKey, list[int]] = defaultdict(list)
+        for u in sorted(moves):
+            forces[(side_of[u], dest[u])].append(u)
+        force_of = {u: k for k, us in forces.items() for u in us}
+        enc = Enc(b, System(), moves, dest, route, dict(forces), force_of, dict(occupants), owners,
+                  [self.label(pos, i) for i in range(len(pos.units))])
+        enc.system.labels = enc.labels
+        self._match(enc)
+        self._plan_slots(enc)
+        self._head_to_head(enc)
+        sysm = enc.system
+        for u in sorted(moves):
+            if route[u] == "convoy":
+                enc.routes[u] = self._convoy_routes(enc, u)
+                sysm.define(_k("path", u), "path", self._path_formula(enc, u))
+        for k in sorted(forces, key=lambda k: forces[k][0]):
+            rep = forces[k][0]
+            sysm.define_int(_k("strength", rep), "strength", self._sum(self.force_terms(enc, k)))
+        for k in sorted(forces, key=lambda k: forces[k][0]):
+            rep = forces[k][0]
+            sysm.define(_k("force", rep), "force", self.force_formula(enc, k))
+            for u in forces[k]:
+                sysm.define(_k("move", u), "move", AND(VAR(_k("force", rep)), self.P(enc, u)))
+        self._define_slots(enc)
+        for f, o in sorted(orders.items()):
+            if isinstance(o.body, Convoy) and enc.matched.get(f):
+                sysm.define(_k("convoy", f), "convoy", NOT(self.displaced(enc, pos.units[f].province)))
+            if isinstance(o.body, InsideAttack):
+                sysm.define(_k("inside", f), "inside", self.inside_formula(enc, f))
+        return enc
+
+    # which orders match what ---------------------------------------------------------------
+    def _match(self, enc: Enc) -> None:
+        b, pos = enc.bound, enc.bound.position
+        for s, o in sorted(b.orders.items()):
+            body = o.body
+            if isinstance(body, Support):
+                tprov = pos.units[body.target].province
+                tpow = body.target_power or pos.units[body.target].power
+                if body.dest is None:
+                    holders = [v for v in enc.occupants[tprov] if v not in enc.moves and v != s]
+                    enc.matched[s] = bool(holders)
+                    if holders:
+                        enc.hold_supports[tprov].append(s)
+                else:
+                    movers = [u for u in enc.moves if pos.units[u].province == tprov and enc.dest[u] == body.dest]
+                    mine = [u for u in movers if pos.units[u].power == tpow] or movers
+                    keys = sorted({enc.force_of[u] for u in mine})
+                    enc.matched[s] = bool(keys)
+                    if keys:
+                        enc.supports_of_force[keys[0]].append(s)
+            elif isinstance(body, MergeSupport):
+                keys = sorted(k for k in enc.forces if k[1] == body.dest and body.power in k[0])
+                enc.matched[s] = bool(keys)
+                for k in keys[:1]:
+                    enc.merge_supports[k].append(s)
+            elif isinstance(body, InsideSupport):
+                prov = pos.units[body.target].province
+                att = [a for a, x in b.orders.items() if isinstance(x.body, InsideAttack)
+                       and pos.units[a].province == prov and x.body.victim == body.victim]
+                enc.matched[s] = bool(att)
+                for a in att[:1]:
+                    enc.inside_supports[a].append(s)
+            elif isinstance(body, Convoy):
+                army_prov = pos.units[body.target].province
+                armies = [u for u in enc.moves if pos.units[u].province == army_prov and enc.dest[u] == body.dest
+                          and enc.route[u] == "convoy"]
+                enc.matched[s] = bool(armies)
+                for a in armies:
+                    enc.convoyers[a].append(s)
+        if self.rules.implied_merge_support == "none":
+            return
+        # rule 4(b): stationary units support merges into their space; merging units support
+        # the stationary units in place
+        for k, members in sorted(enc.forces.items()):
+            side, prov = k
+            stationary = [v for v in enc.occupants.get(prov, []) if v not in enc.moves
+                          and pos.units[v].power in side and self.weight(pos, v, prov)
+                          and not isinstance(b.orders[v].body, (Support, MergeSupport, InsideSupport, InsideAttack))]
+            if not stationary:
+                continue
+            enc.implied_merge[k].extend(stationary)
+            enc.in_place[prov].extend(m for m in members if self.weight(pos, m, prov) and enc.route[m] == "land")
+
+    def _plan_slots(self, enc: Enc) -> None:
+        """One decision per supporting unit; the default cutting order per multiple unit (its
+        space): last-written first; in a multinational unit, alphabetically (option)."""
+        b, pos = enc.bound, enc.bound.position
+        written = b.written if isinstance(b, MultiplicityBound) else {}
+        gives: dict[int, tuple[Optional[str], str]] = {}
+        for s in sorted(b.orders):
+            body = b.orders[s].body
+            if isinstance(body, (Support, MergeSupport)) and enc.matched.get(s):
+                gives[s] = (body.dest, "written")
+            elif isinstance(body, InsideSupport) and enc.matched.get(s):
+                gives[s] = (pos.units[body.target].province, "written")
+        for k, us in enc.implied_merge.items():
+            for v in us:
+                gives.setdefault(v, (k[1], "merge"))
+        for prov, us in enc.in_place.items():
+            for m in us:
+                gives.setdefault(m, (None, "in place"))
+        for s, (aim, what) in sorted(gives.items()):
+            n = self.weight(pos, s, aim) if aim is not None else self.weight(pos, s, pos.units[s].province)
+            kind = "support"
+            enc.slots[s] = [Slot(_k(kind, s, j + 1), s, aim, what) for j in range(max(n, 0))]
+        by_prov: dict[str, list[int]] = defaultdict(list)
+        for s in sorted(enc.slots):
+            by_prov[pos.units[s].province].append(s)
+        for prov, sups in by_prov.items():
+            multinational = len({pos.units[s].power for s in sups}) > 1
+
+            def order_key(s: int) -> tuple:
+                last_first = -written.get(s, -1)
+                if not multinational:
+                    return (last_first, s)
+                if self.rules.multinational_cut_order == "nation":
+                    return (pos.units[s].power, last_first, s)
+                aim = enc.slots[s][0].aim if enc.slots[s] else None
+                return (self.map.provinces[aim].name if aim else self.map.provinces[prov].name, last_first, s)
+
+            rank = 0
+            for s in sorted(sups, key=order_key):
+                for sl in enc.slots[s]:
+                    rank += 1
+                    enc.cut_rank[sl.key] = rank
+
+    def _head_to_head(self, enc: Enc) -> None:
+        pos = enc.bound.position
+        for k, members in enc.forces.items():
+            side, p = k
+            for u in members:
+                if enc.route[u] != "land":
+                    continue
+                o = pos.units[u].province
+                for v in enc.occupants.get(p, []):
+                    if v in enc.moves and enc.route[v] == "land" and enc.dest[v] == o and pos.units[v].power not in side:
+                        opp = enc.force_of[v]
+                        if set(opp[0]) & set(side):
+                            continue
+                        entry = enc.h2h.setdefault(k, (opp, []))
+                        if v not in entry[1]:
+                            entry[1].append(v)
+
+    # convoys ---------------------------------------------------------------------------------
+    def _convoy_routes(self, enc: Enc, u: int) -> list[tuple[str, ...]]:
+        """Chains of seas holding matched convoys from the army's space to its destination, each
+        sea able to carry the army (rule 9: the A/F and the armies it carries stay seaworthy)."""
+        pos = enc.bound.position
+        army = pos.units[u]
+        seas = sorted({pos.units[f].province for f in enc.convoyers.get(u, [])
+                       if self._capacity(enc, pos.units[f].province) >= army.count})
+        if not seas:
+            return []
+        g = nx.Graph()
+        g.add_nodes_from(["src", "dst", *seas])
+        start = self.geo.seas_next_to(army.province)
+        goal = self.geo.seas_next_to(enc.dest[u])
+        for s in seas:
+            if s in start:
+                g.add_edge("src", s)
+            if s in goal:
+                g.add_edge(s, "dst")
+            for t in seas:
+                if s < t and t in self.geo.seas_next_to(s):
+                    g.add_edge(s, t)
+        return sorted({tuple(sorted(p[1:-1])) for p in nx.all_simple_paths(g, "src", "dst")})
+
+    def _capacity(self, enc: Enc, sea: str) -> int:
+        pos = enc.bound.position
+        here = [pos.units[i] for i in enc.occupants.get(sea, [])]
+        return sum(x.count for x in here if x.kind == FLEET) - sum(x.count for x in here if x.kind == ARMY)
+
+    def _path_formula(self, enc: Enc, u: int) -> Formula:
+        pos = enc.bound.position
+        by_sea: dict[str, list[int]] = defaultdict(list)
+        for f in enc.convoyers.get(u, []):
+            by_sea[pos.units[f].province].append(f)
+        return OR(*(AND(*(VAR(_k("convoy", f)) for s in r for f in by_sea[s])) for r in enc.routes[u]))
+
+    def P(self, enc: Enc, u: int) -> Formula:  # type: ignore[override]
+        return VAR(_k("path", u)) if enc.route[u] == "convoy" else TRUE
+
+    def Mv(self, u: int) -> Formula:
+        return VAR(_k("move", u))
+
+    def F(self, enc: Enc, k: ForceKey) -> Formula:
+        return VAR(_k("force", enc.forces[k][0]))
+
+    # strengths ---------------------------------------------------------------------------------
+    @staticmethod
+    def _sum(terms: Terms) -> object:
+        return SUM([(w, f) for _, w, f in terms])
+
+    def hostile(self, enc: Enc, k: ForceKey) -> bool:
+        """Does force ``k`` attack its space (rather than merge into it)?"""
+        own = enc.owners.get(k[1], frozenset())
+        return bool(own) and not (own & set(k[0]))
+
+    def slot_terms(self, enc: Enc, units: list[int], label: str, exclude: frozenset[str] = frozenset()) -> Terms:
+        pos = enc.bound.position
+        return [(f"{label} {enc.labels[s]}", 1, VAR(sl.key)) for s in units if pos.units[s].power not in exclude
+                for sl in enc.slots.get(s, [])]
+
+    def member_terms(self, enc: Enc, k: ForceKey) -> Terms:
+        pos = enc.bound.position
+        return [(enc.labels[u], self.weight(pos, u, k[1]), self.P(enc, u)) for u in enc.forces[k]
+                if self.weight(pos, u, k[1])]
+
+    def force_terms(self, enc: Enc, k: ForceKey, exclude: frozenset[str] = frozenset()) -> Terms:
+        """The strength of a force: its units, the supports of its move, supports of the merge by
+        third parties (rule 4(d)) and the implied support of its side's units standing there."""
+        return (self.member_terms(enc, k) + self.slot_terms(enc, enc.supports_of_force.get(k, []), "support", exclude)
+                + self.slot_terms(enc, enc.merge_supports.get(k, []), "merge support", exclude)
+                + self.slot_terms(enc, enc.implied_merge.get(k, []), "implied support of the merge by", exclude))
+
+    def stays(self, enc: Enc, v: int) -> Formula:
+        return TRUE if v not in enc.moves else NOT(self.Mv(v))
+
+    def defence_terms(self, enc: Enc, prov: str, exclude: tuple[int, ...] = ()) -> Terms:
+        """What an attack on ``prov`` must beat: the units staying there (rule 10: a component
+        that failed to leave does not count while part of its unit stands), hold supports, and
+        the implied supports in place of units merging there (rule 4(b))."""
+        pos = enc.bound.position
+        occ = [v for v in enc.occupants.get(prov, []) if v not in exclude]
+        standing = {pos.units[v].power for v in occ if v not in enc.moves}
+        terms: Terms = []
+        for v in occ:
+            w = self.weight(pos, v, prov)
+            if not w:
+                continue
+            if v not in enc.moves:
+                terms.append((enc.labels[v], w, TRUE))
+            elif self.rules.failed_split_defends == "counted" or pos.units[v].power not in standing:
+                terms.append((f"{enc.labels[v]}, whose move failed", w, NOT(self.Mv(v))))
+        return (terms + self.slot_terms(enc, enc.hold_supports.get(prov, []), "support")
+                + self.slot_terms(enc, enc.in_place.get(prov, []), "implied support in place by"))
+
+    def prevent_zero(self, enc: Enc, k: ForceKey) -> Formula:  # type: ignore[override]
+        if k in enc.h2h:
+            return self.F(enc, enc.h2h[k][0])
+        return FALSE
+
+    @staticmethod
+    def gt(plus: Terms, minus: Terms) -> Formula:
+        return GE([(w, f) for _, w, f in plus] + [(-w, f) for _, w, f in minus], 1)
+
+    def beats(self, enc: Enc, attack: Terms, rival: ForceKey) -> Formula:
+        full = INT(_k("strength", enc.forces[rival][0]))
+        return OR(self.prevent_zero(enc, rival), GE([(w, f) for _, w, f in attack] + [(-1, full)], 1))
+
+    def seaworthy(self, enc: Enc, k: ForceKey) -> Formula:
+        """Rule 7: armies enter a sea space only with as many fleets (the force's and its side's
+        units standing there); rule 10: fleets leaving an A/F at sea fail when the armies left
+        behind would outnumber the fleets left behind."""
+        pos = enc.bound.position
+        side, prov = k
+        conds: list[Formula] = []
+        if self.is_sea(prov):
+            here = [v for v in enc.occupants.get(prov, []) if v not in enc.moves and pos.units[v].power in side]
+            units = [pos.units[v] for v in here + enc.forces[k]]
+            fleets = sum(x.count for x in units if x.kind == FLEET)
+            armies = sum(x.count for x in units if x.kind == ARMY)
+            if armies > fleets:
+                enc.not_seaworthy[k] = f"not seaworthy: {armies} army(ies) and {fleets} fleet(s) in {self.map.provinces[prov].name} (rule 7)"
+                return FALSE
+        for origin in sorted({pos.units[u].province for u in enc.forces[k] if pos.units[u].kind == FLEET}):
+            if not self.is_sea(origin):
+                continue
+            occ = enc.occupants.get(origin, [])
+            if not any(pos.units[v].kind == ARMY for v in occ):
+                continue
+            terms: list[tuple[int, Formula]] = []
+            for v in occ:
+                if enc.force_of.get(v) == k:
+                    continue
+                sign = 1 if pos.units[v].kind == FLEET else -1
+                terms.append((sign * pos.units[v].count, self.stays(enc, v)))
+            conds.append(GE(terms, 0))
+        return AND(*conds)
+
+    def force_formula(self, enc: Enc, k: ForceKey) -> Formula:
+        side, p = k
+        rivals = [r for r in enc.forces if r[1] == p and r != k]
+        full = self.force_terms(enc, k)
+        sea = self.seaworthy(enc, k)
+        if not self.hostile(enc, k):
+            return AND(sea, *(self.beats(enc, full, r) for r in rivals))
+        owners = enc.owners[p]
+        restricted = self.force_terms(enc, k, owners)
+        beat_r = [self.beats(enc, restricted, r) for r in rivals]
+        if k in enc.h2h:
+            opp, opp_units = enc.h2h[k]
+            return AND(sea, self.gt(restricted, self.force_terms(enc, opp) + self.defence_terms(enc, p, tuple(opp_units))), *beat_r)
+        occ = enc.occupants.get(p, [])
+        movers_out = [v for v in occ if v in enc.moves]
+        all_leave = AND(*(self.Mv(v) for v in movers_out)) if len(movers_out) == len(occ) else FALSE
+        left = AND(all_leave, *(self.beats(enc, full, r) for r in rivals))
+        stays = AND(NOT(all_leave), self.gt(restricted, self.defence_terms(enc, p)), *beat_r)
+        return AND(sea, OR(left, stays))
+
+    def displaced(self, enc: Enc, prov: str) -> Formula:
+        """Some force that attacks ``prov`` gets in."""
+        return OR(*(self.F(enc, k) for k in enc.forces if k[1] == prov and self.hostile(enc, k)))
+
+    # inside attacks (rule 5) -----------------------------------------------------------------
+    def inside_terms(self, enc: Enc, a: int) -> tuple[Terms, Terms]:
+        pos = enc.bound.position
+        body = enc.bound.orders[a].body
+        assert isinstance(body, InsideAttack)
+        prov = pos.units[a].province
+        attack = [(enc.labels[a], self.weight(pos, a, prov), TRUE)] + self.slot_terms(enc, enc.inside_supports.get(a, []), "support")
+        victims = [v for v in enc.occupants.get(prov, []) if pos.units[v].power == body.victim and v not in enc.moves]
+        hold = [s for s in enc.hold_supports.get(prov, []) if (enc.bound.orders[s].body.target_power  # type: ignore[union-attr]
+                                                                or pos.units[enc.bound.orders[s].body.target].power) == body.victim]  # type: ignore[union-attr]
+        defence = [(enc.labels[v], self.weight(pos, v, prov), TRUE) for v in victims] + self.slot_terms(enc, hold, "support")
+        return attack, defence
+
+    def inside_formula(self, enc: Enc, a: int) -> Formula:
+        attack, defence = self.inside_terms(enc, a)
+        return self.gt(attack, defence)
+
+    # supports and their cuts (rule 6) -------------------------------------------------------
+    def cutting_groups(self, enc: Enc, prov: str) -> list[tuple[ForceKey, CutTerms]]:
+        """Each attack on ``prov`` with what it cuts with: its units (they cannot cut a support
+        aimed at the space they come from) and the supports of its attack (they do not count
+        against a support aimed at the supporter's own space: rule 6's example)."""
+        pos = enc.bound.position
+        out = []
+        for k in sorted(enc.forces):
+            if k[1] != prov or not self.hostile(enc, k):
+                continue
+            terms: CutTerms = []
+            for m in enc.forces[k]:
+                w = self.weight(pos, m, prov)
+                if w:
+                    key = pos.units[m].province if enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts else None
+                    terms.append((key, w, self.P(enc, m)))
+            for s in enc.supports_of_force.get(k, []) + enc.merge_supports.get(k, []):
+                terms += [(pos.units[s].province, 1, VAR(sl.key)) for sl in enc.slots.get(s, [])]
+            out.append((k, terms))
+        return out
+
+    def _define_slots(self, enc: Enc) -> None:
+        pos = enc.bound.position
+        b = enc.bound
+        priority = b.priority if isinstance(b, MultiplicityBound) else {}
+        scope: dict[object, list[Slot]] = defaultdict(list)
+        for s in sorted(enc.slots):
+            key: object = pos.units[s].province if self.rules.cut_budget == "stack" else (pos.units[s].province, s)
+            scope[key].extend(enc.slots[s])
+        for key, slots in sorted(scope.items(), key=lambda kv: str(kv[0])):
+            prov = key if isinstance(key, str) else key[0]  # type: ignore[index]
+            groups = self.cutting_groups(enc, prov)
+            cut_by: dict[Key, list[Formula]] = defaultdict(list)
+            for k, terms in groups:
+                first = next((priority[m] for m in enc.forces[k] if m in priority), ())
+                ranked = sorted(slots, key=lambda sl: (first.index(sl.aim) if sl.aim in first else len(first),
+                                                       enc.cut_rank[sl.key]))
+                for j, sl in enumerate(ranked, start=1):
+                    before = [x.aim for x in ranked[: j - 1]]
+                    cut_by[sl.key].append(_slot_cut(terms, j, sl.aim, before))
+            for sl in slots:
+                cut = OR(*cut_by.get(sl.key, []))
+                if sl.what == "in place":
+                    enc.system.define(sl.key, "support", NOT(cut))
+                else:
+                    enc.system.define(sl.key, "support", AND(NOT(cut), NOT(self.displaced(enc, prov))))
+
+    # backup rules ----------------------------------------------------------------------------
+    def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int):  # type: ignore[override]
+        kinds = {n.kind for n in members}
+        if kinds <= {"move", "force", "strength"}:
+            return ("circular_movement", "circular movement: all moves succeed",
+                    {n: TRUE for n in members if n.kind in ("force", "move")})
+        if "convoy" in kinds or "path" in kinds:
+            return ("convoy_paradox", "Szykman rule: the convoys of the paradox fail (the fleets hold)",
+                    {n: FALSE for n in members if n.kind == "convoy"})
+        return ("other_cycle", "all orders of the cycle fail",
+                {n: FALSE for n in members if n.kind in ("force", "move", "support", "inside")})
+
+    # -- explanation ---------------------------------------------------------------------------
+    def explain(self, enc: Enc, values: Values, components) -> MovementResult:  # type: ignore[override]
+        return _explain(self, enc, values, components)
+
+
+def _slot_cut(group: CutTerms, j: int, aim: Optional[str], before: list[Optional[str]]) -> Formula:
+    """Is the ``j``-th slot in this attack's cutting order cut by it?  Each unit of the attack's
+    weight cuts one supporting unit in order; weight from space q cannot cut a support aimed at
+    q, so it goes to the next one.  Slot j is cut when (a) the attack can still cut a slot aimed
+    where slot j is aimed (more weight not from there than such slots before j) and (b) the slots
+    before j have not used the attack up (Hall's condition for this bipartite matching, in
+    closed form: total > j-1, or for some origin q, the weight from q > (j-1) - slots before j
+    aimed at q)."""
+    keys = sorted({k for k, _, _ in group if k is not None})
+    total = [(w, f) for _, w, f in group]
+    cond_a: Formula = TRUE
+    if aim is not None and aim in keys:
+        cond_a = GE([(w, f) for k, w, f in group if k != aim], before.count(aim) + 1)
+    cond_b = OR(GE(total, j), *(GE([(w, f) for k, w, f in group if k == q], j - before.count(q)) for q in keys))
+    return AND(cond_a, cond_b)
+
+
+def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> MovementResult:
+    b = enc.bound
+    pos = b.position
+    m = impl.map
+
+    def val(f: Formula) -> bool:
+        return evaluate(f, values)
+
+    def strength(name: str, owner: str, terms: Terms) -> Strength:
+        return Strength(name=name, owner=owner, terms=tuple(Term(label=l, weight=w, active=val(f)) for l, w, f in terms))
+
+    moved = {u for u in enc.moves if values[_k("move", u)]}
+    dislodged_by: dict[int, int] = {}
+    for k, members in enc.forces.items():
+        if not impl.hostile(enc, k) or not values[_k("force", members[0])]:
+            continue
+        into = next((x for x in members if x in moved), members[0])
+        for v in enc.occupants.get(k[1], []):
+            if v not in moved and pos.units[v].power not in k[0]:
+                dislodged_by.setdefault(v, into)
+    inside_won: dict[int, bool] = {}
+    for a, o in sorted(b.orders.items()):
+        if isinstance(o.body, InsideAttack) and a not in dislodged_by:
+            won = bool(values[_k("inside", a)])
+            inside_won[a] = won
+            prov = pos.units[a].province
+            victims = [v for v in enc.occupants.get(prov, []) if pos.units[v].power == o.body.victim and v not in moved]
+            if won:
+                for v in victims:
+                    dislodged_by.setdefault(v, a)
+            else:
+                dislodged_by.setdefault(a, victims[0] if victims else a)
+    overridden: dict[Key, object] = {}
+    for c in components:
+        for n in c.overrides:
+            overridden[n] = c
+
+    def slots_text(s: int) -> tuple[int, int]:
+        sl = enc.slots.get(s, [])
+        return sum(1 for x in sl if values[x.key]), len(sl)
+
+    def cutters(s: int) -> list[str]:
+        prov = pos.units[s].province
+        return [b.orders[x].text for k, _ in impl.cutting_groups(enc, prov) for x in enc.forces[k] if val(impl.P(enc, x))]
+
+    outcomes: list[Outcome] = []
+    for u in range(len(pos.units)):
+        o = b.orders[u]
+        body = o.body
+        dis = dislodged_by.get(u)
+        dis_txt = b.orders[dis].text if dis is not None else None
+        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)
+        note = b.split_notes.get(u) if isinstance(b, MultiplicityBound) else None
+        if isinstance(body, Move):
+            k = enc.force_of[u]
+            hostile = impl.hostile(enc, k)
+            restricted = enc.owners[k[1]] if hostile and not all(v in moved for v in enc.occupants.get(k[1], [])) else frozenset()
+            att = strength("attack" if hostile else "strength", f"{' + '.join(k[0])} into {m.provinces[k[1]].name}",
+                           impl.force_terms(enc, k, restricted))
+            together = [enc.labels[x] for x in enc.forces[k] if b.orders[x].text != o.text]
+            staying = [enc.labels[v] for v in enc.occupants.get(k[1], []) if pos.units[v].power in k[0] and v not in enc.moves]
+            merge = ""
+            if together or staying or len(k[0]) > 1:
+                nations = " and ".join(k[0])
+                merge = (f" and merges ({nations})" if len(k[0]) > 1 else " and merges") + \
+                    (" with " + ", ".join(together + staying) if together or staying else "")
+            backup_note = f" ({overridden[_k('move', u)].backup[1]})" if _k("move", u) in overridden else ""  # type: ignore[attr-defined]
+            if u in moved:
+                reason = f"moves{merge}{backup_note} — {att.describe()}"
+                outcomes.append(Outcome.build(order_kind="move", result="moved", reason=reason, strengths=(att,), by=(), **common))
+                continue
+            if not val(impl.P(enc, u)):
+                outcomes.append(Outcome.build(order_kind="move", result="no_path", by=tuple(b.orders[f].text for f in enc.convoyers.get(u, [])),
+                                              strengths=(), reason="no convoy path", **common))
+                continue
+            parts: list[str] = []
+            culprits: list[str] = []
+            strengths = [att]
+            if k in enc.not_seaworthy:
+                parts.append(enc.not_seaworthy[k])
+            elif not val(impl.seaworthy(enc, k)):
+                parts.append("the armies left at sea would outnumber the fleets, so the fleets cannot leave (rule 10)")
+            if hostile and k in enc.h2h:
+                opp, opp_units = enc.h2h[k]
+                ds = strength("head-to-head", f"{' + '.join(opp[0])} into {m.provinces[opp[1]].name} and the units staying",
+                              impl.force_terms(enc, opp) + impl.defence_terms(enc, k[1], tuple(opp_units)))
+                strengths.append(ds)
+                if ds.value >= att.value:
+                    parts.append(f"head-to-head against {ds.describe()}")
+                    culprits.extend(b.orders[v].text for v in opp_units)
+            elif hostile and restricted:
+                d = strength("defence", m.provinces[k[1]].name, impl.defence_terms(enc, k[1]))
+                strengths.append(d)
+                if d.value >= att.value:
+                    parts.append(f"against {d.describe()}")
+                    culprits.extend(b.orders[v].text for v in enc.occupants.get(k[1], []))
+            for r in sorted(enc.forces):
+                if r[1] == k[1] and r != k and not val(impl.prevent_zero(enc, r)):
+                    ps = strength("strength", f"{' + '.join(r[0])} into {m.provinces[r[1]].name}", impl.force_terms(enc, r))
+                    if ps.value >= att.value:
+                        strengths.append(ps)
+                        culprits.extend(b.orders[x].text for x in enc.forces[r])
+                        parts.append(f"stood off by {' + '.join(r[0])}: {ps.describe()}")
+            reason = f"fails{backup_note} — {att.describe()}" + (": " + "; ".join(parts) if parts else "")
+            if dis_txt:
+                reason += f"; dislodged by {dis_txt}"
+            outcomes.append(Outcome.build(order_kind="move", result="bounced", by=tuple(culprits), reason=reason,
+                                          strengths=tuple(strengths), **common))
+            continue
+        if isinstance(body, (Support, MergeSupport, InsideSupport)):
+            kind = "support"
+            if not enc.matched.get(u):
+                outcomes.append(Outcome.build(order_kind=kind, result="void", by=(), strengths=(),
+                                              reason="void: no matching order of the supported units", **common))
+                continue
+            given, n = slots_text(u)
+            what = "merge support" if isinstance(body, MergeSupport) else "support"
+            if given == n:
+                reason = f"{what} given" + (f" by all {n}" if n > 1 else "")
+                outcomes.append(Outcome.build(order_kind=kind, result="given", by=(), strengths=(), reason=reason, **common))
+            elif dis_txt:
+                outcomes.append(Outcome.build(order_kind=kind, result="cut", by=(dis_txt,), strengths=(),
+                                              reason=f"cut: dislodged by {dis_txt}", **common))
+            else:
+                by = tuple(cutters(u))
+                budget = _budget_text(impl, enc, values, u)
+                result = "cut" if given == 0 else "partial"
+                head = "cut" if given == 0 else f"partly cut: {given} of {n} give support, {n - given} cut"
+                outcomes.append(Outcome.build(order_kind=kind, result=result, by=by, strengths=(),
+                                              reason=f"{head} by {', '.join(by)}{budget}", **common))
+            continue
+        if isinstance(body, InsideAttack):
+            attack, defence = impl.inside_terms(enc, u)
+            a, d = strength("attack", enc.labels[u], attack), strength("defence", m.powers[body.victim].adjective, defence)
+            if dis_txt and u not in inside_won:
+                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_txt,), strengths=(),
+                                              reason=f"dislodged by {dis_txt}", **common))
+            elif inside_won.get(u):
+                outcomes.append(Outcome.build(order_kind="move", result="moved", by=(), strengths=(a, d),
+                                              reason=f"the {m.powers[body.victim].adjective} component must retreat (rule 5(b)) — {a.describe()} against {d.describe()}", **common))
+            else:
+                outcomes.append(Outcome.build(order_kind="move", result="bounced", by=(), strengths=(a, d),
+                                              reason=f"fails, so the attacking component must retreat (rule 5(b)) — {a.describe()} against {d.describe()}", **common))
+            continue
+        if isinstance(body, Convoy):
+            if not enc.matched.get(u):
+                outcomes.append(Outcome.build(order_kind="convoy", result="void", by=(), strengths=(),
+                                              reason="void: no matching convoyed move", **common))
+            elif values[_k("convoy", u)] and any(values.get(_k("path", a), False) for a in enc.convoyers if u in enc.convoyers[a]):
+                outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", by=(), strengths=(), reason="convoys", **common))
+            else:
+                why = f"disrupted: dislodged by {dis_txt}" if dis_txt else "not carried out: the convoyed army has no convoy path"
+                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_txt,) if dis_txt else (),
+                                              strengths=(), reason=why, **common))
+            continue
+        # a hold (or an implicit one)
+        extra = ""
+        if enc.slots.get(u):
+            given, n = slots_text(u)
+            extra = f"; implied support of the merge: {given} of {n} given" if n else ""
+        if dis is not None:
+            outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_txt,), strengths=(),
+                                          reason=f"dislodged by {dis_txt}{extra}", **common))
+        else:
+            outcomes.append(Outcome.build(order_kind="hold", result="held", by=(), strengths=(),
+                                          reason=f"holds{extra}" + (f" ({note})" if note else ""), **common))
+    outcomes = _one_per_order(b, outcomes)
+    for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
+        outcomes.append(Outcome.rejected(r.power, r.text, r.severity, r.reason, r.unit))
+    new_units: list[Unit] = []
+    for u, unit in enumerate(pos.units):
+        if u in dislodged_by:
+            continue
+        new_units.append(unit.model_copy(update={"location": enc.moves[u].dest}) if u in moved else unit)
+    after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
+                     owners=pos.owners).canonical()
+    occupied_after = {x.province for x in new_units}
+    contested = sorted({k[1] for k, members in enc.forces.items() if k[1] not in occupied_after
+                        and not any(x in moved for x in members) and not val(impl.prevent_zero(enc, k))
+                        and any(val(impl.P(enc, x)) for x in members)})
+    backups = tuple(Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
+                           orders=tuple(sorted({b.orders[n.unit].text for n in c.decisions if n.unit in b.orders})))
+                    for c in components if c.backup)
+    return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
+                          dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
+                          contested=tuple(contested), convoyed=tuple(sorted(u for u in moved if enc.route[u] == "convoy")),
+                          failed_into=tuple(sorted({enc.dest[u] for u in enc.moves if u not in moved})))
+
+
+def _one_per_order(b: BoundOrders, outcomes: list[Outcome]) -> list[Outcome]:
+    """One outcome per written order: the parts of an A/F ordered together (``A/F(ENG)-Bre``)
+    are one order.  The outcome shown is the part that does what the order says (a convoy
+    rather than the army aboard), a failure before a success."""
+    written = b.written if isinstance(b, MultiplicityBound) else {}
+    groups: dict[tuple[str, str, int], list[Outcome]] = {}
+    order: list[tuple[str, str, int]] = []
+    for o in outcomes:
+        idx = written.get(o.unit, -1 - (o.unit or 0)) if o.unit is not None else -1
+        key = (o.power, o.text, idx)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(o)
+    rejected = {(r.power, r.text) for r in b.rejected}
+    out = []
+    for key in order:
+        parts = groups[key]
+        if (key[0], key[1]) in rejected and all(o.order_kind == "hold" for o in parts):
+            continue  # the army aboard an A/F whose convoy order was rejected: the rejection says it
+        best = min(parts, key=lambda o: (o.order_kind == "hold" and len(parts) > 1, o.succeeded))
+        out.append(best)
+    return out
+
+
+def _budget_text(impl: MultiplicityRules, enc: Enc, values: Values, s: int) -> str:
+    """Why the cut stopped where it did: the strongest attack's cutting strength (rule 6), less
+    what comes from the space the support is aimed at."""
+    pos = enc.bound.position
+    aim = enc.slots[s][0].aim if enc.slots.get(s) else None
+    best: Optional[tuple[int, ForceKey, int]] = None
+    for k, terms in impl.cutting_groups(enc, pos.units[s].province):
+        counted = sum(w for key, w, f in terms if evaluate(f, values) and (aim is None or key != aim))
+        from_aim = sum(w for key, w, f in terms if aim is not None and key == aim)
+        if best is None or counted > best[0]:
+            best = (counted, k, from_aim)
+    if best is None:
+        return ""
+    counted, k, from_aim = best
+    names = impl.map.provinces
+    extra = f"; what comes from {names[aim].name}, where this support is aimed, does not count" if from_aim and aim else ""
+    return (f" (rule 6: cut up to the strength of the strongest attack, {' + '.join(k[0])} into "
+            f"{names[k[1]].name}: {counted}{extra})")

@@ -1,0 +1,195 @@
+"""Multiplicity Plus notation: the seed's own forms beside the project's usual ones.
+
+The seed writes a unit as its make-up and its space in brackets: ``A(Par)``, ``2A(Bur)``,
+``A/F(ENG)``, ``2A/F(Bre)``, ``A/2F(MAO)``; ``Std`` is a hold.  Its own order forms:
+
+* ``A(Par)-Bur MERGE with ITALIAN A(Mar)-Bur`` — a multinational merge (rule 5);
+* ``English A(Pic) S FRENCH MERGE (Bur)`` — support for every French unit moving to Burgundy
+  (rule 4(d));
+* ``A(Bur) attacks ITALIAN A(Bur)`` and ``A(Par) S A(Bur) attacks ITALIAN A(Bur)`` — an attack
+  on the foreign component of one's own multinational unit, and support for it (rule 5(a));
+* ``A(Bur)-Pic cutting Par, Bel`` — the attacker's priority for cutting supports (rule 6);
+* ``4A(Par): A(Par)Std, 2A(Par)-Bur, A(Par)-Gas`` — a split written as one line (rule 10;
+  read by the binder, which makes one order of each part).
+
+The usual forms work as well: ``2 A Par - Bur``, ``A Par - Bur``, ``A & F Eng - Bre``,
+``F Eng C A Lon - Pic``.  The seed's forms are rewritten into the usual ones and read by the
+core's grammar; what the core's grammar has no words for goes into ``ParsedOrder.extras``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from dipsat.errors import InvalidOrder, OrderError
+from dipsat.models import ARMY, FLEET, Unit
+from dipsat.notation import Notation, ParsedOrder
+
+# "A/F", "2A/F", "A/2F", "2A/2F" -> "A&F" ... (the core's grammar reads "&" between parts)
+_COMBO = re.compile(r"(?<![A-Za-z0-9])(\d*)\s*([AaFf])\s*/\s*(\d*)\s*([AaFf])(?![A-Za-z])")
+# "2A(Bur)", "A&F(ENG)", "F(StP/sc)" -> "2A Bur ", ...
+_BRACKET = re.compile(r"(?<![A-Za-z])(\d*\s*[AaFf](?:&\d*[AaFf])?)\s*\(\s*([^()]+?)\s*\)")
+_MERGE_WITH = re.compile(r"^(?P<main>.+?)\s+merge\s+with\s+(?P<power>[A-Za-z]+)\s+(?P<other>.+)$", re.I)
+_MERGE_SUPPORT = re.compile(r"^(?P<unit>.+?)\s+(?:s|sup|supp|support|supports)\s+(?P<power>[A-Za-z]+)\s+merge\s*"
+                            r"(?:\(\s*(?P<p1>[^)]+?)\s*\)|(?P<p2>.+?))\s*$", re.I)
+_SUPPORT_ATTACK = re.compile(r"^(?P<unit>.+?)\s+(?:s|sup|supp|support|supports)\s+(?P<target>.+?)\s+attacks?\s+"
+                             r"(?P<power>[A-Za-z]+)\s+(?P<victim>.+)$", re.I)
+_ATTACK = re.compile(r"^(?P<unit>.+?)\s+attacks?\s+(?P<power>[A-Za-z]+)\s+(?P<victim>.+)$", re.I)
+_CUTTING = re.compile(r"^(?P<main>.+?)[\s,;]+(?:cutting|cuts?)\s+(?:supports?\s+(?:to|for|into|aimed\s+at)\s+)?"
+                      r"(?P<list>.+?)(?:\s+first)?\s*$", re.I)
+
+
+class MultiplicityNotation(Notation):
+    """The core's notation plus the seed's (see the module docstring)."""
+
+    extra_keywords = {"std": "HOLD", "standing": "HOLD"}
+
+    def power_named(self, word: str) -> Optional[str]:
+        """``"ITALIAN"``, ``"Italy"`` -> ``"Italy"`` (adjective or name, any case)."""
+        w = word.strip().lower()
+        for name, p in self.map.powers.items():
+            if w in (name.lower(), p.adjective.lower()):
+                return name
+        return None
+
+    def normalise(self, text: str) -> str:
+        """The seed's compact units rewritten in the core's grammar."""
+        s = _COMBO.sub(lambda m: f"{m.group(1)}{m.group(2)}&{m.group(3)}{m.group(4)}", text)
+        return _BRACKET.sub(lambda m: f"{m.group(1).replace(' ', '')} {m.group(2)} ", s).strip()
+
+    def _parse_body(self, text: str, power: Optional[str] = None) -> ParsedOrder:
+        stripped = text.strip()
+        # "English A(Pic) S ...": a nation's adjective before the unit
+        first, _, rest = stripped.partition(" ")
+        named = self.power_named(first) if rest and ":" not in first else None
+        if named is not None and self.map.lookup_province(first) is None:
+            power = named
+            stripped = rest
+        extras: dict[str, object] = {}
+        m = _CUTTING.match(stripped)
+        if m and not _ATTACK.match(stripped):
+            provs = []
+            for part in re.split(r"\s*(?:,|\band\b|\bthen\b)\s*", m.group("list")):
+                if not part:
+                    continue
+                pid = self.map.lookup_province(part.strip().strip("()"))
+                if pid is None:
+                    raise InvalidOrder(text, f"expected the spaces whose supports to cut first, e.g. "
+                                             f"'A(Bur)-Pic cutting Par'; {part!r} is not a space")
+                provs.append(pid)
+            extras["cut_priority"] = tuple(provs)
+            stripped = m.group("main")
+        m = _MERGE_WITH.match(stripped)
+        if m:
+            partner = self._partner(text, m.group("power"))
+            main = self._core(text, m.group("main"), power)
+            other = self._core(text, m.group("other"), partner)
+            if main.action != "move" or other.action != "move":
+                raise InvalidOrder(text, "a multinational merge is written as two moves to one space, e.g. "
+                                         "'A(Par)-Bur MERGE with ITALIAN A(Mar)-Bur'")
+            assert main.dest is not None and other.dest is not None
+            if main.dest.province != other.dest.province:
+                raise InvalidOrder(text, f"the two moves of a multinational merge go to different spaces "
+                                         f"({main.dest.province.capitalize()} and {other.dest.province.capitalize()})")
+            main.extras.update(extras, merge_with=partner, partner_unit=other.unit)
+            main.text = text.strip()
+            return main
+        m = _MERGE_SUPPORT.match(stripped)
+        if m:
+            nation = self._partner(text, m.group("power"))
+            where = (m.group("p1") or m.group("p2") or "").strip()
+            pid = self.map.lookup_province(where)
+            if pid is None:
+                raise InvalidOrder(text, f"expected the space of the supported merge after 'MERGE', e.g. "
+                                         f"'S FRENCH MERGE (Bur)'; {where!r} is not a space")
+            head = self._core(text, m.group("unit"), power)
+            if head.action != "hold":
+                raise InvalidOrder(text, "expected a unit before 'S ... MERGE', e.g. 'A(Pic) S FRENCH MERGE (Bur)'")
+            head.action = "merge_support"
+            head.extras.update(extras, merge_power=nation, merge_space=pid)
+            head.text = text.strip()
+            return head
+        m = _SUPPORT_ATTACK.match(stripped)
+        if m:
+            victim_power = self._partner(text, m.group("power"))
+            head = self._core(text, m.group("unit"), power)
+            target = self._core(text, m.group("target"), None)
+            victim = self._core(text, m.group("victim"), victim_power)
+            if head.action != "hold" or target.action != "hold" or victim.action != "hold":
+                raise InvalidOrder(text, "expected 'UNIT S UNIT attacks NATION UNIT', e.g. "
+                                         "'A(Par) S A(Bur) attacks ITALIAN A(Bur)'")
+            head.action = "support_attack"
+            head.target = target.unit
+            head.extras.update(extras, victim_power=victim_power, victim=victim.unit)
+            head.text = text.strip()
+            return head
+        m = _ATTACK.match(stripped)
+        if m:
+            victim_power = self._partner(text, m.group("power"))
+            head = self._core(text, m.group("unit"), power)
+            victim = self._core(text, m.group("victim"), victim_power)
+            if head.action != "hold" or victim.action != "hold":
+                raise InvalidOrder(text, "expected 'UNIT attacks NATION UNIT', e.g. 'A(Bur) attacks ITALIAN A(Bur)'")
+            if victim.unit.loc.province != head.unit.loc.province:
+                raise InvalidOrder(text, "an attack on a foreign component is made inside one's own space "
+                                         "(rule 5(a)); to attack another space, write a move")
+            head.action = "attack"
+            head.extras.update(extras, victim_power=victim_power, victim=victim.unit)
+            head.text = text.strip()
+            return head
+        out = self._core(text, stripped, power)
+        out.extras.update(extras)
+        out.text = text.strip()
+        return out
+
+    def _partner(self, text: str, word: str) -> str:
+        p = self.power_named(word)
+        if p is None:
+            raise InvalidOrder(text, f"expected a nation (e.g. ITALIAN or Italy), found {word!r}; nations: "
+                                     f"{', '.join(self.map.powers)}")
+        return p
+
+    def _core(self, text: str, part: str, power: Optional[str]) -> ParsedOrder:
+        """One order in the core's grammar, after the seed's compact units are rewritten; errors
+        quote the whole order as written."""
+        try:
+            out = Notation._parse_body(self, self.normalise(part), power)
+        except InvalidOrder as exc:
+            raise InvalidOrder(text, exc.reason) from None
+        out.extras = dict(out.extras)
+        return out
+
+    def unit_specs(self, power: str, text: str) -> list[Unit]:
+        """A position's unit in either notation: ``2A(Bur)``, ``A/F(ENG)``, ``2 A Bur``,
+        ``A/2F Mid-Atlantic Ocean``; one unit record per kind."""
+        try:
+            p = self._core(text, text.strip(), power)
+        except OrderError:
+            raise
+        if p.action != "hold":
+            raise InvalidOrder(text, "a unit is written as its make-up and its space, e.g. '2A(Bur)', 'A/F(ENG)' or '2 A Bur'")
+        ref = p.unit
+        parts = ref.kinds or ((ref.count, ref.power, ref.kind),)
+        out: list[Unit] = []
+        m = self.map
+        prov = ref.loc.province
+        pdata = m.provinces[prov]
+        for count, _, kind in parts:
+            if kind is None:
+                raise InvalidOrder(text, "name the kind of every part: A (army) or F (fleet), e.g. 'A/2F(MAO)'")
+            loc = prov
+            if kind == FLEET:
+                if pdata.coasts:
+                    if not ref.loc.coast:
+                        raise InvalidOrder(text, f"a fleet in {pdata.name} must name its coast: "
+                                                 f"{' or '.join(m.display(c) for c in pdata.coasts)}")
+                    loc = ref.loc.location()
+                    if loc not in pdata.coasts:
+                        raise InvalidOrder(text, f"{pdata.name} has no coast {ref.loc.coast!r}")
+                elif not m.is_fleet_location(prov):
+                    raise InvalidOrder(text, f"a fleet cannot stand on {pdata.name} ({pdata.terrain})")
+            elif kind != ARMY:
+                raise InvalidOrder(text, f"a Multiplicity unit is made of armies (A) and fleets (F), not {kind!r}")
+            out.append(Unit(power=power, kind=kind, location=loc, count=count or 1))
+        return out

@@ -1,0 +1,64 @@
+"""Multiplicity Plus rule options: the core's DATC options plus one field per silence of the seed.
+
+Each field's comment names the seed sentence it rests on; :data:`OPTION_NOTES` is what
+``dipsat rules multiplicity`` prints beside the values.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from dipsat.rules import RuleOptions
+
+
+class MultiplicityOptions(RuleOptions):
+    """The core's options plus the readings the Multiplicity Plus text leaves open."""
+
+    # Rule 6: "Support given by a multiple unit is cut up to the strength of the strongest
+    # attack on that multiple unit".  "stack": one budget per attack for all the support orders
+    # of the multiple unit (the attacker chooses which spaces go first, so they share it);
+    # "order": each support order is cut separately up to the attack's strength.
+    cut_budget: Literal["stack", "order"] = "stack"
+    # Rule 6: "Where such a situation arises with a multinational unit ... supports are cut
+    # alphabetically."  "space": by the name of the space each support is aimed at; "nation":
+    # by the name of the supporting nation, each nation's last-written first.
+    multinational_cut_order: Literal["space", "nation"] = "space"
+    # Rule 4(b): "the stationary unit is deemed to be supporting all attempts to merge with
+    # itself ... Similarly, all units attempting to merge ... are deemed to be supporting that
+    # unit in place".  "both" (the text), "none" (no implied supports: the regular rules).
+    implied_merge_support: Literal["both", "none"] = "both"
+    # Rule 10: a component that "fails to leave ... is not considered to be part of the multiple
+    # unit in question for the purpose of adjudicating any attacks on that multiple unit".
+    # "not_counted" (the text) or "counted" (the regular rule: a unit that fails to move
+    # defends with its own strength).
+    failed_split_defends: Literal["not_counted", "counted"] = "not_counted"
+    # Orders: a unit written without a count ("A(Par)") where several armies stand.  "one":
+    # exactly one army, as the seed writes counts for multiple units ("2A(Par) S ...",
+    # "4A(Par): A(Pic)Std, 2A(Pic)-Bur"); "all": the whole multiple unit of that kind.
+    bare_unit_count: Literal["one", "all"] = "one"
+    # Rule 11: "the stronger unit will succeed and the weaker will disband".  Forces of equal
+    # strength retreating into one space: neither is stronger, so both disband (the regular
+    # rule for retreats to one space).  The only value; named so that it is listed.
+    retreat_tie: Literal["both_disband"] = "both_disband"
+    # Rule 4(e) and the regular adjustment rules: how many units a power may build on one home
+    # centre in one adjustment phase: "one" (the regular rule; a build on an occupied centre
+    # merges, rule 4(e)).  Only this value is implemented; named so that the silence is listed.
+    builds_per_centre: Literal["one"] = "one"
+    # Rule 12: "the normal year" (spring, fall, winter).  The postal three-season year (Spring;
+    # Spring retreats and Autumn; Autumn retreats and adjustments) is not implemented yet.
+    year: Literal["normal"] = "normal"
+
+
+# option -> (kind, where in the seed, what it decides)
+OPTION_NOTES: dict[str, tuple[str, str, str]] = {
+    "cut_budget": ("ambiguity", "rule 6",
+                   "one budget per attack for all the supports of a multiple unit (stack) or per support order (order)"),
+    "multinational_cut_order": ("ambiguity", "rule 6",
+                                "'supports are cut alphabetically': by the supported space (space) or by the supporting nation (nation)"),
+    "implied_merge_support": ("choice", "rule 4(b)", "the implied supports of merges (both) or none (the regular rules)"),
+    "failed_split_defends": ("choice", "rule 10", "whether a component that failed to leave defends its old space"),
+    "bare_unit_count": ("silence", "notation", "'A(Par)' with several armies in Paris: one army (one) or all of them (all)"),
+    "retreat_tie": ("silence", "rule 11", "retreats of equal strength into one space"),
+    "builds_per_centre": ("silence", "rule 4(e)", "builds on one home centre in one adjustment phase (only 'one' so far)"),
+    "year": ("choice", "rule 12", "the normal year (the three-season postal year is not implemented yet)"),
+}

@@ -1,0 +1,322 @@
+"""Multiplicity Plus orders: the variant's order kinds and the binder that gives orders their units.
+
+A multiple unit is held as one record per power and kind in a space (``2 A Bur``, or ``A Eng`` and
+``F Eng`` for an A/F).  An order names the part it is for (``A(Par)``, ``2A(Par)``, ``A/F(ENG)``);
+the binder splits the records so that each order gets pieces of its own, and the rest of a
+multiple unit stands (rule 10: splitting by ordering the parts to different places).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
+from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Order, OrderBody, Position, Rejected, register_order_kind
+from dipsat.notation import ParsedOrder
+from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
+
+from .options import MultiplicityOptions
+
+
+class MergeMove(Move):
+    """A move that forms a multinational unit with ``partner``'s units moving to the same space
+    (rule 5: ``A(Par)-Bur MERGE with ITALIAN A(Mar)-Bur``)."""
+
+    kind: str = "merge_move"
+    partner: str
+
+
+class MergeSupport(OrderBody):
+    """Support for every unit of ``power`` moving to ``dest`` (rule 4(d))."""
+
+    kind: str = "merge_support"
+    power: str
+    dest: str
+
+
+class InsideAttack(OrderBody):
+    """An attack on the ``victim``'s component of one's own multinational unit (rule 5(a))."""
+
+    kind: str = "inside_attack"
+    victim: str
+
+
+class InsideSupport(OrderBody):
+    """Support for an attack inside a multinational unit: ``A(Par) S A(Bur) attacks ITALIAN A(Bur)``."""
+
+    kind: str = "inside_support"
+    target: int
+    victim: str
+
+
+for _cls in (MergeMove, MergeSupport, InsideAttack, InsideSupport):
+    register_order_kind(_cls)
+
+
+@dataclass
+class MultiplicityBound(BoundOrders):
+    """Bound orders plus what the Multiplicity rules read from the text of the orders."""
+
+    written: dict[int, int] = field(default_factory=dict)  # unit -> index of its order as written
+    priority: dict[int, tuple[str, ...]] = field(default_factory=dict)  # attacker -> spaces to cut first
+    split_notes: dict[int, str] = field(default_factory=dict)  # unit -> note on how its split line was read
+
+
+_HEADER = re.compile(r"^\s*(?P<head>[^:]+?)\s*:\s*(?P<rest>.+)$")
+
+
+def _illegal(text: str, reason: str, unit: Optional[int] = None) -> IllegalOrder:
+    e = IllegalOrder(text, reason)
+    e.unit = unit  # type: ignore[attr-defined]
+    return e
+
+
+class MultiplicityBinder(OrderBinder):
+    rules: MultiplicityOptions
+
+    # -- reading -------------------------------------------------------------------------------
+    def parse_all(self, orders: dict[str, list[str]]) -> list[ParsedLine]:
+        """Every order as read; a split written as one line (``4A(Par): A(Par)Std, 2A(Par)-Bur,
+        A(Par)-Gas``) gives one order per part, each for a part of the header's unit."""
+        out: list[ParsedLine] = []
+        self._line_notes: dict[int, str] = {}
+        for power in sorted(orders):
+            for text in orders[power]:
+                m = _HEADER.match(text)
+                if m and self.notation.power_named(m.group("head")) is None:  # type: ignore[attr-defined]
+                    out.extend(self._split_line(power, text, m.group("head"), m.group("rest")))
+                    continue
+                try:
+                    out.append((power, text, self.notation.parse(text, power), None))
+                except OrderError as exc:
+                    out.append((power, text, None, exc))
+        return out
+
+    def _split_line(self, power: str, text: str, head: str, rest: str) -> list[ParsedLine]:
+        try:
+            hp = self.notation.parse(head.strip(), power)
+        except OrderError as exc:
+            return [(power, text, None, InvalidOrder(text, f"a split is written 'UNIT: PART, PART, ...', e.g. "
+                                                           f"'4A(Par): A(Par)Std, 2A(Par)-Bur'; {exc.reason}"))]
+        if hp.action != "hold":
+            return [(power, text, None, InvalidOrder(text, "a split is written 'UNIT: PART, PART, ...'; "
+                                                           f"{head.strip()!r} is not a unit"))]
+        prov = hp.unit.loc.province
+        out: list[ParsedLine] = []
+        for part in [p.strip() for p in rest.split(",") if p.strip()]:
+            try:
+                p = self.notation.parse(part, power)
+            except OrderError as exc:
+                out.append((power, part, None, InvalidOrder(part, f"{exc.reason} (in the split {text.strip()!r})")))
+                continue
+            if p.unit.loc.province != prov:
+                # the seed's own example writes "4A(Par): A(Pic)Std, 2A(Pic)-Bur, A(Pic)-Gas": the
+                # parts are parts of the header's unit, wherever the part says it stands
+                p = dataclasses.replace(p, unit=dataclasses.replace(p.unit, loc=dataclasses.replace(p.unit.loc, province=prov)))
+                self._line_notes[len(out)] = f"read as a part of {head.strip()} (the split's header)"
+            out.append((power, part, p, None))
+        return out
+
+    def check_count(self, p: ParsedOrder) -> None:
+        return None
+
+    # -- units ---------------------------------------------------------------------------------
+    def _wanted(self, pos: Position, power: str, p: ParsedOrder, text: str) -> dict[str, int]:
+        ref = p.unit
+        prov = ref.loc.province
+        here = {k: sum(u.count for u in pos.units if u.power == power and u.province == prov and u.kind == k)
+                for k in (ARMY, FLEET)}
+        parts = ref.kinds or ((ref.count, ref.power, ref.kind),)
+        want: dict[str, int] = {}
+        for count, _, kind in parts:
+            if kind is None:
+                if len(parts) > 1:
+                    raise InvalidOrder(text, "name the kind of every part: A (army) or F (fleet), e.g. 'A/2F(MAO)'")
+                kinds = [k for k in (ARMY, FLEET) if here[k]]
+                if count is None:
+                    return {k: here[k] for k in kinds}  # "Par - Bur": the whole unit there
+                if len(kinds) > 1:
+                    raise AmbiguousOrder(text, f"{count} of which kind? {power} has armies and fleets in "
+                                               f"{self.map.provinces[prov].name}: write e.g. '{count}A'")
+                kind = kinds[0] if kinds else ARMY
+            n = count if count is not None else (1 if self.rules.bare_unit_count == "one" else max(here[kind], 1))
+            want[kind] = want.get(kind, 0) + n
+        return want
+
+    def assign_units(self, pos: Position, parsed: list[ParsedLine]) -> tuple[Position, dict[int, list[int]], dict[int, OrderError]]:
+        remaining = [u.count for u in pos.units]
+        pieces: dict[int, list[tuple[int, int]]] = {}
+        errors: dict[int, OrderError] = {}
+        for idx, (power, text, p, _) in enumerate(parsed):
+            if p is None:
+                continue
+            prov = p.unit.loc.province
+            own = [i for i, u in enumerate(pos.units) if u.power == power and u.province == prov]
+            if not own:
+                continue  # bind_one says why (no unit there, or another power's)
+            try:
+                want = self._wanted(pos, power, p, text)
+            except OrderError as exc:
+                errors[idx] = exc
+                continue
+            name = self.map.provinces[prov].name
+            short = [k for k, n in want.items() if n > sum(remaining[i] for i in own if pos.units[i].kind == k)]
+            if short:
+                k = short[0]
+                have = sum(remaining[i] for i in own if pos.units[i].kind == k)
+                what = "armies" if k == ARMY else "fleets"
+                errors[idx] = IllegalOrder(text, f"{want[k]} {what} ordered in {name}, but {power} has only {have} "
+                                                 "there without another order")
+                continue
+            for k, n in sorted(want.items()):
+                for i in own:
+                    if pos.units[i].kind != k or not n:
+                        continue
+                    take = min(n, remaining[i])
+                    if take:
+                        pieces.setdefault(i, []).append((take, idx))
+                        remaining[i] -= take
+                        n -= take
+        units = []
+        assign: dict[int, list[int]] = {}
+        for i, u in enumerate(pos.units):
+            for take, idx in pieces.get(i, []):
+                assign.setdefault(idx, []).append(len(units))
+                units.append(u.model_copy(update={"count": take}))
+            if remaining[i]:
+                units.append(u.model_copy(update={"count": remaining[i]}))
+        self._assign = assign
+        self._parsed = parsed
+        return pos.model_copy(update={"units": tuple(units)}), assign, errors
+
+    # -- one order -----------------------------------------------------------------------------
+    def bind_one(self, pos: Position, power: str, p: ParsedOrder, unit: Optional[int] = None) -> Order:
+        text = p.text
+        i = self.find_unit(pos, power, p.unit, text) if unit is None else unit
+        u = pos.units[i]
+        m = self.map
+        if p.action == "merge_support":
+            nation, dest = p.extras["merge_power"], p.extras["merge_space"]
+            if dest == u.province:
+                raise _illegal(text, "a unit cannot support a merge into its own space from outside it", i)
+            if not self._reaches(u.kind, u.location, dest):
+                raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[dest].name}, so it cannot support a merge there", i)
+            return Order.build(power=power, text=text, body=MergeSupport.build(unit=i, power=nation, dest=dest))
+        if p.action == "attack":
+            victim = p.extras["victim_power"]
+            if victim == power:
+                raise _illegal(text, "a nation cannot attack its own units", i)
+            if not any(x.power == victim and x.province == u.province for x in pos.units):
+                raise _illegal(text, f"there is no {m.powers[victim].adjective} unit in {m.provinces[u.province].name} "
+                                     "to attack (rule 5(a): only the foreign component of one's own multinational unit)", i)
+            return Order.build(power=power, text=text, body=InsideAttack.build(unit=i, victim=victim))
+        if p.action == "support_attack":
+            victim = p.extras["victim_power"]
+            assert p.target is not None
+            prov = p.target.loc.province
+            attackers = [j for j, x in enumerate(pos.units) if x.province == prov and x.power != victim and j != i]
+            if not attackers or not any(x.power == victim and x.province == prov for x in pos.units):
+                raise _illegal(text, f"{m.provinces[prov].name} holds no multinational unit with a "
+                                     f"{m.powers[victim].adjective} component", i)
+            if prov != u.province and not self._reaches(u.kind, u.location, prov):
+                raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[prov].name}, so it cannot support there", i)
+            return Order.build(power=power, text=text, body=InsideSupport.build(unit=i, target=attackers[0], victim=victim))
+        if p.action == "convoy" and u.kind == ARMY and m.provinces[u.province].is_sea:
+            return Order.build(power=power, text=text, body=Hold.build(unit=i))  # the army stays aboard
+        order = super().bind_one(pos, power, p, i)
+        partner = p.extras.get("merge_with")
+        if partner is not None and isinstance(order.body, Move):
+            if partner == power:
+                raise _illegal(text, "a multinational merge is made with another nation", i)
+            body = order.body
+            order = Order.build(power=power, text=text, body=MergeMove.build(
+                unit=i, dest=body.dest, via_convoy=body.via_convoy, path=body.path, partner=partner))
+        return order
+
+    def _reaches(self, kind: str, location: str, prov: str) -> bool:
+        """Adjacency for a unit of a multiple unit: an army at sea or going to sea travels with
+        the fleets, so it uses the fleets' adjacency."""
+        m = self.map
+        if kind == ARMY and (m.provinces[m.province_of(location)].is_sea or m.provinces[prov].is_sea):
+            return self._by_sea(m.province_of(location), prov)
+        return m.can_reach_province(kind, location, prov)
+
+    def _by_sea(self, a: str, b: str) -> bool:
+        m = self.map
+        return any(m.province_of(n) == b for loc in m.fleet_locations_in(a) for n in m.fleet_neighbours(loc))
+
+    def check_move(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
+        u = pos.units[i]
+        assert p.dest is not None
+        dest = p.dest.province
+        m = self.map
+        if u.kind == ARMY and dest != u.province and (m.provinces[u.province].is_sea or m.provinces[dest].is_sea):
+            if not m.provinces[dest].passable:
+                raise _illegal(p.text, f"{m.provinces[dest].name} is impassable", i)
+            if not self._by_sea(u.province, dest):
+                raise _illegal(p.text, f"{m.provinces[u.province].name} does not border {m.provinces[dest].name} by sea, "
+                                       "and an army goes to or from a sea space only with a fleet (rule 7)", i)
+            return Move.build(unit=i, dest=dest)
+        return super().check_move(pos, i, p)
+
+    def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
+        c = super().check_convoy(pos, i, p)
+        # rule 9: the A/F and the armies it carries together must be seaworthy
+        here = [x for x in pos.units if x.province == pos.units[i].province]
+        fleets = sum(x.count for x in here if x.kind == FLEET)
+        armies = sum(x.count for x in here if x.kind == ARMY)
+        army = pos.units[c.target]
+        if fleets < armies + army.count:
+            raise _illegal(p.text, f"{fleets} fleet(s) with {armies} army(ies) aboard cannot carry {army.count} more "
+                                   f"army(ies): the A/F and the armies convoyed must be seaworthy (rule 9)", i)
+        return c
+
+    def choose_routes(self, b: BoundOrders) -> None:
+        """The core's route choice, except that an army going to or from a sea space travels
+        with the fleets there (rule 7), not by convoy."""
+        super().choose_routes(b)
+        m = self.map
+        for u, o in b.orders.items():
+            unit = b.position.units[u]
+            if isinstance(o.body, Move) and unit.kind == ARMY and (
+                    m.provinces[unit.province].is_sea or m.provinces[m.province_of(o.body.dest)].is_sea):
+                b.route[u] = "land"
+
+    # -- the set of orders ---------------------------------------------------------------------
+    def bind(self, position: Position, orders: dict[str, list[str]]) -> MultiplicityBound:
+        b = super().bind(position, orders)
+        out = MultiplicityBound(b.position, b.orders, b.rejected, b.route, b.implicit, b.illegal_moves)
+        for idx, units in sorted(getattr(self, "_assign", {}).items()):
+            power, text, p, _ = self._parsed[idx]
+            for u in units:
+                if u in out.orders and out.orders[u].text == (p.text if p is not None else text):
+                    out.written[u] = idx
+                    if p is not None and p.extras.get("cut_priority"):
+                        out.priority[u] = tuple(p.extras["cut_priority"])
+                    note = getattr(self, "_line_notes", {}).get(idx)
+                    if note:
+                        out.split_notes[u] = note
+        self._disembark_rule(out)
+        return out
+
+    def _disembark_rule(self, b: MultiplicityBound) -> None:
+        """Rule 7: 'An Army may only disembark from a Fleet at sea if the Fleet is not ordered to
+        move'; rule 8: a multinational A/F's army likewise, whatever nation's fleet carries it."""
+        pos = b.position
+        m = self.map
+        for u, o in sorted(b.orders.items()):
+            unit = pos.units[u]
+            if not isinstance(o.body, Move) or unit.kind != ARMY or not m.provinces[unit.province].is_sea:
+                continue
+            if m.provinces[m.province_of(o.body.dest)].is_sea:
+                continue  # moving on with fleets: seaworthiness decides
+            fleets = [f for f, x in enumerate(pos.units) if x.province == unit.province and x.kind == FLEET]
+            staying = [f for f in fleets if not isinstance(b.orders[f].body, Move)]
+            if fleets and not staying:
+                b.orders[u] = Order.build(power=unit.power, text=f"{describe_unit(unit, m)} Hold", body=Hold.build(unit=u))
+                b.implicit.add(u)
+                b.rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
+                                           reason="an army may only disembark from a fleet that is not ordered to move (rule 7)"))

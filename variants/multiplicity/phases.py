@@ -1,0 +1,211 @@
+"""Multiplicity Plus phases other than movement: placement (rule 1) and retreats (rule 11).
+
+Adjustments are the core's for boards where one nation's units share a space: a build on an
+occupied home centre merges into the unit there (rule 4(e)).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dipsat.adjustments import AdjustmentResult
+from dipsat.errors import OrderError
+from dipsat.models import ARMY, FLEET, MovementResult, Outcome, Position, Unit
+from dipsat.retreats import RetreatOption, RetreatResult
+
+from .notation import MultiplicityNotation
+
+if TYPE_CHECKING:
+    from . import Multiplicity
+    from .options import MultiplicityOptions
+
+
+def _out(power: str, text: str, kind: str, result: str, reason: str, unit: int | None = None) -> Outcome:
+    return Outcome.build(power=power, text=text, unit=unit, order_kind=kind, result=result, reason=reason,
+                         by=(), strengths=(), dislodged_by=None)
+
+
+def adjudicate_placement(variant: "Multiplicity", pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
+    """Rule 1: each power places up to 3 units (Russia 4) on its home centres, multiple units
+    allowed, centres may stay empty; a fleet or A/F in St Petersburg on either coast, the south
+    coast unless another is named.  Orders are units as written: ``2A(Par)``, ``A/F(Bre)``,
+    ``F StP/nc``, ``A Mos``."""
+    m = variant.map
+    notation = variant.notation
+    assert isinstance(notation, MultiplicityNotation)
+    units = list(pos.units)
+    outcomes: list[Outcome] = []
+    for power in sorted(orders):
+        limit = variant.placement_limit(power)
+        home = m.powers[power].home
+        placed = 0
+        for text in orders[power]:
+            try:
+                raw = text.strip()
+                if raw.lower().startswith(("place ", "build ")):
+                    raw = raw.split(None, 1)[1]
+                new = notation.unit_specs(power, _default_coast(notation, raw))
+            except OrderError as exc:
+                outcomes.append(Outcome.rejected(power, text, exc.severity, exc.reason))
+                continue
+            prov = new[0].province
+            n = sum(u.count for u in new)
+            if prov not in home:
+                outcomes.append(Outcome.rejected(power, text, "illegal", f"{m.provinces[prov].name} is not a home centre of "
+                                                 f"{power} ({', '.join(m.display(h) for h in home)}): all units start on a home centre (rule 1)"))
+                continue
+            if any(u.kind == FLEET for u in new) and not m.fleet_locations_in(prov):
+                outcomes.append(Outcome.rejected(power, text, "illegal", f"a fleet cannot stand in {m.provinces[prov].name} (inland)"))
+                continue
+            if placed + n > limit:
+                outcomes.append(Outcome.rejected(power, text, "illegal", f"{power} may place at most {limit} units "
+                                                 f"(rule 1); {placed} placed before this order"))
+                continue
+            placed += n
+            units.extend(new)
+            outcomes.append(_out(power, text, "placement", "built", f"places {', '.join(u.short() for u in new)}"))
+    after = pos.model_copy(update={"units": tuple(units)}).canonical()
+    variant.check_position(after)
+    return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after)
+
+
+def _default_coast(notation: MultiplicityNotation, text: str) -> str:
+    """Rule 1: a fleet or A/F placed in St Petersburg without a coast is on the south coast."""
+    try:
+        p = notation.parse(text)
+    except OrderError:
+        return text
+    prov = p.unit.loc.province
+    kinds = [k for _, _, k in p.unit.kinds] or [p.unit.kind]
+    if prov == "stp" and not p.unit.loc.coast and FLEET in kinds:
+        return f"{notation.normalise(text)}/sc"
+    return text
+
+
+def adjudicate_retreats(variant: "Multiplicity", rules: "MultiplicityOptions", mv: MovementResult,
+                        orders: dict[str, list[str]]) -> RetreatResult:
+    """Rule 11: dislodged units retreat as usual, and may merge with their own nation's units
+    and split; when forces of different powers retreat to one space the stronger succeeds and
+    the weaker disbands (equal: all disband), unless both orders agree to a multinational unit
+    (``A(Bur)-Pic MERGE with ITALIAN A(Bel)-Pic``)."""
+    m = variant.map
+    notation = variant.notation
+    pos = mv.position
+    occupied: dict[str, set[str]] = {}
+    for x in mv.after.units:
+        occupied.setdefault(x.province, set()).add(x.power)
+    contested = set(mv.contested)
+    options: dict[int, RetreatOption] = {}
+    for u in mv.dislodged:
+        unit = pos.units[u]
+        attacker = mv.dislodged_by.get(u)
+        origin = pos.units[attacker].province if attacker is not None and attacker != u else None
+        if unit.kind == ARMY and m.provinces[unit.province].is_sea:
+            near = {m.province_of(n) for loc in m.fleet_locations_in(unit.province) for n in m.fleet_neighbours(loc)}
+            near |= {p for p in near if m.provinces[p].is_sea}
+        else:
+            near = {m.province_of(n) for n in m.neighbours(unit.kind, unit.location)}
+        open_, closed = [], {}
+        for prov in sorted(near):
+            name = m.provinces[prov].name
+            if not m.passable(prov):
+                closed[prov] = f"{name} is impassable"
+            elif prov in occupied and occupied[prov] != {unit.power}:
+                closed[prov] = f"{name} is occupied by {', '.join(sorted(occupied[prov]))}"
+            elif prov == origin:
+                closed[prov] = f"the attacker came from {name}"
+            elif prov in contested:
+                closed[prov] = f"{name} was left empty by a stand-off"
+            elif unit.kind == FLEET:
+                open_.extend(l for l in sorted(m.fleet_neighbours(unit.location)) if m.province_of(l) == prov)
+            else:
+                open_.append(prov)
+        options[u] = RetreatOption(unit=u, open=tuple(open_), closed=closed)
+    outcomes: list[Outcome] = []
+    chosen: dict[int, tuple[str, str, str, str | None]] = {}  # unit -> (location | "disband", power, text, partner)
+    for power in sorted(orders):
+        for text in orders[power]:
+            try:
+                p = notation.parse(text, power)
+            except OrderError as exc:
+                outcomes.append(Outcome.rejected(power, text, exc.severity, exc.reason))
+                continue
+            prov = p.unit.loc.province
+            parts = p.unit.kinds or ((p.unit.count, None, p.unit.kind),)
+            kinds = {k for _, _, k in parts}
+            cands = [u for u in options if pos.units[u].province == prov and pos.units[u].power == power
+                     and (None in kinds or pos.units[u].kind in kinds) and u not in chosen]
+            if not cands:
+                outcomes.append(Outcome.rejected(power, text, "illegal", f"no dislodged {power} unit in "
+                                                 f"{m.provinces[prov].name} without a retreat order"))
+                continue
+            if p.action == "disband":
+                for u in cands:
+                    chosen[u] = ("disband", power, text, None)
+                continue
+            if p.action != "move" or p.dest is None:
+                outcomes.append(Outcome.rejected(power, text, "illegal", f"a dislodged unit may only retreat or disband, not {p.action}"))
+                continue
+            target = p.dest.province
+            for u in cands:
+                opt = options[u]
+                locs = [l for l in opt.open if m.province_of(l) == target]
+                if not locs:
+                    why = opt.closed.get(target) or f"{pos.units[u].short()} cannot reach {m.provinces[target].name}"
+                    outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}", u))
+                    continue
+                want = p.dest.location()
+                chosen[u] = (want if want in locs else locs[0], power, text, p.extras.get("merge_with"))
+    # each target: sides (a nation, or two nations agreeing to merge) and their strengths
+    per_target: dict[str, list[int]] = {}
+    for u, (loc, *_rest) in chosen.items():
+        if loc != "disband":
+            per_target.setdefault(m.province_of(loc), []).append(u)
+    moved: dict[int, str] = {}
+    for target, us in sorted(per_target.items()):
+        sides: dict[tuple[str, ...], list[int]] = {}
+        for u in us:
+            power, partner = chosen[u][1], chosen[u][3]
+            agreed = partner is not None and any(chosen[v][1] == partner and chosen[v][3] == power for v in us)
+            side = tuple(sorted((power, partner))) if agreed and partner else (power,)
+            sides.setdefault(side, []).append(u)
+        sea = m.provinces[target].is_sea
+
+        def strength(side_units: list[int]) -> int:
+            return sum(pos.units[v].count for v in side_units if not (sea and pos.units[v].kind == ARMY))
+
+        ranked = sorted(sides.items(), key=lambda kv: -strength(kv[1]))
+        top = strength(ranked[0][1])
+        winners = ranked[0][0] if len(ranked) == 1 or strength(ranked[1][1]) < top else None
+        for side, side_units in ranked:
+            if winners == side:
+                units_here = [pos.units[v] for v in side_units] + [x for x in mv.after.units if x.province == target]
+                if sea and sum(x.count for x in units_here if x.kind == ARMY) > sum(x.count for x in units_here if x.kind == FLEET):
+                    for v in side_units:
+                        outcomes.append(_out(chosen[v][1], chosen[v][2], "retreat", "bounced",
+                                             "fails and disbands: the retreating A/F would not be seaworthy (rule 7)", v))
+                    continue
+                for v in side_units:
+                    moved[v] = chosen[v][0]
+                    others = [x for x in side_units if x != v]
+                    outcomes.append(_out(chosen[v][1], chosen[v][2], "retreat", "moved",
+                                         f"retreats to {m.display(chosen[v][0])}" + (" and merges" if others else "")
+                                         + (f"; stronger ({top}) than the other retreats there" if len(ranked) > 1 else ""), v))
+            else:
+                why = (f"a stronger retreat ({top}) goes there" if winners else f"retreats of equal strength ({top}) meet there")
+                for v in side_units:
+                    outcomes.append(_out(chosen[v][1], chosen[v][2], "retreat", "bounced", f"fails and disbands: {why} (rule 11)", v))
+    for u in sorted(chosen):
+        loc, power, text, _ = chosen[u]
+        if loc == "disband":
+            outcomes.append(_out(power, text, "disband", "disbanded", "disbanded as ordered", u))
+    for u in mv.dislodged:
+        if u not in chosen:
+            unit = pos.units[u]
+            why = "no retreat order" if options[u].open else "no space to retreat to"
+            outcomes.append(_out(unit.power, f"{unit.short()} (no retreat)", "disband", "disbanded", f"disbanded: {why}", u))
+    units: list[Unit] = list(mv.after.units) + [pos.units[u].model_copy(update={"location": loc}) for u, loc in sorted(moved.items())]
+    after = mv.after.model_copy(update={"units": tuple(units)}).canonical()
+    return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
+                         outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
+                         contested=mv.contested)
