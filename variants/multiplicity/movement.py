@@ -38,8 +38,8 @@ import networkx as nx
 
 from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, Key, System,
                               Values, evaluate, value_of)
-from dipsat.models import (ARMY, FLEET, Backup, Convoy, Hold, Move, MovementResult, Outcome, Position, Strength,
-                           Support, Term, Unit)
+from dipsat.models import (ARMY, FLEET, Backup, Convoy, Move, MovementResult, OrderRef, Outcome, Position, Strength,
+                           Support, Term, Unit, order_ref)
 from dipsat.movement import MovementRules
 from dipsat.orders import BoundOrders, describe_unit
 
@@ -576,9 +576,9 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
         sl = enc.slots.get(s, [])
         return sum(1 for x in sl if values[x.key]), len(sl)
 
-    def cutters(s: int) -> list[str]:
+    def cutters(s: int) -> list[OrderRef]:
         prov = pos.units[s].province
-        return [b.orders[x].text for k, _ in impl.cutting_groups(enc, prov) for x in enc.forces[k] if val(impl.P(enc, x))]
+        return [order_ref(b.orders[x]) for k, _ in impl.cutting_groups(enc, prov) for x in enc.forces[k] if val(impl.P(enc, x))]
 
     outcomes: list[Outcome] = []
     for u in range(len(pos.units)):
@@ -586,7 +586,8 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
         body = o.body
         dis = dislodged_by.get(u)
         dis_txt = b.orders[dis].text if dis is not None else None
-        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_txt)
+        dis_ref = order_ref(b.orders[dis]) if dis is not None else None
+        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_ref)
         note = b.split_notes.get(u) if isinstance(b, MultiplicityBound) else None
         if isinstance(body, Move):
             k = enc.force_of[u]
@@ -607,11 +608,11 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                 outcomes.append(Outcome.build(order_kind="move", result="moved", reason=reason, strengths=(att,), by=(), **common))
                 continue
             if not val(impl.P(enc, u)):
-                outcomes.append(Outcome.build(order_kind="move", result="no_path", by=tuple(b.orders[f].text for f in enc.convoyers.get(u, [])),
+                outcomes.append(Outcome.build(order_kind="move", result="no_path", by=tuple(order_ref(b.orders[f]) for f in enc.convoyers.get(u, [])),
                                               strengths=(), reason="no convoy path", **common))
                 continue
             parts: list[str] = []
-            culprits: list[str] = []
+            culprits: list[OrderRef] = []
             strengths = [att]
             if k in enc.not_seaworthy:
                 parts.append(enc.not_seaworthy[k])
@@ -624,19 +625,19 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                 strengths.append(ds)
                 if ds.value >= att.value:
                     parts.append(f"head-to-head against {ds.describe()}")
-                    culprits.extend(b.orders[v].text for v in opp_units)
+                    culprits.extend(order_ref(b.orders[v]) for v in opp_units)
             elif hostile and restricted:
                 d = strength("defence", m.provinces[k[1]].name, impl.defence_terms(enc, k[1]))
                 strengths.append(d)
                 if d.value >= att.value:
                     parts.append(f"against {d.describe()}")
-                    culprits.extend(b.orders[v].text for v in enc.occupants.get(k[1], []))
+                    culprits.extend(order_ref(b.orders[v]) for v in enc.occupants.get(k[1], []))
             for r in sorted(enc.forces):
                 if r[1] == k[1] and r != k and not val(impl.prevent_zero(enc, r)):
                     ps = strength("strength", f"{' + '.join(r[0])} into {m.provinces[r[1]].name}", impl.force_terms(enc, r))
                     if ps.value >= att.value:
                         strengths.append(ps)
-                        culprits.extend(b.orders[x].text for x in enc.forces[r])
+                        culprits.extend(order_ref(b.orders[x]) for x in enc.forces[r])
                         parts.append(f"stood off by {' + '.join(r[0])}: {ps.describe()}")
             reason = f"fails{backup_note} — {att.describe()}" + (": " + "; ".join(parts) if parts else "")
             if dis_txt:
@@ -656,7 +657,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                 reason = f"{what} given" + (f" by all {n}" if n > 1 else "")
                 outcomes.append(Outcome.build(order_kind=kind, result="given", by=(), strengths=(), reason=reason, **common))
             elif dis_txt:
-                outcomes.append(Outcome.build(order_kind=kind, result="cut", by=(dis_txt,), strengths=(),
+                outcomes.append(Outcome.build(order_kind=kind, result="cut", by=(dis_ref,) if dis_ref else (), strengths=(),
                                               reason=f"cut: dislodged by {dis_txt}", **common))
             else:
                 by = tuple(cutters(u))
@@ -664,13 +665,13 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                 result = "cut" if given == 0 else "partial"
                 head = "cut" if given == 0 else f"partly cut: {given} of {n} give support, {n - given} cut"
                 outcomes.append(Outcome.build(order_kind=kind, result=result, by=by, strengths=(),
-                                              reason=f"{head} by {', '.join(by)}{budget}", **common))
+                                              reason=f"{head} by {', '.join(r.text for r in by)}{budget}", **common))
             continue
         if isinstance(body, InsideAttack):
             attack, defence = impl.inside_terms(enc, u)
             a, d = strength("attack", enc.labels[u], attack), strength("defence", m.powers[body.victim].adjective, defence)
             if dis_txt and u not in inside_won:
-                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_txt,), strengths=(),
+                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_ref,) if dis_ref else (), strengths=(),
                                               reason=f"dislodged by {dis_txt}", **common))
             elif inside_won.get(u):
                 outcomes.append(Outcome.build(order_kind="move", result="moved", by=(), strengths=(a, d),
@@ -687,7 +688,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                 outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", by=(), strengths=(), reason="convoys", **common))
             else:
                 why = f"disrupted: dislodged by {dis_txt}" if dis_txt else "not carried out: the convoyed army has no convoy path"
-                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_txt,) if dis_txt else (),
+                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_ref,) if dis_ref else (),
                                               strengths=(), reason=why, **common))
             continue
         # a hold (or an implicit one)
@@ -696,7 +697,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
             given, n = slots_text(u)
             extra = f"; implied support of the merge: {given} of {n} given" if n else ""
         if dis is not None:
-            outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_txt,), strengths=(),
+            outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_ref,) if dis_ref else (), strengths=(),
                                           reason=f"dislodged by {dis_txt}{extra}", **common))
         else:
             outcomes.append(Outcome.build(order_kind="hold", result="held", by=(), strengths=(),
