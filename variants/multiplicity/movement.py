@@ -34,8 +34,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-import networkx as nx
-
 from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, Key, System,
                               Values, evaluate, value_of)
 from dipsat.models import (ARMY, FLEET, Backup, Convoy, Move, MovementResult, OrderRef, Outcome, Position, Strength,
@@ -286,19 +284,22 @@ class MultiplicityRules(MovementRules):
                        if self._capacity(enc, pos.units[f].province) >= army.count})
         if not seas:
             return []
-        g = nx.Graph()
-        g.add_nodes_from(["src", "dst", *seas])
         start = self.geo.seas_next_to(army.province)
         goal = self.geo.seas_next_to(enc.dest[u])
-        for s in seas:
-            if s in start:
-                g.add_edge("src", s)
-            if s in goal:
-                g.add_edge(s, "dst")
-            for t in seas:
-                if s < t and t in self.geo.seas_next_to(s):
-                    g.add_edge(s, t)
-        return sorted({tuple(sorted(p[1:-1])) for p in nx.all_simple_paths(g, "src", "dst")})
+        found: set[tuple[str, ...]] = set()
+
+        def extend(path: list[str]) -> None:  # every simple chain of seas from start to goal
+            last = path[-1]
+            if last in goal:
+                found.add(tuple(sorted(path)))
+            for nxt in seas:
+                if nxt not in path and nxt in self.geo.seas_next_to(last):
+                    extend(path + [nxt])
+
+        for s0 in seas:
+            if s0 in start:
+                extend([s0])
+        return sorted(found)
 
     def _capacity(self, enc: Enc, sea: str) -> int:
         pos = enc.bound.position
