@@ -191,7 +191,7 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
     pos = res.position
 
     def units_of(specs: dict[str, list[str]] | list[str]) -> list[tuple]:
-        out = []
+        out: list[tuple] = []
         items = specs.items() if isinstance(specs, dict) else [(s.split(":", 1)[0], [s.split(":", 1)[1]]) for s in specs]
         for power, lst in items:
             pname = next((p for p in variant.map.powers if p.lower() == power.strip().lower()), power.strip())

@@ -34,8 +34,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, Key, System,
-                              Values, evaluate, value_of)
+from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Component, Definition, Formula, IntExpr, Key,
+                              System, Values, evaluate)
 from dipsat.models import (ARMY, FLEET, Backup, Convoy, Move, MovementResult, OrderRef, Outcome, Position, Strength,
                            Support, Term, Unit, order_ref)
 from dipsat.movement import MovementRules
@@ -324,7 +324,7 @@ class MultiplicityRules(MovementRules):
 
     # strengths ---------------------------------------------------------------------------------
     @staticmethod
-    def _sum(terms: Terms) -> object:
+    def _sum(terms: Terms) -> IntExpr:
         return SUM([(w, f) for _, w, f in terms])
 
     def hostile(self, enc: Enc, k: ForceKey) -> bool:
@@ -446,10 +446,17 @@ class MultiplicityRules(MovementRules):
         prov = pos.units[a].province
         attack = [(enc.labels[a], self.weight(pos, a, prov), TRUE)] + self.slot_terms(enc, enc.inside_supports.get(a, []), "support")
         victims = [v for v in enc.occupants.get(prov, []) if pos.units[v].power == body.victim and v not in enc.moves]
-        hold = [s for s in enc.hold_supports.get(prov, []) if (enc.bound.orders[s].body.target_power  # type: ignore[union-attr]
-                                                                or pos.units[enc.bound.orders[s].body.target].power) == body.victim]  # type: ignore[union-attr]
+        hold = [s for s in enc.hold_supports.get(prov, []) if self.supported_power(enc, s) == body.victim]
         defence = [(enc.labels[v], self.weight(pos, v, prov), TRUE) for v in victims] + self.slot_terms(enc, hold, "support")
         return attack, defence
+
+    @staticmethod
+    def supported_power(enc: Enc, s: int) -> Optional[str]:
+        """The nation a support order supports: the one it names, else the supported unit's."""
+        body = enc.bound.orders[s].body
+        if not isinstance(body, Support):
+            return None
+        return body.target_power or enc.bound.position.units[body.target].power
 
     def inside_formula(self, enc: Enc, a: int) -> Formula:
         attack, defence = self.inside_terms(enc, a)
@@ -503,7 +510,7 @@ class MultiplicityRules(MovementRules):
                     enc.system.define(sl.key, "support", AND(NOT(cut), NOT(self.displaced(enc, prov))))
 
     # backup rules ----------------------------------------------------------------------------
-    def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int):  # type: ignore[override]
+    def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int) -> Optional[tuple[str, str, dict[Key, Definition]]]:
         kinds = {n.kind for n in members}
         if kinds <= {"move", "force", "strength"}:
             return ("circular_movement", "circular movement: all moves succeed",
@@ -515,7 +522,7 @@ class MultiplicityRules(MovementRules):
                 {n: FALSE for n in members if n.kind in ("force", "move", "support", "inside")})
 
     # -- explanation ---------------------------------------------------------------------------
-    def explain(self, enc: Enc, values: Values, components) -> MovementResult:  # type: ignore[override]
+    def explain(self, enc: Enc, values: Values, components: list[Component]) -> MovementResult:
         return _explain(self, enc, values, components)
 
 
@@ -670,16 +677,16 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
             continue
         if isinstance(body, InsideAttack):
             attack, defence = impl.inside_terms(enc, u)
-            a, d = strength("attack", enc.labels[u], attack), strength("defence", m.powers[body.victim].adjective, defence)
+            att_s, def_s = strength("attack", enc.labels[u], attack), strength("defence", m.powers[body.victim].adjective, defence)
             if dis_txt and u not in inside_won:
                 outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_ref,) if dis_ref else (), strengths=(),
                                               reason=f"dislodged by {dis_txt}", **common))
             elif inside_won.get(u):
-                outcomes.append(Outcome.build(order_kind="move", result="moved", by=(), strengths=(a, d),
-                                              reason=f"the {m.powers[body.victim].adjective} component must retreat (rule 5(b)) — {a.describe()} against {d.describe()}", **common))
+                outcomes.append(Outcome.build(order_kind="move", result="moved", by=(), strengths=(att_s, def_s),
+                                              reason=f"the {m.powers[body.victim].adjective} component must retreat (rule 5(b)) — {att_s.describe()} against {def_s.describe()}", **common))
             else:
-                outcomes.append(Outcome.build(order_kind="move", result="bounced", by=(), strengths=(a, d),
-                                              reason=f"fails, so the attacking component must retreat (rule 5(b)) — {a.describe()} against {d.describe()}", **common))
+                outcomes.append(Outcome.build(order_kind="move", result="bounced", by=(), strengths=(att_s, def_s),
+                                              reason=f"fails, so the attacking component must retreat (rule 5(b)) — {att_s.describe()} against {def_s.describe()}", **common))
             continue
         if isinstance(body, Convoy):
             if not enc.matched.get(u):
@@ -704,8 +711,8 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
             outcomes.append(Outcome.build(order_kind="hold", result="held", by=(), strengths=(),
                                           reason=f"holds{extra}" + (f" ({note})" if note else ""), **common))
     outcomes = _one_per_order(b, outcomes)
-    for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.rejected(r.power, r.text, r.severity, r.reason, r.unit))
+    for rej in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
+        outcomes.append(Outcome.rejected(rej.power, rej.text, rej.severity, rej.reason, rej.unit))
     new_units: list[Unit] = []
     for u, unit in enumerate(pos.units):
         if u in dislodged_by:

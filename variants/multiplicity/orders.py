@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Order, OrderBody, Position, Rejected, register_order_kind
+from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Order, OrderBody, Position, Rejected, Unit, register_order_kind
 from dipsat.notation import ParsedOrder
 from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
 
@@ -70,7 +70,7 @@ _HEADER = re.compile(r"^\s*(?P<head>[^:]+?)\s*:\s*(?P<rest>.+)$")
 
 def _illegal(text: str, reason: str, unit: Optional[int] = None) -> IllegalOrder:
     e = IllegalOrder(text, reason)
-    e.unit = unit  # type: ignore[attr-defined]
+    e.unit = unit
     return e
 
 
@@ -180,7 +180,7 @@ class MultiplicityBinder(OrderBinder):
                         pieces.setdefault(i, []).append((take, idx))
                         remaining[i] -= take
                         n -= take
-        units = []
+        units: list[Unit] = []
         assign: dict[int, list[int]] = {}
         for i, u in enumerate(pos.units):
             for take, idx in pieces.get(i, []):

@@ -105,7 +105,8 @@ def adjudicate_retreats(variant: "Multiplicity", rules: "MultiplicityOptions", m
             near |= {p for p in near if m.provinces[p].is_sea}
         else:
             near = {m.province_of(n) for n in m.neighbours(unit.kind, unit.location)}
-        open_, closed = [], {}
+        open_: list[str] = []
+        closed: dict[str, str] = {}
         for prov in sorted(near):
             name = m.provinces[prov].name
             if not m.passable(prov):
