@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Optional
 
 from dipsat.errors import PositionError
 from dipsat.models import ARMY, FLEET, Position
+from dipsat.phases import DiplomacyYear, Victory
 from dipsat.rules import RuleOptions
 from dipsat.variant import Variant
 
@@ -37,7 +38,6 @@ class Multiplicity(Variant):
     rule_overrides: ClassVar[dict[str, Any]] = {"name": "multiplicity"}
     description = "Multiplicity Plus (Agar and Walkerdine): merged multiple units, multinational units, A/F combinations"
     max_units_per_province = None
-    has_placement = True
     options_model = MultiplicityOptions
     movement_rules_class = MultiplicityRules
     binder_class = MultiplicityBinder
@@ -67,6 +67,10 @@ class Multiplicity(Variant):
         "Placement beyond the limit: the orders that would exceed it, in the order written, are illegal (rule 1: "
         "'provided that the number of units does not exceed 3 (4 in the case of Russia)').",
     )
+
+    def calendar(self, rules: RuleOptions) -> DiplomacyYear:
+        """The normal year (rule 12) after a placement phase (rule 1)."""
+        return DiplomacyYear(self, placement=True, victory=Victory(self.victory_centres, self.victory_years))
 
     def start_position(self) -> Position:
         """Rule 1: the players place their own units, so the game starts from an empty board."""
