@@ -185,6 +185,8 @@ def test_drawn_companies_follow_the_rules(seed):
             zones.setdefault(board.company(c.id).zone, set()).add(p)
         assert 2 <= state.market["grain"] <= 12
     assert all(len(ps) == 1 for ps in zones.values())
+    held = {c.id for h in state.powers.values() for c in h.companies}
+    assert sorted(state.deck) == state.deck and set(state.deck) == {c.id for c in board.companies} - held
     same, _ = set_up(SetupInput.model_validate({"players": PLAYERS}), opts)
     assert same == state
 

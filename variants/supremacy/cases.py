@@ -106,7 +106,7 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
     kind = data.get("kind")
     if kind == "setup":
         state, dice = set_up(SetupInput.model_validate(data.get("setup", {})), opts)
-        return {"state": state_facts(state), "dice_used": dice.used}
+        return {"state": state_facts(state), "dice_used": dice.used, "deck_size": len(state.deck)}
     if kind == "bids":
         dice = Dice(data.get("dice"), seed_of(opts, data))
         bids = {p: {int(k): int(v) for k, v in b.items()} for p, b in data.get("bids", {}).items()}

@@ -459,6 +459,8 @@ class NuclearStrike(BaseModel):
     strikes: list[Strike]
     bidders: list[str] = Field(default_factory=list, description="players who bid a chit on Stage 4")
     champions: list[str] = Field(default_factory=list, description="players who spend a chit to champion")
+    champions_before: list[str] = Field(default_factory=list, description="players who became champions earlier "
+                                        "in this stage: 'This lasts for the rest of the stage' (no second chit)")
     screens: list[Screen] = Field(default_factory=list)
     counterattack: bool = False
     first_strike: bool = Field(default=False, description="a First Strike (Nuclear Strike 7: not answered by a "
@@ -529,7 +531,7 @@ def plan_nuclear(state: State, n: NuclearStrike) -> list[Nuke]:
         if k > state.holdings(p).lstars:
             raise DrillError(f"{p} screens with {k} L-Stars but has {state.holdings(p).lstars}")
     for p in n.champions:
-        if state.holdings(p).chits < 1:
+        if p not in n.champions_before and state.holdings(p).chits < 1:
             raise DrillError(f"{p} has no bid chit left to become a champion")
     return nukes
 
@@ -541,7 +543,8 @@ def nuclear(state: State, n: NuclearStrike, opts: SupremacyOptions, dice: Dice) 
     for k in nukes:
         state.holdings(k.owner).nukes -= 1
     for p in n.champions:
-        state.holdings(p).chits -= 1
+        if p not in n.champions_before:
+            state.holdings(p).chits -= 1
     for k in nukes:  # L-Star screen: one die per chit on each nuke
         for power, role in k.chits:
             r = dice.roll(6, f"{power}'s L-Star on nuke {k.number}")

@@ -214,6 +214,7 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
     pos = 0
     last: Optional[tuple[str, list[str]]] = None  # the drill just played, if it may be answered: attacker, defenders
     prospects: dict[str, int] = {}
+    champions: set[str] = set()  # Nuclear Strike 3: a champion's chit 'lasts for the rest of the stage'
     while passes < len(order):
         nxt = queue[0][1] if queue else None
         if nxt is not None and nxt.drill is not None and _is_counter(parse_drill(nxt.drill)):
@@ -230,7 +231,7 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
             if isinstance(drill, Clash) and drill.counterattack_of != last[0]:
                 raise GameError(f"turn {turn}, play {i + 1}: the counterattack answers {last[0]}'s drill, not "
                                 f"{drill.counterattack_of}'s")
-            log.lines.append(f"{play.power}: " + _play_drill(state, drill, play, i, opts, turn, bidders))
+            log.lines.append(f"{play.power}: " + _play_drill(state, drill, play, i, opts, turn, bidders, champions))
             log.lines += blockades.review(state, opts)
             last = None  # 'If this was not itself a counterattack'
             passes = 0
@@ -253,7 +254,7 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
                 raise GameError(f"turn {turn}, play {i + 1}: {p}'s nuclear strike starts with {drill.strikes[0].power}'s")
             defenders = _drill_defender(state, drill)
             first_strike = isinstance(drill, NuclearStrike) and drill.first_strike
-            log.lines.append(f"{p}: " + _play_drill(state, drill, play, i, opts, turn, bidders))
+            log.lines.append(f"{p}: " + _play_drill(state, drill, play, i, opts, turn, bidders, champions))
             log.lines += blockades.review(state, opts)
             passes = 0
             if not first_strike:
@@ -284,12 +285,16 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
 
 
 def _play_drill(state: State, drill: DrillInput, play: Play, i: int, opts: SupremacyOptions, turn: int,
-                bidders: dict[str, int]) -> str:
+                bidders: dict[str, int], champions: set[str]) -> str:
     if isinstance(drill, NuclearStrike):
-        drill = drill.model_copy(update={"bidders": sorted(bidders)})
+        drill = drill.model_copy(update={"bidders": sorted(bidders), "champions_before": sorted(champions)})
     dice = Dice(play.dice, f"{opts.random_seed}:turn{turn}:play{i + 1}")
     facts = run_drill(state, drill, opts, dice)
-    return f"{_drill_text(drill)} — {_drill_result(facts)}"
+    paid = ""
+    if isinstance(drill, NuclearStrike) and drill.champions:
+        paid = " (champions: " + ", ".join(p + (" already" if p in champions else ", 1 chit") for p in drill.champions) + ")"
+        champions.update(drill.champions)
+    return f"{_drill_text(drill)}{paid} — {_drill_result(facts)}"
 
 
 def _drill_text(d: DrillInput) -> str:

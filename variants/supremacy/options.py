@@ -132,6 +132,12 @@ class SupremacyOptions(BaseModel):
     loan_interest_rounding: Literal["up", "down"] = _choice(
         "up", "Bank Loans table", "interest of a loan between two rows of the table: 'up' the next row "
         "at or above it, 'down' the row at or below (none below $1 billion)")
+    redraw_from: Literal["non_superpower_pile"] = _choice(
+        "non_superpower_pile", "Setting Up 3-4", "companies in a shared zone 'are returned to the resource deck and "
+        "redrawn', but the resource deck is only made in step 4: they are redrawn from the undealt non-superpower "
+        "companies (the pile step 3 deals from) with the returned ones shuffled in.  Redrawing from every undealt "
+        "company is not offered: it can deal a company in another superpower's home territory, whose starting "
+        "army would share that territory with its owner's")
     navy_start_ports: Literal["controlled", "home"] = _choice(
         "controlled", "Setting Up 5", "which territories count for 'the only superpower with port access': "
         "all it controls at set-up (homes and company territories) or its home territories only")

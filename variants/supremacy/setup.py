@@ -4,8 +4,9 @@ state.
 * Money: $7 billion, or d5+4 billion for a player who gives that up (``money = "d5+4"``).
 * Companies: each player draws 4 from its superpower's pile and is dealt 2 from the shuffled
   non-superpower pile; when two or more players hold companies in the same zone, all of those
-  are returned and redrawn (from the non-superpower pile, reshuffled; in player order) until no
-  zone is shared.  Given ``companies`` replace the draw and are checked against the same rules.
+  are returned and redrawn (in player order) until no zone is shared: from the undealt
+  non-superpower companies with the returned ones shuffled in (option ``redraw_from``).  The
+  companies nobody holds then make up the resource deck (``State.deck``).  Given ``companies`` replace the draw and are checked against the same rules.
 * Forces: one army in each home territory and each foreign territory holding one of the player's
   companies, plus 9 chosen armies and/or navies: armies in occupied territories, navies only in
   light-blue seas where the player is the only superpower (in the game) with port access (option
@@ -141,6 +142,9 @@ def set_up(inp: SetupInput, opts: SupremacyOptions) -> tuple[State, Dice]:
     state = State(board=inp.board, powers={p: Holdings(money=money[p],
                                                        companies=[CompanyCard(id=c) for c in hands[p]])
                                            for p in players})
+    # 4. "All remaining companies are shuffled into the resource deck."
+    dealt = {c for cs in hands.values() for c in cs}
+    state.deck = sorted(c.id for c in board.companies if c.id not in dealt)
     # 5. armies and navies
     for p, c in choices.items():
         h = state.powers[p]

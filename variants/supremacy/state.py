@@ -116,6 +116,9 @@ class State(_M):
     sieges: list[Siege] = Field(default_factory=list)
     captured: dict[str, CapturedCenter] = Field(default_factory=dict, description="removed superpower -> its "
                                                 "captured supply center")
+    deck: list[str] = Field(default_factory=list, description="the companies in the resource deck (Setting Up 4: "
+                            "'All remaining companies are shuffled into the resource deck'), in id order: nothing "
+                            "the seed defines draws from it, so its order is drawn when something does")
     landings: dict[str, list[str]] = Field(default_factory=dict, description="power -> enemy territories where "
                                            "its armies landed by an airlift or amphibious assault this Stage 4")
 
@@ -182,6 +185,11 @@ class State(_M):
             self._players(bl.by, f"blockade of {bl.zone}")
         for sg in self.sieges:
             self._players([sg.power, *sg.by], f"siege of {sg.power}")
+        held = {c.id for h in self.powers.values() for c in h.companies}
+        for cid in self.deck:
+            b.company(cid)
+            if cid in held:
+                raise StateError(f"company {cid} is both in the resource deck and held by a player")
         for p, zones in self.landings.items():
             self._players([p], "landings")
             for z in zones:
