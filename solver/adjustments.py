@@ -200,10 +200,10 @@ def civil_disorder_order(m: GameMap, pos: Position, units: list[int], targets: s
 def _distances(m: GameMap, sources: set[str]) -> dict[str, int]:
     """Moves from each province to the nearest of ``sources``, over land and sea alike."""
     nbrs: dict[str, set[str]] = {p: set() for p in m.provinces}
-    for a, b in m.army_graph.edges:
+    for a, b in m.army_edges:
         nbrs[a].add(b)
         nbrs[b].add(a)
-    for a, b in m.fleet_graph.edges:
+    for a, b in m.fleet_edges:
         pa, pb = m.province_of(a), m.province_of(b)
         nbrs[pa].add(pb)
         nbrs[pb].add(pa)
@@ -221,7 +221,7 @@ def _distances(m: GameMap, sources: set[str]) -> dict[str, int]:
 def _fleet_distances(m: GameMap, sources: set[str]) -> dict[str, int]:
     """Fleet moves (along fleet adjacency, any coast) from each province to the nearest source."""
     nbrs: dict[str, set[str]] = {}
-    for a, b in m.fleet_graph.edges:
+    for a, b in m.fleet_edges:
         pa, pb = m.province_of(a), m.province_of(b)
         nbrs.setdefault(pa, set()).add(pb)
         nbrs.setdefault(pb, set()).add(pa)

@@ -37,16 +37,22 @@ class Frozen(BaseModel):
             type.__setattr__(cls, "_build_factories",
                              {n: f.default_factory for n, f in cls.model_fields.items() if f.default_factory is not None})
         data = dict(defaults)
-        for name, factory in cls.__dict__["_build_factories"].items():
-            if name not in values:
-                data[name] = factory()
+        factories = cls.__dict__["_build_factories"]
+        if factories:
+            for name, factory in factories.items():
+                if name not in values:
+                    data[name] = factory()
         data.update(values)
-        obj = cls.__new__(cls)
-        object.__setattr__(obj, "__dict__", data)
-        object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-        object.__setattr__(obj, "__pydantic_extra__", None)
-        object.__setattr__(obj, "__pydantic_private__", None)
+        obj = _new(cls)
+        _set(obj, "__dict__", data)
+        _set(obj, "__pydantic_fields_set__", set(values))
+        _set(obj, "__pydantic_extra__", None)
+        _set(obj, "__pydantic_private__", None)
         return obj
+
+
+_new = object.__new__  # pydantic models define no __new__ of their own
+_set = object.__setattr__
 
 
 class Drawable:

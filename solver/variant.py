@@ -102,7 +102,30 @@ class Variant:
     def rules(self, name: str | RuleOptions | None = None, **overrides: Any) -> RuleOptions:
         """The variant's options (its :attr:`options_model`) from a core preset by name;
         ``None`` or the variant's own name gives the variant's rules (its base preset with its
-        own choices on top)."""
+        own choices on top).  Options are frozen values, so those asked for by name (and
+        hashable overrides) are made once per variant and shared."""
+        key: Optional[tuple[Any, ...]] = None
+        if not isinstance(name, RuleOptions):
+            key = (name, *sorted(overrides.items()))
+            try:
+                hit = self._rules_made.get(key)
+            except TypeError:  # an unhashable override value (a list of draws): made each time
+                key = None
+            else:
+                if hit is not None:
+                    return hit
+        made = self._make_rules(name, **overrides)
+        if key is not None:
+            if len(self._rules_made) > 256:
+                self._rules_made.clear()
+            self._rules_made[key] = made
+        return made
+
+    @cached_property
+    def _rules_made(self) -> dict[tuple[Any, ...], RuleOptions]:
+        return {}
+
+    def _make_rules(self, name: str | RuleOptions | None = None, **overrides: Any) -> RuleOptions:
         model = self.options_model
         if name is None or (isinstance(name, str) and name.lower() == self.name):
             base = model.from_preset(preset(self.default_rules), **self.rule_overrides)
