@@ -6,21 +6,29 @@ The workload (:mod:`workload`: random legal standard-map movement turns with hol
 supports, swaps, rings and convoys) is generated first, and converted to each engine's input
 format, untimed.  Then every turn is adjudicated by every installed engine, in ONE process, turn
 by turn: the order of the engines rotates from turn to turn (turn *i* starts with engine
-*i* mod 3), so no engine always runs first or last after the others warmed the caches.
+*i* mod n), and every other round of n turns it runs backwards, so over 2n turns each engine
+runs after each other one equally often: none always runs first or last after the others
+warmed the caches (the two dipsat engines share dipsat's parse caches).
 
 What is timed
 -------------
 ``time.perf_counter()`` around exactly these calls, once per turn and engine:
 
-* **dipsat** -- ``solver.api.adjudicate(request)``: validation of the request dict (pydantic),
-  parsing of the unit and order text, legality checks, building and solving the CP-SAT model,
-  the plain-Python re-check, and the result objects (outcomes, dislodgements, position after).
+* **dipsat** -- ``dipsat.adjudicate(request, explain=False)``: validation of the request dict
+  (pydantic), parsing of the unit and order text, legality checks, the equations, direct
+  evaluation of the acyclic parts and CP-SAT for the cycles, the plain-Python re-check, and the
+  result objects (typed outcomes with their culprits, dislodgements, position after) -- what
+  ``dipsat batch`` does per line, and like the peers, no explanations.
+* **dipsat-explain** -- the same with ``explain=True`` (the default of the API and of
+  ``dipsat adjudicate``): also every strength with its labelled terms.
 * **MILA** (``diplomacy``) -- on a new ``Game()`` made *before* the timer starts (MILA caches its
   map after the first game, so a new game costs about 0.5 ms; it is not timed):
   ``game.clear_units()``, ``game.set_units(power, units)`` for each power,
   ``game.set_orders(power, orders)`` for each power (MILA parses and validates the order text
   here) and ``game.process()`` (adjudication plus MILA's own phase bookkeeping: state and
   history snapshots, retreat options, advancing the phase).
+* **mila-process** -- MILA's bare ``game.process()``: the same game, set up with
+  ``clear_units``/``set_units``/``set_orders`` before the timer starts.
 * **pydip** -- building the ``Player`` objects (one per power, with its units) and one
   ``Command`` object per unit (pydip's order validation; it has no text parser, so territory
   names are prepared untimed by :func:`workload.pydip_spec`), and
@@ -65,7 +73,7 @@ from . import workload
 
 HERE = Path(__file__).resolve().parent
 
-ENGINES = ("dipsat", "mila", "pydip")
+ENGINES = ("dipsat", "dipsat-explain", "mila", "mila-process", "pydip")
 
 
 def _version(dist: str) -> Optional[str]:
@@ -102,6 +110,8 @@ class Engine:
 class Dipsat(Engine):
     name = "dipsat"
 
+    explain = False
+
     def __init__(self) -> None:
         try:
             from dipsat.api import adjudicate
@@ -116,13 +126,18 @@ class Dipsat(Engine):
         return workload.request_for_dipsat(req)
 
     def run(self, inp):
-        return self._adjudicate(inp)
+        return self._adjudicate(inp, explain=self.explain)
 
     def after(self, res):
         return frozenset((u.power, u.kind, u.province) for u in res.after.units)
 
     def rejected(self, res):
         return [f"{r.power}: {r.text}: {r.severity}: {r.reason}" for r in res.rejected]
+
+
+class DipsatExplain(Dipsat):
+    name = "dipsat-explain"
+    explain = True
 
 
 class Mila(Engine):
@@ -160,6 +175,26 @@ class Mila(Engine):
 
     def rejected(self, raw):
         return raw[1]
+
+
+class MilaProcess(Mila):
+    """MILA's bare ``process()``: units and orders are set before the timer starts."""
+
+    name = "mila-process"
+
+    def prepare(self, req):
+        game, units, orders = super().prepare(req)
+        game.clear_units()
+        for power, us in units.items():
+            game.set_units(power, us)
+        for power, os in orders.items():
+            game.set_orders(power, os)
+        return game, [str(e) for e in game.error]
+
+    def run(self, inp):
+        game, errors = inp
+        game.process()
+        return game, errors
 
 
 class Pydip(Engine):
@@ -240,8 +275,11 @@ def run(seed: int, turns: int, warmup: int, engines: list[Engine], progress: Cal
     started = time.perf_counter()
     for i, req in enumerate(reqs):
         tid = req["id"]
+        # the order rotates, and every other round runs backwards: over 2n turns each engine
+        # follows each other one equally often (the two dipsat engines share parse caches)
         k = i % len(avail) if avail else 0
-        for e in avail[k:] + avail[:k]:
+        base = avail if (i // max(1, len(avail))) % 2 == 0 else avail[::-1]
+        for e in base[k:] + base[:k]:
             try:
                 inp = e.prepare(req)
             except Exception as exc:
@@ -354,7 +392,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     engines: list[Engine] = []
     for name in ENGINES:
         if name in wanted:
-            e = {"dipsat": Dipsat, "mila": Mila, "pydip": Pydip}[name]()
+            e = {"dipsat": Dipsat, "dipsat-explain": DipsatExplain, "mila": Mila, "mila-process": MilaProcess,
+                 "pydip": Pydip}[name]()
             if not e.available:
                 say(f"{name}: {e.missing} -- skipped")
             engines.append(e)

@@ -530,11 +530,11 @@ def explain(impl: MovementRules, enc: Encoding, values: Values, components) -> M
         if u in dislodged_by:
             continue
         if u in moved:
-            new_units.append(unit.model_copy(update={"location": enc.moves[u].dest}))
+            new_units.append(Unit.build(power=unit.power, kind=unit.kind, location=enc.moves[u].dest, count=unit.count))
         else:
             new_units.append(unit)
-    after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
-                     owners=pos.owners).canonical()
+    after = Position.build(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
+                           owners=pos.owners).canonical()
     occupied_after = {x.province for x in new_units}
     # a standoff: nothing entered and some move into it kept a prevent strength above zero
     contested = sorted(p for p, movers in enc.into.items()
@@ -573,9 +573,11 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
     battle = u in enc.h2h and val(enc.h2h[u][1])
     stayer = v if v is not None and (v not in moved or battle) else None  # the unit that stays there
     restricted_by = pos.units[stayer].power if stayer is not None else None
+    by_convoy = val(impl.via(enc.route, u))
+    if u in moved and not enc.detail:  # nothing to compare: the strength only explains
+        return Moved.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, **common)
     attack_value, attack = weigh("attack", lbl, impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
     strengths = [attack] if attack is not None else []
-    by_convoy = val(impl.via(enc.route, u))
     if u in moved:
         return Moved.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, strengths=tuple(strengths),
                            **common)
