@@ -64,6 +64,14 @@ class Multiplicity(Variant):
         "that the sum of the A/F and the unit(s) being convoyed is seaworthy'), checked per convoyed army.",
         "An attack inside a multinational unit does not cut supports (rule 5(a) describes it as an attack on the "
         "foreign component, not a move into the space).",
+        "A support for an attack inside a multinational unit makes the supporting nation's component there "
+        "attack when it has no order of its own (rule 5(a): 'France could order A(Par) S A(Bur) attacks ITALIAN "
+        "A(Bur)').",
+        "The components of a multinational unit ordered to the same space move as one unit, without MERGE orders "
+        "(rule 5: 'the GM will accept the integrity of that multiple unit until orders are received from the "
+        "players that result in the multiple unit splitting').",
+        "An army aboard another nation's fleets that all move to one space goes with them, its own order replaced "
+        "(rule 8: 'the order written for the fleet will always prevail').",
         "Placement beyond the limit: the orders that would exceed it, in the order written, are illegal (rule 1: "
         "'provided that the number of units does not exceed 3 (4 in the case of Russia)').",
     )

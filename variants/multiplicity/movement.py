@@ -118,6 +118,7 @@ class MultiplicityRules(MovementRules):
             occupants[unit.province].append(i)
         owners = {p: frozenset(pos.units[i].power for i in us) for p, us in occupants.items()}
         # sides: two nations whose merge orders name each other, moving to one space
+        enc_owners = {p: {pos.units[i].power for i in us} for p, us in occupants.items()}
         side_of: dict[int, Side] = {}
         for u, mv in moves.items():
             me = pos.units[u].power
@@ -129,6 +130,14 @@ class MultiplicityRules(MovementRules):
                              for v in moves)
                 if agreed:
                     side = tuple(sorted((me, partner)))
+            else:
+                # the components of a multinational unit moving together stay one unit (rule 5:
+                # "the GM will accept the integrity of that multiple unit until orders are
+                # received ... that result in the multiple unit splitting")
+                origin = pos.units[u].province
+                together = {pos.units[v].power for v in moves if pos.units[v].province == origin and dest[v] == dest[u]}
+                if len(enc_owners.get(origin, ())) > 1 and len(together) > 1:
+                    side = tuple(sorted(together))
             side_of[u] = side
         forces: dict[ForceKey, list[int]] = defaultdict(list)
         for u in sorted(moves):

@@ -68,6 +68,11 @@ class MultiplicityBound(BoundOrders):
 _HEADER = re.compile(r"^\s*(?P<head>[^:]+?)\s*:\s*(?P<rest>.+)$")
 
 
+def _dest(body: OrderBody) -> Optional[str]:
+    """Where a move goes (None for any other order)."""
+    return body.dest if isinstance(body, Move) else None
+
+
 def _illegal(text: str, reason: str, unit: Optional[int] = None) -> IllegalOrder:
     e = IllegalOrder(text, reason)
     e.unit = unit
@@ -299,8 +304,56 @@ class MultiplicityBinder(OrderBinder):
                     note = getattr(self, "_line_notes", {}).get(idx)
                     if note:
                         out.split_notes[u] = note
+        self._implied_inside_attacks(out)
+        self._fleet_prevails(out)
         self._disembark_rule(out)
         return out
+
+    def _implied_inside_attacks(self, b: MultiplicityBound) -> None:
+        """Rule 5(a): "France could order A(Par) S A(Bur) attacks ITALIAN A(Bur)" — the support
+        order alone says the French component attacks; a component of the supporting nation
+        that has no order of its own makes that attack."""
+        pos = b.position
+        for s, o in sorted(b.orders.items()):
+            body = o.body
+            if not isinstance(body, InsideSupport):
+                continue
+            prov = pos.units[body.target].province
+            for a in sorted(b.implicit):
+                unit = pos.units[a]
+                if unit.province == prov and unit.power == o.power and unit.power != body.victim:
+                    b.orders[a] = Order.build(power=unit.power, text=f"{describe_unit(unit, self.map)} attacks "
+                                              f"{self.map.powers[body.victim].adjective.upper()} {self.map.display(prov)}"
+                                              f" (implied by {o.text!r})", body=InsideAttack.build(unit=a, victim=body.victim))
+                    b.implicit.discard(a)
+
+    def _fleet_prevails(self, b: MultiplicityBound) -> None:
+        """Rule 8: "when a multinational A/F is at sea, the order written for the fleet will always
+        prevail": an army aboard another nation's fleets that all move to one space goes with
+        them, whatever its own order."""
+        pos = b.position
+        m = self.map
+        for u, o in sorted(b.orders.items()):
+            unit = pos.units[u]
+            if unit.kind != ARMY or not m.provinces[unit.province].is_sea:
+                continue
+            fleets = [f for f, x in enumerate(pos.units) if x.province == unit.province and x.kind == FLEET]
+            if not fleets or any(pos.units[f].power == unit.power for f in fleets):
+                continue
+            dests = {d for f in fleets if (d := _dest(b.orders[f].body)) is not None}
+            moving = all(isinstance(b.orders[f].body, Move) for f in fleets)
+            if not moving or len(dests) != 1:
+                continue
+            dest = next(iter(dests))
+            fleet_text = b.orders[fleets[0]].text
+            if not (isinstance(o.body, Move) and o.body.dest == dest):
+                if u not in b.implicit:
+                    b.rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
+                                               reason=f"the fleet's order prevails at sea (rule 8): the army goes with {fleet_text!r}"))
+                b.orders[u] = Order.build(power=unit.power, text=f"{describe_unit(unit, m)} - {m.display(dest)} "
+                                          f"(with {fleet_text!r})", body=Move.build(unit=u, dest=dest))
+                b.implicit.discard(u)
+                b.route[u] = "land"
 
     def _disembark_rule(self, b: MultiplicityBound) -> None:
         """Rule 7: 'An Army may only disembark from a Fleet at sea if the Fleet is not ordered to
@@ -313,6 +366,10 @@ class MultiplicityBinder(OrderBinder):
                 continue
             if m.provinces[m.province_of(o.body.dest)].is_sea:
                 continue  # moving on with fleets: seaworthiness decides
+            with_fleet = [f for f, x in enumerate(pos.units) if x.province == unit.province and x.kind == FLEET
+                          and m.province_of(_dest(b.orders[f].body) or "") == m.province_of(o.body.dest)]
+            if with_fleet:
+                continue  # the A/F moves together to a coast
             fleets = [f for f, x in enumerate(pos.units) if x.province == unit.province and x.kind == FLEET]
             staying = [f for f in fleets if not isinstance(b.orders[f].body, Move)]
             if fleets and not staying:
