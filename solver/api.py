@@ -112,7 +112,7 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     from dipsat.variants import find_variant
 
     if isinstance(req, dict) and isinstance(req.get("variant"), str):
-        own = find_variant(req["variant"]).own_commands()
+        own = find_variant(req["variant"]).family()
         if own is not None:  # a variant of another game family reads its own requests
             return own.adjudicate(req, "request", rules if isinstance(rules, str) else None)
     if isinstance(req, dict):

@@ -112,7 +112,7 @@ def _own_commands(name: Any) -> Any:
     if not isinstance(name, str):
         return None
     try:
-        return find_variant(name).own_commands()
+        return find_variant(name).family()
     except DipsatError:
         return None
 

@@ -94,7 +94,7 @@ def _own(args, key: str = "file"):
     limits = _limits(args)
     data = read_data_file(getattr(args, key), limits, max_bytes=_file_cap(args, limits))
     name = getattr(args, "variant", None) or (data.get("variant") if isinstance(data, dict) else None)
-    own = find_variant(name).own_commands() if isinstance(name, str) else None
+    own = find_variant(name).family() if isinstance(name, str) else None
     return (own, data) if own is not None else (None, None)
 
 
@@ -398,7 +398,7 @@ def _own_cases(paths: list[str]) -> list:
     for f in case_files(paths):
         data = read_data_file(f)
         name = data.get("variant", "standard") if isinstance(data, dict) else "standard"
-        own = find_variant(name).own_commands() if isinstance(name, str) else None
+        own = find_variant(name).family() if isinstance(name, str) else None
         if own is None:
             return []
         groups.setdefault(name, (own, []))[1].append(f)
@@ -408,12 +408,12 @@ def _own_cases(paths: list[str]) -> list:
 def cmd_why(args) -> int:
     from .research import format_why, why
 
-    if not args.order:
-        raise DipsatError("why: name the order with --order \"...\"")
     own, data = _own(args)
     if own is not None:
         print(own.why(data, args.file, args.order, args.rules, tuple(args.option or ())))
         return 0
+    if not args.order:
+        raise DipsatError("why: name the order with --order \"...\"")
     print(format_why(why(_request(args), args.order)))
     return 0
 
@@ -526,7 +526,7 @@ def cmd_rules(args) -> int:
         if text is not None:
             print(text)
             return 0
-        own = find_variant(args.preset).own_commands() if args.preset.lower() in names else None
+        own = find_variant(args.preset).family() if args.preset.lower() in names else None
         if own is not None:
             print(own.describe_rules())
             return 0
@@ -547,7 +547,7 @@ def cmd_rules(args) -> int:
     for name, text in PRESET_HELP.items():
         print(f"{name:<6} {text}")
     for cls in VARIANTS:
-        own = cls.instance().own_commands()
+        own = cls.instance().family()
         if own is not None:
             print(f"{cls.name:<6} {own.summary()}")
         elif cls.name != "standard":
@@ -810,35 +810,12 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     from dipsat.variants import VARIANTS
 
     for cls in VARIANTS:  # subcommands contributed by variants (e.g. research commands of their own)
-        for vc in cls.instance().commands():
+        family = cls.instance().family()
+        for vc in family.commands() if family is not None else ():
             v = sub.add_parser(vc.name, help=vc.help)
             vc.configure(v)
             v.set_defaults(func=vc.run)
     return p
-
-
-def _variant_command(args):
-    """A variant's own implementation of this command, when the file(s) name such a variant."""
-    if getattr(args, "source", "dipsat") != "dipsat":  # play --from mila: another program's format
-        return None
-    from .api import read_data_file
-    from dipsat.variants import find_variant
-
-    paths = [args.file] if getattr(args, "file", None) else list(getattr(args, "paths", None) or [])
-    names = set()
-    limits = _limits(args)
-    if paths and not getattr(args, "file", None):
-        from .corpus import case_files
-
-        paths = case_files(paths)[:1]
-    for f in paths:
-        data = read_data_file(f, limits, max_bytes=_file_cap(args, limits) if getattr(args, "file", None) else None)
-        names.add(str(data.get("variant", "standard")) if isinstance(data, dict) else "standard")
-    if getattr(args, "variant", None):
-        names = {args.variant}
-    if len(names) != 1:
-        return None
-    return find_variant(names.pop()).command_for(args.command)
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -851,12 +828,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         from .limits import deadline
 
-        own = _variant_command(args) if args.command in ("adjudicate", "play", "why", "compare", "explore") else None
-        if own is not None and args.command == "play":
-            _file_limits_only(args, "for this variant's games")
         # explore and why answer one turn: their wall-clock limit covers the whole command
         with deadline(args.time_limit if args.command in ("explore", "why", "readings") else None):
-            return (own or args.func)(args)
+            return args.func(args)
     except DipsatError as exc:
         print(f"dipsat: error: {exc}", file=sys.stderr)
         return 2

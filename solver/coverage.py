@@ -98,7 +98,7 @@ def _assignment(variant: Any, model: type[BaseModel], rules: str, exp: Expectati
     """The values of every categorical option an expectation holds under, and the options object
     (None for a variant whose options are not the Diplomacy pipeline's)."""
     names = categorical_options(model)
-    if variant.own_commands() is None and not _checks_itself(variant):
+    if variant.family() is None:
         opts = variant.rules(rules, **exp.options)
         return {n: getattr(opts, n) for n in names}, opts
     try:
@@ -106,16 +106,6 @@ def _assignment(variant: Any, model: type[BaseModel], rules: str, exp: Expectati
     except Exception as exc:  # pydantic's ValidationError: a bad option in a case
         raise DipsatError(f"options {exp.options!r}: {exc}") from None
     return {n: getattr(values, n) for n in names}, None
-
-
-def _checks_itself(variant: Any) -> bool:
-    return type(variant).run_case is not _base_run_case()
-
-
-def _base_run_case() -> Callable[..., Any]:
-    from .variant import Variant
-
-    return Variant.run_case
 
 
 def _reads(case: CorpusCase, opts: Any, model: type[BaseModel], assignment: Assignment) -> Optional[set[str]]:

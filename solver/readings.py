@@ -112,7 +112,7 @@ def turn_readings(req: TurnRequest, rules: str | RuleOptions | None = None, fixe
     from dipsat.variants import find_variant
 
     variant = find_variant(req.variant)
-    if variant.own_commands() is not None or type(variant).run_case is not _base_run_case():
+    if variant.family() is not None:
         raise DipsatError(f"readings: the {variant.name} variant is a game of its own family; 'dipsat readings' "
                           "works on Diplomacy-family turns (its corpus is covered by 'dipsat coverage')")
     base = resolve_rules(variant, req, rules)
@@ -143,12 +143,6 @@ def turn_readings(req: TurnRequest, rules: str | RuleOptions | None = None, fixe
         hit = next(by[tuple(full[n] for n in names)] for names, by in index.items() if tuple(full[n] for n in names) in by)
         out.table.append((full, hit))
     return out
-
-
-def _base_run_case() -> Any:
-    from .variant import Variant
-
-    return Variant.run_case
 
 
 def _outside(req: TurnRequest, base: RuleOptions, model: type[RuleOptions], cands: list[str]) -> list[Leaf[Any]]:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from pydantic import BaseModel
 
 from dipsat.maps import GameMap, load_map
 
 from .errors import PositionError
-from .family import OwnCommands
+from .family import Family
 from .models import Position, Unit, ARMY, FLEET
 from .movement import MovementRules
 from .notation import Notation
@@ -22,16 +20,6 @@ from .rules import RuleOptions, preset
 if TYPE_CHECKING:
     from .phases import Calendar
     from .render import RenderHints
-
-
-@dataclass(frozen=True)
-class VariantCommand:
-    """A CLI subcommand a variant contributes (``dipsat NAME ...``), collected from the registry."""
-
-    name: str
-    help: str
-    configure: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
 
 
 class Variant:
@@ -67,9 +55,10 @@ class Variant:
         return adjudicate_adjustments(self.map, self.notation, pos, orders, pos.owners, rules.civil_disorder,
                                       shared_provinces=self.max_units_per_province is None)
 
-    def own_commands(self) -> Optional["OwnCommands"]:
-        """A variant of another game family answers the commands itself (see
-        :mod:`dipsat.family`); None: the Diplomacy pipeline below."""
+    def family(self) -> Optional[Family]:
+        """The one seam for a variant of another game family: it answers the commands itself
+        (:class:`dipsat.family.Family`: adjudicate, batch, corpus, play, explore, why, compare,
+        rules, and subcommands of its own).  None: the core's Diplomacy pipeline."""
         return None
 
     def adjudicate_placement(self, pos: Position, orders: dict[str, list[str]]):
@@ -207,30 +196,17 @@ class Variant:
                  for p in self.map.powers.values() for k, loc in p.start]
         return Position(variant=self.name, year=self.map.start_year, season="spring", units=tuple(units)).canonical()
 
-    # ---- generic hooks for variants whose game is not Diplomacy-shaped ------------------------
-    def run_case(self, case: Any, rules: str, expectation: Any) -> Optional[list[str]]:
-        """The problems found running a corpus case that this variant checks itself (from the
-        case's ``data`` and the expectation's ``facts``); ``None``: the core's order pipeline."""
-        return None
-
-    def commands(self) -> Sequence[VariantCommand]:
-        """Extra CLI subcommands this variant contributes."""
-        return ()
-
-    def command_for(self, name: str) -> Optional[Callable[[argparse.Namespace], int]]:
-        """This variant's own implementation of a core command (``play``, ``why``, ``compare``,
-        ``adjudicate``) for files that name the variant; ``None``: the core's."""
-        return None
-
     # Readings of the seed text that are fixed rather than options, each with the sentence it
     # rests on (printed by ``dipsat rules NAME``).
     readings: ClassVar[tuple[str, ...]] = ()
+
+    def rules_text(self) -> Optional[str]:
+        """The variant's rule options as text (``dipsat rules NAME``) when it words them its own
+        way; None: the core's listing of the options model.  (A variant of another game family
+        describes its rules through its :meth:`family`.)"""
+        return None
 
     def reading_options(self) -> type[BaseModel]:
         """The model of the variant's rule options as ``dipsat coverage`` and ``readings``
         enumerate them: :attr:`options_model`, or the variant's own model (another game family)."""
         return self.options_model
-
-    def rules_text(self) -> Optional[str]:
-        """The variant's rule options as text (``dipsat rules NAME``) when they are its own model."""
-        return None

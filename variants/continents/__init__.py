@@ -5,7 +5,7 @@ the country has border connections; free cities breed units; a player wins with 
 countries on three continents.  Orders are ordered lists (earlier orders have priority), battles
 are fought by unit counts and every side loses.
 
-The variant owns its whole pipeline (:class:`dipsat.family.OwnCommands`): its map format
+The variant owns its whole pipeline (:class:`dipsat.family.Family`): its map format
 (:mod:`dipsat.maps.continental`), notation (:mod:`.notation`), rule options (:mod:`.rules`), the
 round's equations over integer unit counts solved by CP-SAT (:mod:`.equations`, :mod:`.round`),
 set-up and the game (:mod:`.game`) and the research commands (:mod:`.research`).
@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Optional
 
 from pydantic import BaseModel
 
-from dipsat.family import OwnCommands
+from dipsat.family import Family
 from dipsat.variant import Variant
 
 
@@ -26,7 +26,7 @@ class Continents(Variant):
     aliases: ClassVar[tuple[str, ...]] = ("continents-and-free-cities", "free-cities", "004")
     description: ClassVar[str] = "continents and free cities (seed 004): unit counts, ordered order lists, multi-way battles"
 
-    def own_commands(self) -> Optional[OwnCommands]:
+    def family(self) -> Optional[Family]:
         from .commands import ContinentsCommands  # imported when used: starting dipsat stays cheap
 
         return ContinentsCommands()

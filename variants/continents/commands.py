@@ -1,5 +1,5 @@
 """The commands on this variant: the thin adapter the core's CLI, batch and corpus runner call
-(:class:`dipsat.family.OwnCommands`)."""
+(:class:`dipsat.family.Family`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 from dipsat.corpus import CaseRun, CorpusCase, Expectation
 from dipsat.errors import DipsatError
+from dipsat.family import Family
 
 from .board import parse_units
 from .requests import RoundRequest, get_map, read_request, run_request
@@ -87,8 +88,10 @@ def round_json(res: RoundResult) -> dict[str, Any]:
     }
 
 
-class ContinentsCommands:
-    """:class:`dipsat.family.OwnCommands` for the continents variant."""
+class ContinentsCommands(Family):
+    """The continents variant's answers to the commands (:class:`dipsat.family.Family`)."""
+
+    variant = "continents"
 
     def adjudicate(self, data: Any, where: str, rules: Optional[str] = None, options: tuple[str, ...] = ()) -> RoundResult:
         return run_request(read_request(data, where), where, rules, options)
@@ -129,8 +132,11 @@ class ContinentsCommands:
 
         return explore_command(read_request(data, where), where, rules, options, limit)
 
-    def why(self, data: Any, where: str, order: str, rules: Optional[str], options: tuple[str, ...]) -> str:
+    def why(self, data: Any, where: str, order: Optional[str], rules: Optional[str], options: tuple[str, ...]) -> str:
         from .research import why_command
+
+        if not order:
+            raise DipsatError("why: name the order with --order \"...\"")
 
         return why_command(read_request(data, where), where, order, rules, options)
 

@@ -9,18 +9,18 @@ package holds all of it: the board as data (:mod:`.board`, ``world.toml``), the 
 (:mod:`.actions`), the CP-SAT joint check of a stage's actions (:mod:`.stage`), the drills and
 their exact distributions (:mod:`.drills`), bidding (:mod:`.bidding`), the game runner
 (:mod:`.game`), and the adapters to the core's corpus runner and CLI (:mod:`.cases`,
-:mod:`.commands`).  The core knows it only through the generic hooks of
-:class:`dipsat.variant.Variant`.
+:mod:`.commands`, :mod:`.family`).  The core knows it only through the generic hooks of
+:class:`dipsat.variant.Variant` and its one seam for another game family, :meth:`Variant.family`.
 """
 
 from __future__ import annotations
 
-import argparse
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional
 
 from pydantic import BaseModel
 
-from dipsat.variant import Variant, VariantCommand
+from dipsat.family import Family
+from dipsat.variant import Variant
 
 
 class Supremacy(Variant):
@@ -28,23 +28,10 @@ class Supremacy(Variant):
     aliases = ("supremacy-house", "seed002")
     description = "Supremacy house rules: stages, blind bidding, market, loans, movement costs, dice battle drills"
 
-    def run_case(self, case: Any, rules: str, expectation: Any) -> Optional[list[str]]:
-        from .cases import check_facts
+    def family(self) -> Optional[Family]:
+        from .family import SupremacyFamily
 
-        return check_facts(dict(case.data), dict(expectation.options), dict(expectation.facts))
-
-    def commands(self) -> Sequence[VariantCommand]:
-        # Collected whenever dipsat starts: the arguments are declared here and the command
-        # module (state models, OR-Tools) is imported only when one of these commands runs.
-        return (
-            VariantCommand("odds", "Supremacy: the exact outcome distribution of a battle drill", _file_args, _lazy("cmd_odds")),
-            VariantCommand("wealth", "Supremacy: the wealth table of a state", _file_args, _lazy("cmd_wealth")),
-        )
-
-    def command_for(self, name: str) -> Optional[Callable[[argparse.Namespace], int]]:
-        from . import commands as c
-
-        return {"why": c.cmd_why, "compare": c.cmd_compare, "play": c.cmd_play, "adjudicate": c.cmd_adjudicate}.get(name)
+        return SupremacyFamily()
 
     def render_file(self, data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
         from .picture import render_file
@@ -55,23 +42,3 @@ class Supremacy(Variant):
         from .options import SupremacyOptions
 
         return SupremacyOptions
-
-    def rules_text(self) -> Optional[str]:
-        from .options import describe_options
-
-        return describe_options()
-
-
-def _file_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file")
-    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a Supremacy rule option")
-
-
-def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        from . import commands
-
-        fn: Callable[[argparse.Namespace], int] = getattr(commands, name)
-        return fn(args)
-
-    return run
