@@ -242,3 +242,31 @@ def forcing_core(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple[int
         if infeasible(trial)[0]:
             keep_core = trial
     return keep_core
+
+
+def enumerate_space(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple[int, int]],
+                    groups: Sequence[Sequence[Key]], limit: int, time_limit: float | None = None) -> tuple[list[dict[Key, Value]], bool]:
+    """Every reading of the rules and every consistent resolution under it, from ONE model.
+
+    ``defs`` may refer to option literals (keys in ``groups``, one group per option, one literal
+    per value) that no definition defines: they are the model's categorical variables, exactly
+    one literal of each group true, and a definition that depends on an option holds each
+    value's formula under that value's literal.  Each solution is one assignment of the options
+    (its literals) and one consistent resolution of the equations under it, before any backup
+    rule.  Returns the solutions (up to ``limit``) and whether the limit cut the enumeration."""
+    model = Model()
+    comp = Compiler(model, domains)
+    names = list(defs)
+    for n in names:
+        comp.define(n, defs[n])
+    lits = [k for g in groups for k in g]
+    for g in groups:
+        model.add_exactly_one([comp.var(k) for k in g])
+    keys = names + lits
+    solver = new_solver(time_limit=time_limit)
+    solver.parameters.enumerate_all_solutions = True
+    cb = _Collector(keys, [comp.var(k) for k in keys], domains, limit + 1)
+    status = solver.solve(model, cb)
+    if status == cp_model.UNKNOWN and len(cb.found) <= limit:
+        raise SolverError("CP-SAT stopped without an answer while enumerating the readings of a turn")
+    return cb.found[:limit], len(cb.found) > limit

@@ -35,7 +35,7 @@ from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 from .api import TurnRequest, adjudicate, build_owners, build_position, resolve_rules, _power_name
 from .equations import Definition, Key, Solution, System, solve_system, substitute_def
 from .errors import DipsatError
-from .option_space import Assignment, Leaf, Scope, Wanted, assignments, categorical_options, option_values, recording, split_by_reads
+from .option_space import Assignment, Leaf, Scope, Wanted, literal_key, assignments, categorical_options, option_values, recording, split_by_reads
 from .rules import RuleOptions
 
 T = TypeVar("T")
@@ -56,6 +56,7 @@ class Reading:
     assignment: Assignment
     outcomes: tuple[OrderOutcome, ...]
     after: tuple[str, ...]  # the units after the turn
+    before_backup: Optional[int] = None  # consistent resolutions before any backup rule (movement)
 
 
 @dataclass
@@ -68,6 +69,8 @@ class Readings:
     in_model: list[str] = field(default_factory=list)  # options the equations were split on
     outside: list[str] = field(default_factory=list)  # options binding or encoding read directly
     solves: int = 0  # distinct equation systems solved
+    space_calls: int = 0  # one-model enumerations of the in-model readings
+    space_capped: bool = False
 
     def orders(self) -> list[str]:
         seen: dict[str, None] = {}
@@ -125,8 +128,7 @@ def turn_readings(req: TurnRequest, rules: str | RuleOptions | None = None, fixe
     else:
         leaves = _outside(req, base, model, cands)
     for leaf in leaves:
-        rows, after = leaf.result
-        out.classes.append(Reading(dict(leaf.assignment), rows, after))
+        out.classes.append(Reading(dict(leaf.assignment), *leaf.result))
     touched = {n for r in out.classes for n in r.assignment}
     out.options = [n for n in cands if n in touched]
     n_full = 1
@@ -183,6 +185,7 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
 
     solved: Memo = {}
     explained: Memo = {}
+    spaces: dict[int, dict[tuple[bool, ...], int]] = {}  # id(encoding) -> literal values -> resolutions
     leaves: list[Leaf[Any]] = []
     in_model: set[str] = set()
     outside: set[str] = set()
@@ -192,8 +195,12 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
         split = list(outer.scope.split)
         in_model.update(split)
         bkey = _bound_key(bound)
+        counts = spaces.get(id(enc))
+        if counts is None:
+            counts = spaces[id(enc)] = _space(enc.system, outer.scope, out)
         for inner in assignments(model, split, outer.assignment):
             lits = outer.scope.literals(inner)
+            before = counts.get(tuple(lits[k] for k in sorted(lits)), 0)
             spec = {k: substitute_def(d, lits) for k, d in enc.system.defs.items()}
             system = System(spec, enc.system.kinds, enc.system.domains, enc.system.labels)
             skey = repr(tuple(spec.items()))  # hashed once
@@ -203,13 +210,13 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
                 return solve_system(system, impl.backup)  # a backup rule reads its options here
 
             def run(scope: Scope, system: System = system, skey: Any = skey, bkey: str = bkey,
-                    bound: Any = bound, impl: Any = impl, solve: Any = solve) -> Any:
+                    bound: Any = bound, impl: Any = impl, solve: Any = solve, before: int = before) -> Any:
                 def explain() -> Any:
                     sol = _memo(solved, skey, scope, lambda: solve(scope))
                     enc_here = impl.encode(bound)  # this reading's own equations: its explanations
                     res = impl.explain(enc_here, sol.values, sol.components)
                     res = res.model_copy(update={"orders": tuple(bound.orders[u] for u in sorted(bound.orders))})
-                    return outcome_rows(res)
+                    return (*outcome_rows(res), before)
 
                 return _memo(explained, (skey, bkey), scope, explain)
 
@@ -217,6 +224,27 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
     out.in_model = [n for n in cands if n in in_model]
     out.outside = [n for n in cands if n in outside]
     return leaves
+
+
+SPACE_LIMIT = 4096  # resolutions enumerated in the one model of a turn's in-model readings
+
+
+def _space(system: System, scope: Scope, out: "Readings") -> dict[tuple[bool, ...], int]:
+    """The interpretation space of one encoding, from one CP-SAT model: for each assignment of
+    the options its formulas split on (their literals, in key order), the number of consistent
+    resolutions of the equations before any backup rule."""
+    from .cpsat import enumerate_space
+
+    groups = [[literal_key(scope.model, n, v) for v in scope.free[n]] for n in scope.split]
+    sols, capped = enumerate_space(system.defs, system.domains, groups, SPACE_LIMIT)
+    out.space_calls += 1
+    out.space_capped = out.space_capped or capped
+    lits = sorted(k for g in groups for k in g)
+    counts: dict[tuple[bool, ...], int] = {}
+    for sol in sols:
+        key = tuple(bool(sol[k]) for k in lits)
+        counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 Memo = dict[Any, list[tuple[Assignment, Any]]]
@@ -415,6 +443,14 @@ def format_readings(rd: Readings, order: Optional[str] = None) -> str:
             continue
         head = "; ".join(f"{res} iff {cond}" for res, cond in orr.outcomes[:-1])
         lines.append(f"{orr.order}: {head}; else {orr.outcomes[-1][0]}")
+    if order is None and rd.table and rd.table[0][1].before_backup is not None:
+        table = [(a, r.before_backup) for a, r in rd.table]
+        deps_b, covers = conditions(rd.model, rd.options, table)
+        capped = "+" if rd.space_capped else ""
+        parts = sorted(covers, key=lambda v: -1 if v is None else v)
+        text = ("; ".join(f"{v}{capped} iff {describe_condition(rd.model, deps_b, covers[v])}" for v in parts[:-1])
+                + ("; else " if len(parts) > 1 else "") + f"{parts[-1]}{capped}" + (" under every reading" if len(parts) == 1 else ""))
+        lines.append(f"Consistent resolutions before any backup rule: {text}")
     if order is None:
         lines.append(f"Distinct outcomes of the whole turn: {len(classes)}"
                      + (f" (depending on {', '.join(deps)})" if deps else ""))
@@ -424,7 +460,8 @@ def format_readings(rd: Readings, order: Optional[str] = None) -> str:
         never = [n for n in rd.candidates if n not in deps]
         lines.append(f"Options that never matter for this turn ({len(never)} of {len(rd.candidates)}): " + ", ".join(never))
         lines.append(f"Enumerated: {len(rd.options)} options touch the turn, {len(rd.table)} assignments; "
-                     f"in the model: {', '.join(rd.in_model) or 'none'}; {rd.solves} distinct equation systems solved")
+                     f"in the model: {', '.join(rd.in_model) or 'none'} ({rd.space_calls} one-model enumeration{'s' if rd.space_calls != 1 else ''}); "
+                     f"{rd.solves} distinct equation systems solved with their backup rules")
     return "\n".join(lines)
 
 
@@ -437,6 +474,6 @@ def readings_json(rd: Readings) -> dict[str, Any]:
         "distinct_outcomes": len(classes),
         "orders": [{"order": o.order, "depends_on": o.depends,
                     "outcomes": [{"result": r, "when": c} for r, c in o.outcomes]} for o in order_readings(rd)],
-        "table": [{"options": a, "outcomes": {o.order: o.result for o in r.outcomes}, "after": list(r.after)}
-                  for a, r in rd.table],
+        "table": [{"options": a, "outcomes": {o.order: o.result for o in r.outcomes}, "after": list(r.after),
+                   "resolutions_before_backup": r.before_backup} for a, r in rd.table],
     }

@@ -127,3 +127,29 @@ def test_own_family_variants_get_a_clear_error(capsys):
     with pytest.raises(DipsatError, match="game of its own family"):
         turn_readings(TurnRequest(variant="supremacy"))
 
+
+
+@pytest.mark.parametrize("name", ["6.F.14", "6.F.18", "6.G.11", "6.E.01"])
+def test_one_model_counts_every_readings_resolutions(name):
+    """The one CP-SAT model of every in-model reading (option literals, exactly one per option)
+    finds, for each assignment, exactly the consistent resolutions the single-preset equations
+    have under it (counted by enumerating that preset's own model)."""
+    from dipsat.api import resolve_rules
+    from dipsat.equations import enumerate_all
+    from dipsat.readings import _request_parts
+    from dipsat.variants import find_variant
+
+    req = _request(CORPORA / "datc" / f"{name}.toml")
+    rd = turn_readings(req)
+    assert rd.space_calls >= 1
+    variant = find_variant(req.variant)
+    pos, orders = _request_parts(variant, req)
+    seen = set()
+    for a, r in rd.table:
+        opts = resolve_rules(variant, req).with_(**a)
+        key = tuple(getattr(opts, n) for n in rd.in_model) + tuple(a.get(n) for n in rd.outside)
+        if key in seen:
+            continue
+        seen.add(key)
+        enc = variant.movement_rules(opts).encode(variant.binder(opts).bind(pos, orders))
+        assert r.before_backup == len(enumerate_all(enc.system, limit=64)), (name, a)
