@@ -167,3 +167,88 @@ def test_rules_text_lists_every_option_and_reading():
 
 def test_alias():
     assert find_variant("multiplicity-plus") is V
+
+
+# -- properties -------------------------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from benchmarks.multiplicity import random_turn  # noqa: E402
+import random  # noqa: E402
+
+
+def _seaworthy_turn(rng: random.Random) -> dict:
+    """A/Fs at sea and on coasts with random moves, disembarkations and splits."""
+    seas = ["eng", "mao", "nth", "iri", "nao"]
+    units = {"France": [], "England": []}
+    orders: dict[str, list[str]] = {"France": [], "England": []}
+    m = V.map
+    for i, sea in enumerate(seas):
+        power = ["France", "England"][i % 2]
+        a = rng.randint(0, 2)
+        f = rng.randint(max(a, 1), 3)
+        units[power].append(f"{a}A/{f}F({sea})" if a else f"{f}F({sea})")
+        nbrs = sorted({m.province_of(n) for n in m.fleet_neighbours(sea)})
+        for _ in range(a):
+            orders[power].append(f"A({sea})-{rng.choice(nbrs)}" if rng.random() < 0.5 else f"A({sea}) Std")
+        for _ in range(f):
+            orders[power].append(f"F({sea})-{rng.choice(nbrs)}" if rng.random() < 0.5 else f"F({sea}) Std")
+    return {"variant": "multiplicity", "units": units, "orders": orders}
+
+
+def _pieces(pos) -> int:
+    return sum(u.count for u in pos.units)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6))
+def test_units_conserved_and_provinces_single_power(seed):
+    req = random_turn(random.Random(seed), min_units=40)
+    res = adjudicate(req)
+    dislodged = sum(res.position.units[i].count for i in res.dislodged)
+    assert _pieces(res.after) + dislodged == _pieces(res.position)
+    before = {}
+    for u in res.position.units:
+        before.setdefault(u.province, set()).add(u.power)
+    after = {}
+    for u in res.after.units:
+        after.setdefault(u.province, set()).add(u.power)
+    for prov, powers in after.items():  # no merges ordered: two powers only where they stood together
+        assert len(powers) == 1 or powers == before.get(prov), (prov, powers)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6))
+def test_result_independent_of_the_order_orders_are_listed(seed):
+    req = random_turn(random.Random(seed), min_units=40)
+    rng = random.Random(seed + 1)
+    shuffled = {p: rng.sample(o, len(o)) for p, o in reversed(list(req["orders"].items()))}
+    a = adjudicate(req)
+    b = adjudicate({**req, "orders": shuffled, "units": dict(reversed(list(req["units"].items())))})
+    assert a.after.units == b.after.units
+    assert sorted((o.power, o.text, o.result) for o in a.outcomes) == sorted((o.power, o.text, o.result) for o in b.outcomes)
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6))
+def test_seaworthiness_never_violated_at_sea(seed):
+    res = adjudicate(_seaworthy_turn(random.Random(seed)))
+    assert _pieces(res.after) + sum(res.position.units[i].count for i in res.dislodged) == _pieces(res.position)
+    for prov in {u.province for u in res.after.units if V.map.provinces[u.province].is_sea}:
+        here = [u for u in res.after.units if u.province == prov]
+        assert sum(u.count for u in here if u.kind == "A") <= sum(u.count for u in here if u.kind == "F"), prov
+
+
+@pytest.mark.xfail(reason="not implemented yet: rule 5(a)'s combined form 'A(Par)-Bur MERGE A(Bur) and support "
+                          "attack on ITALIAN A(Bur)' (a move that merges and supports an inside attack at once)", strict=True)
+def test_merge_and_support_inside_attack_in_one_order():
+    res = turn({"France": ["A(Bur)", "A(Par)"], "Italy": ["A(Bur)"]},
+               {"France": ["A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)", "A(Bur) attacks ITALIAN A(Bur)"]})
+    assert [res.position.units[i].power for i in res.dislodged] == ["Italy"]
+
+
+@pytest.mark.xfail(reason="not implemented yet: rule 12's three-season postal year (Spring; Spring retreats and "
+                          "Autumn; Autumn retreats and adjustments) as a calendar option", strict=True)
+def test_three_season_postal_year():
+    g = Game("multiplicity", options={"year": "three_season"})
+    assert g.phase_name == "S1900P"

@@ -159,6 +159,7 @@ class MultiplicityRules(MovementRules):
             sysm.define_int(_k("strength", rep), "strength", self._sum(self.force_terms(enc, k)))
         for k in sorted(forces, key=lambda k: forces[k][0]):
             rep = forces[k][0]
+            sysm.define(_k("seaworthy", rep), "seaworthy", self.seaworthy(enc, k))
             sysm.define(_k("force", rep), "force", self.force_formula(enc, k))
             for u in forces[k]:
                 sysm.define(_k("move", u), "move", AND(VAR(_k("force", rep)), self.P(enc, u)))
@@ -427,7 +428,7 @@ class MultiplicityRules(MovementRules):
         side, p = k
         rivals = [r for r in enc.forces if r[1] == p and r != k]
         full = self.force_terms(enc, k)
-        sea = self.seaworthy(enc, k)
+        sea = VAR(_k("seaworthy", enc.forces[k][0]))
         if not self.hostile(enc, k):
             return AND(sea, *(self.beats(enc, full, r) for r in rivals))
         owners = enc.owners[p]
@@ -521,6 +522,11 @@ class MultiplicityRules(MovementRules):
     # backup rules ----------------------------------------------------------------------------
     def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int) -> Optional[tuple[str, str, dict[Key, Definition]]]:
         kinds = {n.kind for n in members}
+        if "seaworthy" in kinds:
+            # fleets leaving A/Fs at sea whose seaworthiness depends on each other: rule 10, "all
+            # fleets attempting to split from the multiple A/F will fail"
+            return ("other_cycle", "the fleets splitting from an A/F at sea fail (rule 10)",
+                    {n: FALSE for n in members if n.kind == "seaworthy"})
         if kinds <= {"move", "force", "strength"}:
             return ("circular_movement", "circular movement: all moves succeed",
                     {n: TRUE for n in members if n.kind in ("force", "move")})
@@ -633,7 +639,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
             strengths = [att]
             if k in enc.not_seaworthy:
                 parts.append(enc.not_seaworthy[k])
-            elif not val(impl.seaworthy(enc, k)):
+            elif not values[_k("seaworthy", enc.forces[k][0])]:
                 parts.append("the armies left at sea would outnumber the fleets, so the fleets cannot leave (rule 10)")
             if hostile and k in enc.h2h:
                 opp, opp_units = enc.h2h[k]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Order, OrderBody, Position, Rejected, Unit, register_order_kind
+from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Support, Order, OrderBody, Position, Rejected, Unit, register_order_kind
 from dipsat.notation import ParsedOrder
 from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
 
@@ -266,6 +266,21 @@ class MultiplicityBinder(OrderBinder):
                                        "and an army goes to or from a sea space only with a fleet (rule 7)", i)
             return Move.build(unit=i, dest=dest)
         return super().check_move(pos, i, p)
+
+    def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
+        """The core's check, except that an army at sea (or joining fleets at sea) may be
+        supported to move by the fleets' adjacency (rule 7)."""
+        try:
+            return super().check_support(pos, i, p)
+        except IllegalOrder:
+            assert p.target is not None and p.dest is not None
+            t = self.target_unit(pos, p.target, p.text, "support", i)
+            tu, dest = pos.units[t], p.dest.province
+            m = self.map
+            by_sea = tu.kind == ARMY and (m.provinces[tu.province].is_sea or m.provinces[dest].is_sea)
+            if not by_sea or not self._by_sea(tu.province, dest) or not self._reaches(pos.units[i].kind, pos.units[i].location, dest):
+                raise
+            return Support.build(unit=i, target=t, dest=dest, target_power=p.target.power)
 
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         c = super().check_convoy(pos, i, p)
