@@ -20,7 +20,7 @@ from dipsat.maps import GameMap
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from pydantic import SerializeAsAny
 
-from .models import Drawable, Frozen, Outcome, Position, Unit, ARMY, FLEET
+from .models import Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
 from .rules import RuleOptions
 from .notation import Notation, UnitRef
 
@@ -98,8 +98,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                     reject("illegal", f"{power} has no build to waive")
                     continue
                 done += 1
-                outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="waive", result="waived",
-                                                        reason="build waived", by=(), strengths=(), dislodged_by=None))
+                outcomes.append(Waived.build(power=power, text=text, unit=None, order_kind="waive"))
                 continue
             assert ref is not None  # a build or a disband names its unit
             kind, prov, coast, count = ref.kind, ref.loc.province, ref.loc.coast, ref.count
@@ -115,8 +114,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                 done += 1
                 built_here.add(unit.province)
                 new_units.append(unit)
-                outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="build", result="built",
-                                                        reason=f"builds {unit.short()}", by=(), strengths=(), dislodged_by=None))
+                outcomes.append(Built.build(power=power, text=text, unit=None, order_kind="build", built=unit.short()))
                 continue
             # disband
             idx = [i for i in units_of.get(power, []) if pos.units[i].province == prov and left(i) > 0
@@ -130,9 +128,8 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             n = min(count or 1, left(idx[0]), -delta - done)
             done += n
             removed[idx[0]] = removed.get(idx[0], 0) + n
-            outcomes.append(Outcome.build(power=power, text=text, unit=idx[0], order_kind="disband", result="disbanded",
-                                                    reason=f"disbands {f'{n} ' if shared_provinces else ''}{describe(game_map, pos.units[idx[0]])}",
-                                                    by=(), strengths=(), dislodged_by=None))
+            outcomes.append(Disbanded.build(power=power, text=text, unit=idx[0], order_kind="disband", cause="adjustment",
+                                            removed=f"{f'{n} ' if shared_provinces else ''}{describe(game_map, pos.units[idx[0]])}"))
         if delta < 0 and done < -delta:
             if civil_rule == "2023":
                 targets = {p for p, w in owners.items() if w == power}
@@ -143,10 +140,8 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             for i in order[: -delta - done]:
                 removed[i] = removed.get(i, 0) + 1
                 civil.append(pos.units[i].label())
-                outcomes.append(Outcome.build(power=power, text=f"(civil disorder) Disband {pos.units[i].short()}",
-                                                        unit=i, order_kind="disband", result="disbanded",
-                                                        reason="disbanded by the civil-disorder rule (farthest from an owned centre)",
-                                                        by=(), strengths=(), dislodged_by=None))
+                outcomes.append(Disbanded.build(power=power, text=f"(civil disorder) Disband {pos.units[i].short()}",
+                                                unit=i, order_kind="disband", cause="civil_disorder"))
     after_units = [u if i not in removed else u.model_copy(update={"count": u.count - removed[i]})
                    for i, u in enumerate(new_units) if i not in removed or u.count > removed[i]]
     after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(after_units), owners=owners).canonical()

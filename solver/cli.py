@@ -42,12 +42,10 @@ def _print_outcomes(outcomes) -> None:
             print(f"  {mark} {o.text:<{width}}  {o.reason}")
 
 
-def _print_result(res, req, opts) -> None:
-    from dipsat.variants import find_variant
-
-    variant = find_variant(req.variant)
-    date = " ".join(str(x) for x in (req.season, req.year) if x)
-    print(f"{variant.map.title} — {date + ' — ' if date else ''}rules: {opts.name}")
+def _print_result(res, variant) -> None:
+    """A phase result in words; its date and rules are those the result records."""
+    date = " ".join(str(x) for x in (res.position.season, res.position.year) if x)
+    print(f"{variant.map.title} — {date + ' — ' if date else ''}rules: {res.rules.name}")
     movement = getattr(res, "movement", None)
     if movement is not None:
         print("\n== Movement ==")
@@ -99,7 +97,8 @@ def _own(args, key: str = "file"):
 
 
 def cmd_adjudicate(args) -> int:
-    from .api import adjudicate, load_request, resolve_rules, result_to_json
+    from .api import load_request, resolve_rules, result_to_json
+    from .pipeline import Pipeline
     from .rules import parse_overrides
     from dipsat.variants import find_variant
 
@@ -119,15 +118,15 @@ def cmd_adjudicate(args) -> int:
     variant = find_variant(req.variant)
     if args.option:
         req.options = {**req.options, **parse_overrides(args.option, variant.options_model)}
-    opts = resolve_rules(variant, req)
+    pipe = Pipeline(variant, resolve_rules(variant, req))
     with deadline(limits.turn_time_limit):
-        res = adjudicate(req, rules=opts, time_limit=limits.turn_time_limit, all_cpsat=args.all_cpsat)
+        res = pipe.adjudicate(pipe.prepare(req), "cpsat" if args.all_cpsat else "direct", limits.turn_time_limit)
     if args.json:
         out = result_to_json(res)
-        out["rules"] = opts.name
+        out["rules"] = res.rules.name
         print(json.dumps(out, indent=2, sort_keys=False))
     else:
-        _print_result(res, req, opts)
+        _print_result(res, pipe.variant)
     return 0
 
 

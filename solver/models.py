@@ -377,8 +377,11 @@ class Bounced(Outcome):
     via_convoy: bool = False
     backup_rule: Optional[str] = None
     obstacles: tuple[Obstacle, ...] = ()
+    dest: Optional[str] = None  # a retreat destroyed in a retreat battle there (display name)
 
     def describe(self) -> str:
+        if self.order_kind == "retreat" and self.dest is not None:
+            return f"destroyed: another nation retreated more units into {self.dest}, or as many"
         if self.order_kind == "retreat":
             return "fails: " + ", ".join(r.text for r in self.by) + " retreats there too; both are disbanded"
         attack = self.strengths[0].describe() if self.strengths else ""
@@ -483,24 +486,54 @@ class Disrupted(Outcome):
 
 
 class Partial(Outcome):
-    """Partly carried out (a stack's support partly cut, a retreat partly destroyed)."""
+    """Partly carried out (a stack's support partly cut, a retreat partly destroyed: ``kept`` of
+    ``total`` pieces reach ``dest``)."""
 
     kind: Literal["partial"] = "partial"
+    kept: Optional[int] = None
+    total: Optional[int] = None
+    dest: Optional[str] = None
+
+    def describe(self) -> str:
+        if self.order_kind == "retreat":
+            return f"{self.kept} of {self.total} reach {self.dest}; the rest are destroyed in the retreat battle"
+        return "partly carried out"
 
 
 class Built(Outcome):
+    """A build; ``built``: the unit, as it is written."""
+
     kind: Literal["built"] = "built"
+    built: str = ""
     SUCCEEDS: ClassVar[bool] = True
+
+    def describe(self) -> str:
+        return f"builds {self.built}"
 
 
 class Disbanded(Outcome):
+    """A unit disbanded: as ordered (a retreat phase), with no retreat order or nowhere to go, by
+    an adjustment order (``removed``: what it removed), or by the civil-disorder rule."""
+
     kind: Literal["disbanded"] = "disbanded"
+    cause: Literal["ordered", "no_retreat_order", "no_retreat", "adjustment", "civil_disorder"] = "ordered"
+    removed: str = ""
     SUCCEEDS: ClassVar[bool] = True
+
+    def describe(self) -> str:
+        return {"ordered": "disbanded as ordered",
+                "no_retreat_order": "disbanded: no retreat order",
+                "no_retreat": "disbanded: no province to retreat to",
+                "adjustment": f"disbands {self.removed}",
+                "civil_disorder": "disbanded by the civil-disorder rule (farthest from an owned centre)"}[self.cause]
 
 
 class Waived(Outcome):
     kind: Literal["waived"] = "waived"
     SUCCEEDS: ClassVar[bool] = True
+
+    def describe(self) -> str:
+        return "build waived"
 
 
 class Refused(Outcome):

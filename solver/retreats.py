@@ -17,7 +17,7 @@ from pydantic import Field, SerializeAsAny
 from dipsat.maps import GameMap
 
 from .errors import OrderError
-from .models import Bounced, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Position
+from .models import Bounced, Disbanded, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Partial, Position
 from .notation import Notation
 from .orders import describe_unit
 from .rules import RuleOptions
@@ -131,8 +131,7 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
     for u in sorted(chosen):
         loc, power, text = chosen[u]
         if loc == "disband":
-            outcomes.append(Outcome.build(power=power, text=text, unit=u, order_kind="disband", result="disbanded",
-                                                    reason="disbanded as ordered", by=(), strengths=(), dislodged_by=None))
+            outcomes.append(Disbanded.build(power=power, text=text, unit=u, order_kind="disband", cause="ordered"))
             continue
         rivals = [v for v in per_target[game_map.province_of(loc)] if v != u]
         if rivals:
@@ -145,10 +144,9 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
     for u in mv.dislodged:
         if u not in chosen:
             unit = pos.units[u]
-            why = "no retreat order" if options[u].open else "no province to retreat to"
-            outcomes.append(Outcome.build(power=unit.power, text=f"{describe_unit(unit, game_map)} (no retreat)",
-                                                    unit=u, order_kind="disband", result="disbanded",
-                                                    reason=f"disbanded: {why}", by=(), strengths=(), dislodged_by=None))
+            outcomes.append(Disbanded.build(power=unit.power, text=f"{describe_unit(unit, game_map)} (no retreat)",
+                                            unit=u, order_kind="disband",
+                                            cause="no_retreat_order" if options[u].open else "no_retreat"))
     units = list(mv.after.units) + [pos.units[u].model_copy(update={"location": loc}) for u, loc in sorted(moved.items())]
     after = mv.after.model_copy(update={"units": tuple(units)}).canonical()
     return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
@@ -251,25 +249,22 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
     for (power, text), parts in done_text.items():
         total = sum(n for n, _, _ in parts)
         if parts[0][2] == "disband":
-            outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="disband", result="disbanded",
-                                                    reason="disbanded as ordered", by=(), strengths=(), dislodged_by=None))
+            outcomes.append(Disbanded.build(power=power, text=text, unit=None, order_kind="disband", cause="ordered"))
             continue
         kept = sum(k for _, k, _ in parts)
         where = game_map.display(parts[0][2])
+        common = dict(power=power, text=text, unit=None, order_kind="retreat", dest=where)
         if kept == total:
-            res, why = "moved", f"retreats to {where}"
+            outcomes.append(Moved.build(**common))
         elif kept == 0:
-            res, why = "bounced", f"destroyed: another nation retreated more units into {where}, or as many"
+            outcomes.append(Bounced.build(**common))
         else:
-            res, why = "partial", f"{kept} of {total} reach {where}; the rest are destroyed in the retreat battle"
-        outcomes.append(Outcome.build(power=power, text=text, unit=None, order_kind="retreat", result=res,
-                                                reason=why, by=(), strengths=(), dislodged_by=None))
+            outcomes.append(Partial.build(kept=kept, total=total, **common))
     for u in options:
         if remaining[u]:
             unit = pos.units[u]
-            outcomes.append(Outcome.build(power=unit.power, text=f"{remaining[u]} {describe_unit(unit, game_map)} (no retreat)",
-                                                    unit=u, order_kind="disband", result="disbanded",
-                                                    reason="disbanded: no retreat order", by=(), strengths=(), dislodged_by=None))
+            outcomes.append(Disbanded.build(power=unit.power, text=f"{remaining[u]} {describe_unit(unit, game_map)} (no retreat)",
+                                            unit=u, order_kind="disband", cause="no_retreat_order"))
     after = mv.after.model_copy(update={"units": tuple(new_units)}).canonical()
     return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
                          outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,

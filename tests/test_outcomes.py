@@ -103,3 +103,20 @@ def test_json_outcomes_carry_typed_culprits(capsys):
     for o in with_culprits:
         assert [c["order"] for c in o["culprits"]] == o["by"]
         assert all(c["unit"] is None or ":" in c["unit"] for c in o["culprits"])
+
+
+def test_adjustment_and_retreat_outcomes_are_typed():
+    from dipsat.models import Built, Disbanded, Waived
+
+    res = adjudicate({"phase": "adjustment", "units": {"France": ["A Par"]},
+                      "owners": {"France": ["Par", "Bre", "Mar"]},
+                      "orders": {"France": ["Build F Brest", "Waive"]}})
+    out = _by_text(res)
+    assert isinstance(out["Build F Brest"], Built) and out["Build F Brest"].reason == "builds F Bre"
+    assert isinstance(out["Waive"], Waived) and out["Waive"].reason == "build waived"
+    res = adjudicate({"phase": "retreat", "units": {"Austria": ["A Tyr", "A Boh"], "Germany": ["A Mun"]},
+                      "orders": {"Austria": ["A Tyr - Mun", "A Boh S A Tyr - Mun"]},
+                      "retreat_orders": {"Germany": ["A Mun Disband"]}})
+    (o,) = res.outcomes
+    assert isinstance(o, Disbanded) and o.cause == "ordered" and o.reason == "disbanded as ordered"
+    assert res.rules is not None and res.movement.rules == res.rules
