@@ -1,6 +1,7 @@
 """Supremacy timings (``python -m benchmarks.supremacy``): the CP-SAT joint stage check
 (feasible, and infeasible with the minimal conflicting set), exact drill odds, and the
-brute-force enumeration the tests compare them with.  Seeded, single process."""
+brute-force enumeration the tests compare them with, and the example game played whole.  Seeded,
+single process."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from dipsat.variants.supremacy.options import make_options
 from dipsat.variants.supremacy.stage import check_stage
 from dipsat.variants.supremacy.state import parse_state
 
-OPTS = make_options()
+OPTS = make_options({"tapping": "never"})  # the pool takes a loan: whether it taps a company is a blank rule
 POOL = ["march army us_west - canada", "march 2 army us_east - canada", "march army canada - us_east",
         "airlift army us_west - us_east", "board 2 army us_east - navy caribbean", "sail navy gulf_of_alaska - east_pacific",
         "march army us_east - us_west", "board 1 army us_east - navy caribbean", "loan 500"]
@@ -65,6 +66,10 @@ def main() -> None:
     s2 = parse_state({"powers": {"USA": {"lstars": 8}, "USSR": {"lstars": 4}}})
     c = Clash(attacker="USA", groups=[{"target": "USSR", "attackers": 2}] * 4)
     print(f"exact L-Star clash odds (8 L-Stars in 4 groups): {timed(lambda: clash_distribution(s2, c), 50):.2f} ms")
+    from dipsat.variants.supremacy.game import play_file
+
+    print(f"the example game (set-up and two turns, every stage checked): "
+          f"{timed(lambda: play_file('examples/supremacy_game.toml'), 5):.0f} ms")
 
 
 if __name__ == "__main__":
