@@ -12,6 +12,7 @@
                                         (Stage 6: conventional and strategic forces)
     exchange 500 money for 2 oil with USA   (an immediate exchange: USA accepts the deal, even if
                                         it did not bid on the stage; both sides checked)
+    exchange 2 army canada for 500 money with CSA   (Stage 6: forces, handed over where they stand)
     build 2 army us_west / build navy caribbean / build nuke / build lstar   (Stage 6)
     blockade canada [with CSA, LEN] / siege USSR [with ...] / lift blockade canada / lift siege USSR
                                         (any time; Blockades and Sieges)
@@ -56,6 +57,8 @@ class Action:
     group: tuple[str, ...] = ()  # blockade/siege: the other players of the declaring group
     back: int = 0  # exchange: what comes back (count of back_item)
     back_item: str = ""
+    back_src: str = ""  # exchange: where the forces coming back stand
+    back_navy: int = 0  # exchange: which of the other's navies there comes back
 
     def label(self) -> str:
         return f"{self.power}: {self.text}"
@@ -77,8 +80,7 @@ PATTERNS: list[tuple[Verb, re.Pattern[str]]] = [
     ("transfer", re.compile(rf"^transfer\s+{_N}(army|armies)\s+{_ZONE}\s+to\s+(.+)$")),
     ("transfer", re.compile(rf"^transfer\s+{_NAVY}\s+to\s+(.+)$")),
     ("transfer", re.compile(rf"^transfer\s+{_N}(money|grain|oil|minerals?|nukes?|l-?stars?)\s+to\s+(.+)$")),
-    ("exchange", re.compile(rf"^exchange\s+{_N}(money|grain|oil|minerals?|nukes?|l-?stars?)\s+for\s+{_N}"
-                            r"(money|grain|oil|minerals?|nukes?|l-?stars?)\s+with\s+(.+)$")),
+    ("exchange", re.compile(r"^exchange\s+(.+?)\s+for\s+(.+?)\s+with\s+(.+)$")),
     ("build", re.compile(rf"^build\s+{_N}(army|armies|navy|navies|nukes?|l-?stars?)(?:\s+(.+))?$")),
     ("blockade", re.compile(r"^blockade\s+(.+?)(?:\s+with\s+(.+))?$")),
     ("siege", re.compile(r"^siege\s+(.+?)(?:\s+with\s+(.+))?$")),
@@ -95,6 +97,23 @@ def _item(word: str) -> str:
         if w.startswith(canon[:4]) or (canon == "army" and w == "armies") or (canon == "navy" and w == "navies"):
             return canon
     return w
+
+
+_GOODS = re.compile(r"^(?:(\d+)\s+)?(money|grain|oil|minerals?|nukes?|l-?stars?)$")
+_ARMY_GOODS = re.compile(rf"^{_N}(?:army|armies)\s+(.+)$")
+_NAVY_GOODS = re.compile(rf"^{_NAVY}$")
+
+
+def _goods(board: Board, side: str, text: str) -> tuple[int, str, str, int]:
+    """One side of an exchange: (count, item, zone of the forces, which navy there)."""
+    if m := _GOODS.match(side):
+        return int(m.group(1) or 1), _item(m.group(2)), "", 0
+    if m := _NAVY_GOODS.match(side):
+        return 1, "navy", board.lookup(m.group(1)), int(m.group(2) or 1)
+    if m := _ARMY_GOODS.match(side):
+        return int(m.group(1) or 1), "army", board.lookup(m.group(2)), 0
+    raise ActionError(f"{side!r} is not money, a resource, nukes, L-Stars or forces "
+                      "('2 army canada', 'navy caribbean')")
 
 
 def parse_action(board: Board, power: str, text: str) -> Action:
@@ -129,8 +148,10 @@ def parse_action(board: Board, power: str, text: str) -> Action:
             if verb == "transfer":
                 return Action(power, text, verb, int(g[0] or 1), _item(g[1]), to=board.lookup_power(g[2]))
             if verb == "exchange":
-                return Action(power, text, verb, int(g[0] or 1), _item(g[1]), to=board.lookup_power(g[4]),
-                              back=int(g[2] or 1), back_item=_item(g[3]))
+                n, item, src, nth = _goods(board, g[0], text)
+                bn, bitem, bsrc, bnth = _goods(board, g[1], text)
+                return Action(power, text, verb, n, item, src=src, navy=nth, to=board.lookup_power(g[2]),
+                              back=bn, back_item=bitem, back_src=bsrc, back_navy=bnth)
             if verb == "build":
                 item = _item(g[1])
                 where = board.lookup(g[2]) if g[2] else ""

@@ -118,6 +118,8 @@ def action_zones(a: Action) -> list[str]:
         return [a.src]
     if a.verb == "build" and a.item == "army":
         return [a.dst]
+    if a.verb == "exchange":
+        return [z for item, z in ((a.item, a.src), (a.back_item, a.back_src)) if item == "army"]
     return []
 
 

@@ -108,6 +108,7 @@ class _Builder:
         self.navy_refs: dict[int, int] = {}  # action index -> navy index
         self.problems: list[tuple[Action, str]] = []
         self.given: dict[str, int] = {}  # zone -> index of the last action handing forces over there
+        self.taken: set[str] = set()  # zones whose forces an exchange brings from the other player
 
     def transfer_force(self, i: int, a: Action, navies: list[list[Any]]) -> None:
         """Stage 6: a conventional force changes hands (option ``force_transfer``).  With 'in_place'
@@ -128,6 +129,28 @@ class _Builder:
             navies[k][0] = ""  # handed over: no later action of this list can use it
             self.navy_refs[i] = k
         self.given[a.src] = i
+
+    def receive_forces(self, i: int, a: Action, navies: list[list[Any]]) -> None:
+        """An exchange brings the other player's forces (option ``force_transfer``): with 'in_place'
+        they change owner where they stand, and they must be every force it has in that zone."""
+        self.opts.need("force_transfer", f"{a.text!r}")
+        b, other = self.board, self.state.holdings(a.to)
+        zone = a.back_src
+        if zone in self.taken:
+            raise ActionError(f"{a.to}'s forces in {b.zone_name(zone)} are already exchanged in this list")
+        if a.back_item == "army":
+            have = other.armies.get(zone, 0)
+            if zone not in b.territories or have != a.back:
+                raise ActionError(f"{a.to} has {have} armies in {b.zone_name(zone)}: an exchange in place takes every "
+                                  f"force it has there (force_transfer 'in_place'; two superpowers may not share a zone)")
+            self.armies(zone).terms.append((i, a.back))
+        else:
+            theirs = [nv for nv in other.navies if nv.sea == zone]
+            if len(theirs) != 1 or a.back_navy != 1:
+                raise ActionError(f"{a.to} has {len(theirs)} navies in {b.zone_name(zone)}: an exchange in place takes "
+                                  "every force it has there, one navy per exchange (force_transfer 'in_place')")
+            navies.append([zone, theirs[0].armies])
+        self.taken.add(zone)
 
     def check_handovers(self, navies: list[list[Any]]) -> None:
         """After the list: a zone where forces were handed over holds none of the giver's forces."""
@@ -268,11 +291,20 @@ class _Builder:
                     raise ActionError(f"Stage {self.stage} does not allow exchanging {item} (Diplomacy)")
             if a.to == self.power or a.to not in self.state.powers:
                 raise ActionError(f"cannot exchange with {a.to}")
-            for giver, taker, item, n in ((self.power, a.to, a.item, a.count), (a.to, self.power, a.back_item, a.back)):
-                q_from = self.money(giver) if item == "money" else self.res(giver, item)
-                q_to = self.money(taker) if item == "money" else self.res(taker, item)
-                q_from.terms.append((i, -n))
-                q_to.terms.append((i, n))
+            if a.item in FORCES:  # my forces go, as in a transfer
+                self.transfer_force(i, a, navies)
+            else:
+                q_from = self.money(self.power) if a.item == "money" else self.res(self.power, a.item)
+                q_to = self.money(a.to) if a.item == "money" else self.res(a.to, a.item)
+                q_from.terms.append((i, -a.count))
+                q_to.terms.append((i, a.count))
+            if a.back_item in FORCES:  # the other's forces come, every one it has where they stand
+                self.receive_forces(i, a, navies)
+            else:
+                q_from = self.money(a.to) if a.back_item == "money" else self.res(a.to, a.back_item)
+                q_to = self.money(self.power) if a.back_item == "money" else self.res(self.power, a.back_item)
+                q_from.terms.append((i, -a.back))
+                q_to.terms.append((i, a.back))
         elif a.verb == "transfer":
             if a.item not in TRANSFERABLE.get(self.stage, set()):
                 raise ActionError(f"Stage {self.stage} does not allow transferring {a.item} (Diplomacy)")
@@ -481,11 +513,29 @@ def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyO
             log.append(f"repaid ${a.count} million")
         elif a.verb == "exchange":
             other = state.holdings(a.to)
+            if a.item == "army":
+                h.armies[a.src] -= a.count
+                other.armies[a.src] = other.armies.get(a.src, 0) + a.count
+            elif a.item == "navy":
+                k = find_navy_index(positions, a.src, a.navy)
+                assert k is not None
+                positions.pop(k)
+                other.navies.append(navies.pop(k))
+            if a.back_item == "army":
+                other.armies.pop(a.back_src)
+                h.armies[a.back_src] = h.armies.get(a.back_src, 0) + a.back
+            elif a.back_item == "navy":
+                nv = next(x for x in other.navies if x.sea == a.back_src)
+                other.navies.remove(nv)
+                navies.append(nv)
+                positions.append((nv.sea, nv.armies))
             for src, dst, item, n in ((h, other, a.item, a.count), (other, h, a.back_item, a.back)):
-                attr = {"nuke": "nukes", "lstar": "lstars"}.get(item, item)
-                setattr(src, attr, getattr(src, attr) - n)
-                setattr(dst, attr, getattr(dst, attr) + n)
-            log.append(f"{a.count} {a.item} for {a.back} {a.back_item} with {a.to}")
+                if item not in FORCES:
+                    attr = {"nuke": "nukes", "lstar": "lstars"}.get(item, item)
+                    setattr(src, attr, getattr(src, attr) - n)
+                    setattr(dst, attr, getattr(dst, attr) + n)
+            log.append(f"{_goods_text(a.count, a.item, a.src)} for {_goods_text(a.back, a.back_item, a.back_src)} "
+                       f"with {a.to}")
         elif a.verb == "transfer" and a.item == "army":
             other = state.holdings(a.to)
             h.armies[a.src] -= a.count
@@ -536,6 +586,10 @@ def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyO
             if not 0 <= v <= CAPACITY or hh.money < 0:
                 raise DipsatError(f"internal: {p} {r} = {v} after a checked stage (the joint check missed it)")
     return log
+
+
+def _goods_text(n: int, item: str, zone: str) -> str:
+    return f"{n} {item}" + (f" {zone}" if item in FORCES else "")
 
 
 def run_stage(state: State, power: str, stage: int, texts: list[str], opts: SupremacyOptions) -> list[str]:
