@@ -13,7 +13,7 @@ list builds the comparison in the model and the explanation of the outcome ("att
 support A Mar)").  Comparisons are split on the events that change a strength (the unit at the
 destination leaving, a head-to-head opponent succeeding), so each equation stays linear.
 
-Nothing here assumes a strength of one per unit: a unit's own weight is :meth:`unit_weight`.
+Nothing here assumes a strength of one per unit: a unit's own weight is :meth:`weight`.
 Rule differences come in through the methods of :class:`MovementRules`, which variants subclass.
 """
 
@@ -22,11 +22,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import ClassVar, Optional
+from typing import Any, ClassVar, Optional, Sequence
 
 from dipsat.maps import GameMap
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, System, Values, evaluate
+from .equations import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Component, Definition, Formula, IntExpr, Key, System, Values, evaluate,
+                        is_formula, value_of)
 from .models import (Backup, Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Move, Moved,
                      MovementResult, NoPath, Obstacle, Order, Outcome, Position, Spared, Strength, Support, Term,
                      Unit, Void, FLEET, order_ref)
@@ -34,7 +35,16 @@ from .option_space import guarded
 from .orders import BoundOrders, Geography, describe_unit
 from .rules import RuleOptions
 
-Terms = list[tuple[str, int, Formula]]
+# a strength as labelled terms: (label, weight, when it counts) — a boolean formula counts 0 or 1, an
+# integer expression (e.g. an integer support decision) counts its value
+Terms = list[tuple[str, int, "Formula | IntExpr"]]
+
+
+def term_value(weight: int, f: "Formula | IntExpr", values: Values) -> int:
+    """What one strength term counts in a solved turn."""
+    if is_formula(f):
+        return weight if evaluate(f, values) else 0
+    return weight * value_of(f, values)
 
 
 KINDS = {"M": "move", "S": "support", "C": "convoy", "P": "path", "F": "force"}
@@ -57,19 +67,21 @@ class Encoding:
     system: System
     moves: dict[int, Move]
     dest: dict[int, str]  # mover -> destination province
-    route: dict[int, str]
-    into: dict[str, list[int]]  # province -> movers into it
-    occupants: dict[str, list[int]]
-    h2h: dict[int, tuple[int, Formula]]  # mover -> (unit moving the opposite way, condition of a battle)
-    move_supports: dict[int, list[int]]  # mover -> supporters (matched)
-    hold_supports: dict[int, list[int]]  # unit -> supporters (matched)
-    convoyers: dict[int, list[int]]  # convoyed army -> fleets with matched convoys
-    routes: dict[int, list[tuple[int, ...]]]  # convoyed army -> fleet chains
-    matched: dict[int, bool]  # supporter/convoyer -> does its order match
-    cutters: dict[int, list[int]]  # supporter -> moves that cut it when they have a path
-    exempt: dict[int, list[tuple[int, Formula, str]]] = field(default_factory=dict)  # supporter -> (mover, when not cut, why)
+    route: dict[int, str]  # mover -> "land", "convoy" or "either" (DATC 4.A.3)
+    occupants: dict[str, list[int]]  # province -> units in it
     labels: list[str] = field(default_factory=list)  # unit -> "A Par"
-    # boards with stacks (:mod:`solver.stacks`): the moves of one nation into one province are a force
+    # what :meth:`MovementRules.plan` finds (DATC Diplomacy)
+    into: dict[str, list[int]] = field(default_factory=dict)  # province -> movers into it
+    h2h: dict[int, tuple[int, Formula]] = field(default_factory=dict)  # mover -> (unit moving the opposite way, condition of a battle)
+    move_supports: dict[int, list[int]] = field(default_factory=dict)  # mover -> supporters (matched)
+    hold_supports: dict[int, list[int]] = field(default_factory=dict)  # unit -> supporters (matched)
+    convoyers: dict[int, list[int]] = field(default_factory=dict)  # convoyed army -> fleets with matched convoys
+    routes: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)  # convoyed army -> fleet chains
+    matched: dict[int, bool] = field(default_factory=dict)  # supporter/convoyer -> does its order match
+    cutters: dict[int, list[int]] = field(default_factory=dict)  # supporter -> moves that cut it when they have a path
+    exempt: dict[int, list[tuple[int, Formula, str]]] = field(default_factory=dict)  # supporter -> (mover, when not cut, why)
+    # rules that merge moves (:attr:`MovementRules.merge_moves`): the moves of one power into one
+    # province are one force, with one decision ``Key("force", first member)``
     forces: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # (nation, province) -> movers
     force_of: dict[int, tuple[str, str]] = field(default_factory=dict)  # mover -> its force
     supports_of_force: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # force -> supporters
@@ -99,11 +111,26 @@ class MovementRules:
         self.rules = rules
         self.geo = geography or Geography(game_map)
 
-    def explain(self, enc, values: Values, components) -> MovementResult:
+    def explain(self, enc: Encoding, values: Values, components: Sequence[Component]) -> MovementResult:
+        """The result of a solved turn (shared: :func:`explain`, with the explanation hooks)."""
         return explain(self, enc, values, components)
 
     # -- hooks ----------------------------------------------------------------------------
+    # The encoding and the explanation are shared (:meth:`encode`, :meth:`explain`); a variant
+    # says how its rules differ through these hooks and the strength terms below:
+    #   weight      the strength of a unit by itself (a stack's count, a kind's strength)
+    #   merge_moves moves of one power into one province move in unison (one force decision)
+    #   plan        how orders relate (matching supports and convoys, head-to-head meetings)
+    #   battle      when a move (a force) gets in: single winner, numeric battles, ...
+    #   cuts        the support decisions: what cuts a support and how much (boolean or integer)
+    #   dislodgers, move_outcome, support_outcome, convoy_outcome, hold_outcome, contested:
+    #               the explanation of a solved turn in the variant's terms
     head_to_head_battles = True  # units swapping places over land fight each other (DATC 5.B.1)
+    merge_moves = False  # DATC: every move is decided on its own
+
+    def weight(self, pos: Position, u: int) -> int:
+        """Hook: the strength a unit brings by itself, to an attack, a hold or a support."""
+        return 1
 
     def is_attack(self, mv: Move) -> bool:
         """Does this move attack its destination?  (A variant's own kind of move may not.)"""
@@ -113,7 +140,7 @@ class MovementRules:
         """When a move that is not an attack gets through (variants that have such moves)."""
         return FALSE
 
-    def battle_formula(self, enc: "Encoding", u: int, n: int, restricted: Terms) -> Formula:
+    def head_to_head_formula(self, enc: "Encoding", u: int, n: int, restricted: Terms) -> Formula:
         """Head-to-head: ``u`` beats the unit ``n`` coming the other way (DATC 5.B.1: its attack
         beats n's defend strength)."""
         return self._ge(restricted, self.defend_terms(enc, n), 1)
@@ -122,43 +149,90 @@ class MovementRules:
         """A variant may rewrite a move's explanation in its own words."""
         return outcome
 
-    def unit_weight(self, pos: Position, u: int) -> int:
-        return 1
-
     def label(self, pos: Position, u: int) -> str:
         return describe_unit(pos.units[u], self.map)
 
-    # -- encoding -------------------------------------------------------------------------
+    # -- encoding: shared parts, in a fixed order ---------------------------------------------
     def encode(self, b: BoundOrders) -> Encoding:
+        """The equations of a turn.  Shared by every variant: what the orders are
+        (:meth:`collect`), then the decisions in a fixed order — paths of convoyed moves
+        (:meth:`path_formula`), moves (:meth:`battle`, per force when :attr:`merge_moves`), supports
+        (:meth:`cuts`), convoys (:meth:`convoy_formula`).  How the orders relate (who supports,
+        convoys or meets whom) is :meth:`plan`."""
+        enc = self.collect(b)
+        self.plan(enc)
+        sysm = enc.system
+        for u in sorted(enc.moves):
+            if enc.route[u] != "land":
+                enc.routes[u] = self.convoy_routes(enc, u)
+                sysm.define(_name("P", u), "path", self.path_formula(enc, u))
+        if self.merge_moves:
+            for k in sorted(enc.forces, key=lambda k: enc.forces[k][0]):
+                members = enc.forces[k]
+                force = Key("force", members[0])
+                sysm.define(force, "force", self.battle(enc, members))
+                for u in members:
+                    sysm.define(_name("M", u), "move", AND(VAR(force), self.P(enc, u)))
+        else:
+            for u in sorted(enc.moves):
+                sysm.define(_name("M", u), "move", self.battle(enc, [u]))
+        for key, definition in self.cuts(enc):
+            if is_formula(definition):
+                sysm.define(key, "support", definition)
+            else:
+                sysm.define_int(key, "support", definition)
+        for c, o in sorted(b.orders.items()):
+            if isinstance(o.body, Convoy) and enc.matched.get(c):
+                sysm.define(_name("C", c), "convoy", self.convoy_formula(enc, c))
+        return enc
+
+    def collect(self, b: BoundOrders) -> Encoding:
+        """What every variant's encoding starts from: the moves and their destinations, the
+        units in each province, the route of each move, the labels; with :attr:`merge_moves`,
+        the forces (the moves of one power into one province)."""
         pos = b.position
-        orders = b.orders
-        moves = {u: o.body for u, o in sorted(orders.items()) if isinstance(o.body, Move)}
+        moves = {u: o.body for u, o in sorted(b.orders.items()) if isinstance(o.body, Move)}
         dest = {u: mv.dest.split("/")[0] for u, mv in moves.items()}
-        into: dict[str, list[int]] = defaultdict(list)
-        for u in sorted(moves):
-            if self.is_attack(moves[u]):
-                into[dest[u]].append(u)
         occupants: dict[str, list[int]] = defaultdict(list)
         for i, unit in enumerate(pos.units):
             occupants[unit.province].append(i)
         route = {u: b.route.get(u, "land") for u in moves}
-        h2h: dict[int, tuple[int, Formula]] = {}
+        enc = Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, occupants=dict(occupants))
+        if self.merge_moves:
+            forces: dict[tuple[str, str], list[int]] = defaultdict(list)
+            for u in sorted(moves):
+                forces[(pos.units[u].power, dest[u])].append(u)
+            enc.forces = dict(forces)
+            enc.force_of = {u: k for k, us in enc.forces.items() for u in us}
+        enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
+        enc.system.labels = enc.labels
+        return enc
+
+    def plan(self, enc: Encoding) -> None:
+        """Hook: how the orders relate — which moves attack which province, which supports and
+        convoys match a move, which moves meet head-on.  DATC Diplomacy: one unit per
+        province, supports matched per unit."""
+        pos = enc.bound.position
+        moves, dest, route, occupants = enc.moves, enc.dest, enc.route, enc.occupants
+        into: dict[str, list[int]] = defaultdict(list)
+        for u in sorted(moves):
+            if self.is_attack(moves[u]):
+                into[dest[u]].append(u)
         for u in moves:
             if route[u] == "convoy" or not self.is_attack(moves[u]) or not self.head_to_head_battles:
                 continue
             for v in occupants.get(dest[u], []):
                 if v in moves and route[v] != "convoy" and dest[v] == pos.units[u].province and self.is_attack(moves[v]):
-                    h2h[u] = (v, AND(NOT(self.via(route, u)), NOT(self.via(route, v))))
-        matched: dict[int, bool] = {}
+                    enc.h2h[u] = (v, AND(NOT(self.via(route, u)), NOT(self.via(route, v))))
         move_supports: dict[int, list[int]] = defaultdict(list)
         hold_supports: dict[int, list[int]] = defaultdict(list)
         convoyers: dict[int, list[int]] = defaultdict(list)
-        for s, o in sorted(orders.items()):
+        for s, o in sorted(enc.bound.orders.items()):
             body = o.body
             if isinstance(body, Support):
                 t = body.target
                 if body.dest is None:
-                    ok = t not in moves and not (self.rules.illegal_orders == "move_fails" and t in b.illegal_moves)
+                    ok = t not in moves and not (self.rules.illegal_orders == "move_fails" and t in enc.bound.illegal_moves)
                     if ok:
                         hold_supports[t].append(s)
                 else:
@@ -166,37 +240,30 @@ class MovementRules:
                         body.dest_coast is None or moves[t].dest == body.dest_coast or "/" not in moves[t].dest)
                     if ok:
                         move_supports[t].append(s)
-                matched[s] = ok
+                enc.matched[s] = ok
             elif isinstance(body, Convoy):
                 t = body.target
                 ok = t in moves and route[t] != "land" and dest[t] == body.dest
-                matched[s] = ok
+                enc.matched[s] = ok
                 if ok:
                     convoyers[t].append(s)
+        enc.into, enc.move_supports, enc.hold_supports = dict(into), dict(move_supports), dict(hold_supports)
+        enc.convoyers = dict(convoyers)
 
-        enc = Encoding(b, System(), moves, dest, route, dict(into), dict(occupants), h2h, dict(move_supports),
-                       dict(hold_supports), dict(convoyers), {}, matched, {})
-        enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
-        sysm = enc.system
-        sysm.labels = enc.labels
-        # paths
-        for u in sorted(moves):
-            if route[u] != "land":
-                enc.routes[u] = self.convoy_routes(enc, u)
-                sysm.define(_name("P", u), "path", self.path_formula(enc, u))
-        # moves
-        for u in sorted(moves):
-            f = self.move_formula(enc, u) if self.is_attack(moves[u]) else self.nonattack_formula(enc, u)
-            sysm.define(_name("M", u), "move", f)
-        # supports
-        for s, o in sorted(orders.items()):
-            if isinstance(o.body, Support) and matched.get(s):
-                sysm.define(_name("S", s), "support", self.support_formula(enc, s))
-        # convoys
-        for c, o in sorted(orders.items()):
-            if isinstance(o.body, Convoy) and matched.get(c):
-                sysm.define(_name("C", c), "convoy", self.convoy_formula(enc, c))
-        return enc
+    def battle(self, enc: Encoding, movers: list[int]) -> Formula:
+        """Hook: when a move (or, with :attr:`merge_moves`, a force: the moves of one power
+        into one province) gets into its destination.  DATC 5.B: the attack beats the hold,
+        defend or failed-move strength there and every prevent strength."""
+        u = movers[0]
+        return self.move_formula(enc, u) if self.is_attack(enc.moves[u]) else self.nonattack_formula(enc, u)
+
+    def cuts(self, enc: Encoding) -> list[tuple[Key, Definition]]:
+        """Hook: the support decisions of the turn and their definitions — what cuts a support,
+        and how much of it.  A boolean decision is "given / cut"; an integer one says how much
+        support is given (a partial cut), and :meth:`support_terms` counts it.  DATC: one
+        boolean per matched support (:meth:`support_formula`)."""
+        return [(_name("S", s), self.support_formula(enc, s)) for s, o in sorted(enc.bound.orders.items())
+                if isinstance(o.body, Support) and enc.matched.get(s)]
 
     # formulas of decisions ----------------------------------------------------------------
     def P(self, enc: Encoding, u: int) -> Formula:
@@ -273,11 +340,11 @@ class MovementRules:
     # strengths ----------------------------------------------------------------------------
     def own_terms(self, enc: Encoding, u: int) -> Terms:
         pos = enc.bound.position
-        return [(enc.labels[u], self.unit_weight(pos, u), TRUE)]
+        return [(enc.labels[u], self.weight(pos, u), TRUE)]
 
     def support_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
         pos = enc.bound.position
-        return [(f"support {enc.labels[s]}", self.unit_weight(pos, s), self.S(enc, s))
+        return [(f"support {enc.labels[s]}", self.weight(pos, s), self.S(enc, s))
                 for s in supporters if exclude_power is None or pos.units[s].power != exclude_power]
 
     def attack_terms(self, enc: Encoding, u: int, restricted_by: Optional[str]) -> Terms:
@@ -344,13 +411,13 @@ class MovementRules:
         not_battle = OR(left, stays)
         if u in enc.h2h:
             n, battle = enc.h2h[u]
-            fight = AND(self.battle_formula(enc, u, n, restricted), *beat_rivals)
+            fight = AND(self.head_to_head_formula(enc, u, n, restricted), *beat_rivals)
             return AND(self.P(enc, u), OR(AND(battle, fight), AND(NOT(battle), not_battle)))
         return AND(self.P(enc, u), not_battle)
 
     def failed_terms(self, enc: Encoding, v: int) -> Terms:
         pos = enc.bound.position
-        return [(f"{enc.labels[v]}, whose move failed", self.unit_weight(pos, v), TRUE)]
+        return [(f"{enc.labels[v]}, whose move failed", self.weight(pos, v), TRUE)]
 
     # supports and convoys -------------------------------------------------------------------
     def support_formula(self, enc: Encoding, s: int) -> Formula:
@@ -425,6 +492,85 @@ class MovementRules:
         here = enc.bound.position.units[f].province
         return NOT(OR(*(self.M(m) for m in enc.into.get(here, []))))
 
+    # -- explanation hooks (see :func:`explain`) --------------------------------------------
+    def dislodgers(self, r: "Reading") -> dict[int, int]:
+        """Hook: unit -> the unit that dislodged it."""
+        pos = r.enc.bound.position
+        out: dict[int, int] = {}
+        for u in range(len(pos.units)):
+            if u in r.moved:
+                continue
+            for a in r.enc.into.get(pos.units[u].province, []):
+                if a in r.moved:
+                    out[u] = a
+        return out
+
+    def move_outcome(self, r: "Reading", u: int) -> Outcome:
+        """Hook: what happened to a move, with the strengths compared."""
+        out = _move_outcome(self, r.enc, r.values, u, r.enc.bound.orders[u], r.common(u), r.strength, r.moved,
+                            r.overridden)
+        return self.explain_move(r.enc, r.values, u, out)
+
+    def support_outcome(self, r: "Reading", u: int) -> Outcome:
+        """Hook: what happened to a support order."""
+        enc, b = r.enc, r.enc.bound
+        pos = b.position
+        body = b.orders[u].body
+        assert isinstance(body, Support)
+        common = r.common(u)
+        dis = r.dislodged_by.get(u)
+        if not enc.matched.get(u):
+            t = b.orders[body.target]
+            return Void.build(order_kind="support", by=(order_ref(t),),
+                              wanted=None if body.dest is None else self.map.provinces[body.dest].name,
+                              unordered=self.label(pos, body.target) if body.target in b.implicit else None,
+                              **common)
+        if r.values[_name("S", u)]:
+            spared = tuple(Spared.build(by=order_ref(b.orders[mv]), why=why) for mv, when, why in enc.exempt.get(u, [])
+                           if r.val(self.P(enc, mv)) and r.val(when) and pos.units[mv].power != pos.units[u].power)
+            return Given.build(order_kind="support", spared=spared, **common)
+        if dis is not None:
+            return Cut.build(order_kind="support", by=(order_ref(b.orders[dis]),), **common)
+        when = {m: w for m, w, _ in enc.exempt.get(u, [])}
+        cut_by = tuple(order_ref(b.orders[c]) for c in enc.cutters.get(u, [])
+                       if r.val(self.P(enc, c)) and not r.val(when.get(c, FALSE)))
+        return Cut.build(order_kind="support", by=cut_by, **common)
+
+    def convoy_outcome(self, r: "Reading", u: int) -> Outcome:
+        """Hook: what happened to a convoy order."""
+        enc, b = r.enc, r.enc.bound
+        body = b.orders[u].body
+        assert isinstance(body, Convoy)
+        common = r.common(u)
+        dis_ref = common["dislodged_by"]
+        name = _name("C", u)
+        if not enc.matched.get(u):
+            return Void.build(order_kind="convoy", by=(order_ref(b.orders[body.target]),), **common)
+        backup = r.overridden[name].backup if name in r.overridden else None
+        if backup is not None:
+            return Disrupted.build(order_kind="convoy", cause="backup", backup_rule=backup[1], **common)
+        if r.values[name] and not r.values.get(_name("P", body.target), True):
+            # the fleet stayed, but the army had no convoy path: nothing was carried
+            return Disrupted.build(order_kind="convoy", cause="no_path", by=(order_ref(b.orders[body.target]),), **common)
+        if r.values[name]:
+            return Convoyed.build(order_kind="convoy", **common)
+        return Disrupted.build(order_kind="convoy", cause="dislodged", by=(dis_ref,) if dis_ref else (), **common)
+
+    def hold_outcome(self, r: "Reading", u: int) -> Outcome:
+        """Hook: what happened to a unit that holds (ordered to, or without a usable order)."""
+        common = r.common(u)
+        dis_ref = common["dislodged_by"]
+        if dis_ref is not None:
+            return Dislodged.build(order_kind="hold", by=(dis_ref,), **common)
+        return Held.build(order_kind="hold", **common)
+
+    def contested(self, r: "Reading", occupied_after: set[str]) -> list[str]:
+        """Hook: the provinces left empty by a standoff: nothing entered and some move into it
+        kept a prevent strength above zero (sorted)."""
+        return sorted(p for p, movers in r.enc.into.items()
+                      if p not in occupied_after and not any(x in r.moved for x in movers)
+                      and any(not r.val(self.prevent_zero(r.enc, x)) for x in movers))
+
     # backup rules -------------------------------------------------------------------------
     def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int):
         kinds = {n.kind for n in members}
@@ -448,107 +594,88 @@ class MovementRules:
 # running a turn and explaining it
 
 
-def explain(impl: MovementRules, enc: Encoding, values: Values, components) -> MovementResult:
+@dataclass
+class Reading:
+    """A solved turn, as the explanation hooks see it: the encoding, the value of every
+    decision, the moves that succeeded, who dislodged whom, and the decisions a backup rule
+    replaced (with their component)."""
+
+    enc: Encoding
+    values: Values
+    components: Sequence[Component]
+    moved: set[int] = field(default_factory=set)
+    dislodged_by: dict[int, int] = field(default_factory=dict)  # unit -> the unit that dislodged it
+    overridden: dict[Key, Component] = field(default_factory=dict)
+
+    def val(self, f: Formula) -> bool:
+        return evaluate(f, self.values)
+
+    def strength(self, name: str, owner: str, terms: Terms, zero: bool = False) -> Strength:
+        """A strength as the explanation shows it: its terms, each counted or not (an integer
+        term counts its value)."""
+        out = []
+        for label, w, f in terms:
+            if is_formula(f):
+                out.append(Term(label=label, weight=w, active=(not zero) and self.val(f)))
+            else:
+                out.append(Term(label=label, weight=w * value_of(f, self.values), active=not zero))
+        return Strength(name=name, owner=owner, terms=tuple(out))
+
+    def common(self, u: int) -> dict[str, Any]:
+        """The fields every outcome of unit ``u``'s order has."""
+        o = self.enc.bound.orders[u]
+        dis = self.dislodged_by.get(u)
+        return dict(power=o.power, text=o.text, unit=u,
+                    dislodged_by=order_ref(self.enc.bound.orders[dis]) if dis is not None else None)
+
+
+def explain(impl: MovementRules, enc: Encoding, values: Values, components: Sequence[Component]) -> MovementResult:
+    """The result of a solved turn, from shared parts: outcomes per order by the rules' hooks
+    (:meth:`MovementRules.move_outcome` ...), rejected orders, the position after, standoffs,
+    convoyed moves, backup rules."""
     b = enc.bound
     pos = b.position
-    m = impl.map
-
-    def val(f: Formula) -> bool:
-        return evaluate(f, values)
-
-    def strength(name: str, owner: str, terms: Terms, zero: bool = False) -> Strength:
-        return Strength(name=name, owner=owner,
-                        terms=tuple(Term(label=l, weight=w, active=(not zero) and val(f)) for l, w, f in terms))
-
-    moved = {u for u in enc.moves if values[_name("M", u)]}
-    dislodged_by: dict[int, int] = {}
-    for u in range(len(pos.units)):
-        if u in moved:
-            continue
-        for a in enc.into.get(pos.units[u].province, []):
-            if a in moved:
-                dislodged_by[u] = a
-    overridden = {}
+    r = Reading(enc, values, components)
+    r.moved = {u for u in enc.moves if values[_name("M", u)]}
+    r.dislodged_by = impl.dislodgers(r)
     for c in components:
         for n in c.overrides:
-            overridden[n] = c
+            r.overridden[n] = c
     outcomes: list[Outcome] = []
     for u in range(len(pos.units)):
-        o = b.orders[u]
-        body = o.body
-        enc.labels[u]
-        dis = dislodged_by.get(u)
-        dis_ref = order_ref(b.orders[dis]) if dis is not None else None
-        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_ref)
+        body = b.orders[u].body
         if isinstance(body, Move):
-            out = _move_outcome(impl, enc, values, u, o, common, strength, moved, overridden)
-            outcomes.append(impl.explain_move(enc, values, u, out))
+            outcomes.append(impl.move_outcome(r, u))
         elif isinstance(body, Support):
-            if not enc.matched.get(u):
-                t = b.orders[body.target]
-                outcomes.append(Void.build(order_kind="support", by=(order_ref(t),),
-                                           wanted=None if body.dest is None else m.provinces[body.dest].name,
-                                           unordered=impl.label(pos, body.target) if body.target in b.implicit else None,
-                                           **common))
-            elif values[_name("S", u)]:
-                spared = tuple(Spared.build(by=order_ref(b.orders[mv]), why=why) for mv, when, why in enc.exempt.get(u, [])
-                               if val(impl.P(enc, mv)) and val(when) and pos.units[mv].power != pos.units[u].power)
-                outcomes.append(Given.build(order_kind="support", spared=spared, **common))
-            elif dis_ref is not None:
-                outcomes.append(Cut.build(order_kind="support", by=(dis_ref,), **common))
-            else:
-                when = {m: w for m, w, _ in enc.exempt.get(u, [])}
-                cut_by = tuple(order_ref(b.orders[c]) for c in enc.cutters.get(u, [])
-                               if val(impl.P(enc, c)) and not val(when.get(c, FALSE)))
-                outcomes.append(Cut.build(order_kind="support", by=cut_by, **common))
+            outcomes.append(impl.support_outcome(r, u))
         elif isinstance(body, Convoy):
-            name = _name("C", u)
-            if not enc.matched.get(u):
-                outcomes.append(Void.build(order_kind="convoy", by=(order_ref(b.orders[body.target]),), **common))
-            elif name in overridden:
-                outcomes.append(Disrupted.build(order_kind="convoy", cause="backup", backup_rule=overridden[name].backup[1],
-                                                **common))
-            elif values[name] and not values.get(_name("P", body.target), True):
-                # the fleet stayed, but the army had no convoy path: nothing was carried
-                outcomes.append(Disrupted.build(order_kind="convoy", cause="no_path",
-                                                by=(order_ref(b.orders[body.target]),), **common))
-            elif values[name]:
-                outcomes.append(Convoyed.build(order_kind="convoy", **common))
-            else:
-                outcomes.append(Disrupted.build(order_kind="convoy", cause="dislodged",
-                                                by=(dis_ref,) if dis_ref else (), **common))
+            outcomes.append(impl.convoy_outcome(r, u))
         else:
-            if dis_ref is not None:
-                outcomes.append(Dislodged.build(order_kind="hold", by=(dis_ref,), **common))
-            else:
-                outcomes.append(Held.build(order_kind="hold", **common))
-    for r in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.rejected(r.power, r.text, "duplicate" if r.duplicate else r.severity, r.reason, r.unit))
+            outcomes.append(impl.hold_outcome(r, u))
+    for rej in sorted(b.rejected, key=lambda x: (x.power, x.unit if x.unit is not None else -1, x.text, x.reason)):
+        outcomes.append(Outcome.rejected(rej.power, rej.text, "duplicate" if rej.duplicate else rej.severity,
+                                         rej.reason, rej.unit))
     # the position after
     new_units: list[Unit] = []
     for u, unit in enumerate(pos.units):
-        if u in dislodged_by:
+        if u in r.dislodged_by:
             continue
-        if u in moved:
+        if u in r.moved:
             new_units.append(Unit.build(power=unit.power, kind=unit.kind, location=enc.moves[u].dest, count=unit.count))
         else:
             new_units.append(unit)
     after = Position.build(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
                            owners=pos.owners).canonical()
     occupied_after = {x.province for x in new_units}
-    # a standoff: nothing entered and some move into it kept a prevent strength above zero
-    contested = sorted(p for p, movers in enc.into.items()
-                       if p not in occupied_after and not any(x in moved for x in movers)
-                       and any(not val(impl.prevent_zero(enc, x)) for x in movers))
-    convoyed = tuple(sorted(u for u in moved if val(impl.via(enc.route, u))))
-    failed_into = tuple(sorted({enc.dest[u] for u in enc.moves if u not in moved}))
+    convoyed = tuple(sorted(u for u in r.moved if r.val(impl.via(enc.route, u))))
+    failed_into = tuple(sorted({enc.dest[u] for u in enc.moves if u not in r.moved}))
     backups = tuple(
-        Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
-               orders=tuple(sorted({b.orders[_unit_of(n)].text for n in c.decisions})))
+        Backup.model_validate(dict(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
+                                   orders=tuple(sorted({b.orders[_unit_of(n)].text for n in c.decisions}))))
         for c in components if c.backup)
-    return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
-                          dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
-                          contested=tuple(contested), convoyed=convoyed, failed_into=failed_into)
+    return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(r.dislodged_by)),
+                          dislodged_by=r.dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
+                          contested=tuple(impl.contested(r, occupied_after)), convoyed=convoyed, failed_into=failed_into)
 
 
 def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:
@@ -565,7 +692,7 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
         if enc.detail:
             s = strength(name, owner, terms, zero)
             return s.value, s
-        return (0 if zero else sum(w for _, w, f in terms if val(f))), None
+        return (0 if zero else sum(term_value(w, f, values) for _, w, f in terms)), None
 
     backup_rule = overridden[_name("M", u)].backup[1] if _name("M", u) in overridden else None
     occ = [v for v in enc.occupants.get(d, []) if v != u]

@@ -25,6 +25,13 @@ individual with its own order.  The equations generalise DATC 3.0 chapter 5:
 
 Every decision is still one boolean defined by an exact equivalence (:mod:`solver.equations`),
 so cycles, counting and backup rules work as for standard Diplomacy.
+
+These rules are the core's movement (:class:`solver.movement.MovementRules`: its shared
+encoding and explanation) with the hooks filled in, not a second copy: ``merge_moves`` (forces),
+``weight`` (a unit's count), ``plan`` (supports matched per force, hold supports per province,
+forces meeting head-on, one support slot per unit), ``battle`` (:meth:`StackMovementRules.force_formula`),
+``cuts`` (the slots in cutting order), ``convoy_formula`` (displacement only) and the
+explanation hooks.
 """
 
 from __future__ import annotations
@@ -32,12 +39,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable, ClassVar, Optional
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Formula, Key, System, Values, evaluate
-from .models import (Backup, Convoy, Move, MovementResult, Outcome, Position, Strength, Support, Term, Unit, OrderRef, order_ref)
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key
+from .models import Convoy, Outcome, OrderRef, Position, Support, Unit, order_ref
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
-from .movement import Encoding, MovementRules, Terms, _name, _unit_of
+from .movement import Encoding, MovementRules, Reading, Terms, _name
 from .notation import ParsedOrder
-from .orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
+from .orders import OrderBinder, ParsedLine, describe_unit
 
 
 class StackBinder(OrderBinder):
@@ -119,7 +126,7 @@ class StackMovementRules(MovementRules):
 
     option_formulas: ClassVar[tuple[str, ...]] = ()  # its formulas read no option through choose()
 
-    def unit_weight(self, pos: Position, u: int) -> int:
+    def weight(self, pos: Position, u: int) -> int:
         return pos.units[u].count
 
     def cuts_by_strength(self) -> bool:
@@ -147,28 +154,22 @@ class StackMovementRules(MovementRules):
         n = pos.units[u].count
         return (f"{n} " if n != 1 else "") + describe_unit(pos.units[u], self.map)
 
-    def explain(self, enc, values: Values, components) -> MovementResult:
-        return explain_stacks(self, enc, values, components)
+    # -- the hooks of the shared encoding -----------------------------------------------------
+    merge_moves = True  # the moves of one nation into one province are one force
 
-    # -- encoding -------------------------------------------------------------------------
-    def encode(self, b: BoundOrders) -> Encoding:
+    def plan(self, enc: Encoding) -> None:
+        """Supports match a force (the supported units' moves into the province, of the named
+        nation), hold supports a province; a convoy carries every army of its convoyed move;
+        forces meet head-on over land; one support decision per supporting unit."""
+        b = enc.bound
         pos = b.position
-        orders = b.orders
-        moves = {u: o.body for u, o in sorted(orders.items()) if isinstance(o.body, Move)}
-        dest = {u: mv.dest.split("/")[0] for u, mv in moves.items()}
-        route = {u: ("land" if b.route.get(u, "land") == "land" else "convoy") for u in moves}
-        occupants: dict[str, list[int]] = defaultdict(list)
-        for i, unit in enumerate(pos.units):
-            occupants[unit.province].append(i)
-        forces: dict[tuple[str, str], list[int]] = defaultdict(list)
-        for u in sorted(moves):
-            forces[(pos.units[u].power, dest[u])].append(u)
-        force_of = {u: k for k, us in forces.items() for u in us}
-        matched: dict[int, bool] = {}
+        moves, dest = enc.moves, enc.dest
+        enc.route = route = {u: ("land" if r == "land" else "convoy") for u, r in enc.route.items()}
+        occupants, force_of = enc.occupants, enc.force_of
         supports_of_force: dict[tuple[str, str], list[int]] = defaultdict(list)
         hold_supports: dict[str, list[int]] = defaultdict(list)
         convoyers: dict[int, list[int]] = defaultdict(list)
-        for s, o in sorted(orders.items()):
+        for s, o in sorted(b.orders.items()):
             body = o.body
             if isinstance(body, Support):
                 tprov = pos.units[body.target].province
@@ -176,7 +177,7 @@ class StackMovementRules(MovementRules):
                 if body.dest is None:
                     holders = [v for v in occupants[tprov] if v not in moves and v != s
                                and (tpow is None or pos.units[v].power == tpow)]
-                    matched[s] = bool(holders)
+                    enc.matched[s] = bool(holders)
                     if holders:
                         hold_supports[tprov].append(s)
                 else:
@@ -184,7 +185,7 @@ class StackMovementRules(MovementRules):
                                and (tpow is None or pos.units[u].power == tpow)
                                and (body.dest_coast is None or moves[u].dest == body.dest_coast or "/" not in moves[u].dest)]
                     keys = sorted({force_of[u] for u in members})
-                    matched[s] = bool(keys)
+                    enc.matched[s] = bool(keys)
                     for k in keys[:1]:
                         supports_of_force[k].append(s)
             elif isinstance(body, Convoy):
@@ -192,17 +193,13 @@ class StackMovementRules(MovementRules):
                 army_prov = pos.units[t].province
                 armies = [u for u in moves if pos.units[u].province == army_prov and dest[u] == body.dest
                           and route[u] == "convoy"]
-                matched[body.unit] = bool(armies)
+                enc.matched[body.unit] = bool(armies)
                 for a in armies:
                     convoyers[a].append(body.unit)
-        enc = Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, into={}, occupants=dict(occupants),
-                       h2h={}, move_supports={}, hold_supports={}, convoyers=dict(convoyers), routes={},
-                       matched=matched, cutters={}, forces=dict(forces), force_of=force_of,
-                       supports_of_force=dict(supports_of_force), hold_supports_at=dict(hold_supports))
-        enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
-        enc.system.labels = enc.labels
+        enc.supports_of_force, enc.hold_supports_at = dict(supports_of_force), dict(hold_supports)
+        enc.convoyers = dict(convoyers)
         # head-to-head: a force and a force of another nation coming the other way over land
-        for k, members in forces.items():
+        for k, members in enc.forces.items():
             nation, p = k
             for u in members:
                 if route[u] != "land":
@@ -211,22 +208,14 @@ class StackMovementRules(MovementRules):
                 for v in occupants.get(p, []):
                     if v in moves and route[v] == "land" and dest[v] == origin and pos.units[v].power != nation:
                         enc.force_h2h.setdefault(k, (force_of[v], []))[1].append(v)
-        sysm = enc.system
         self._plan_support_slots(enc)
-        for u in sorted(moves):
-            if route[u] == "convoy":
-                enc.routes[u] = self.convoy_routes(enc, u)
-                sysm.define(_name("P", u), "path", self.path_formula(enc, u))
-        for k in sorted(forces, key=lambda k: forces[k][0]):
-            rep = forces[k][0]
-            sysm.define(_fname(rep), "force", self.force_formula(enc, k))
-            for u in forces[k]:
-                sysm.define(_name("M", u), "move", AND(VAR(_fname(rep)), self.P(enc, u)))
-        self._define_supports(enc)
-        for f, o in sorted(orders.items()):
-            if isinstance(o.body, Convoy) and matched.get(f):
-                sysm.define(_name("C", f), "convoy", NOT(self.displaced(enc, pos.units[f].province)))
-        return enc
+
+    def battle(self, enc: Encoding, movers: list[int]) -> Formula:
+        return self.force_formula(enc, enc.force_of[movers[0]])
+
+    def convoy_formula(self, enc: Encoding, f: int) -> Formula:
+        """A convoy fails only when a convoying fleet is displaced (seed 001 rule 8)."""
+        return NOT(self.displaced(enc, enc.bound.position.units[f].province))
 
     # decisions ----------------------------------------------------------------------------
     def F(self, enc: Encoding, k: tuple[str, str]) -> Formula:
@@ -316,8 +305,12 @@ class StackMovementRules(MovementRules):
                     slots.append((Key("support", s, j + 1), rank))
                 enc.slots[s] = slots
 
-    def _define_supports(self, enc: Encoding) -> None:
+    def cuts(self, enc: Encoding) -> list[tuple[Key, Definition]]:
+        """One decision per supporting unit, cut in cutting order (rule 7): per province, the
+        slots ranked last-written first, each cut by the attacks' weight (:meth:`_slot_cut`),
+        all cut by displacement."""
         pos = enc.bound.position
+        out: list[tuple[Key, Definition]] = []
         by_prov: dict[str, list[int]] = defaultdict(list)
         for s in sorted(enc.slots):
             by_prov[pos.units[s].province].append(s)
@@ -328,7 +321,8 @@ class StackMovementRules(MovementRules):
             for j, (rank, name, aim) in enumerate(ranked, start=1):
                 before = [a for _, _, a in ranked[: j - 1]]
                 cut = OR(*(self._slot_cut(group, j, aim, before) for group in groups))
-                enc.system.define(name, "support", AND(NOT(cut), NOT(self.displaced(enc, prov))))
+                out.append((name, AND(NOT(cut), NOT(self.displaced(enc, prov)))))
+        return out
 
     @staticmethod
     def _aim(enc: Encoding, s: int) -> Optional[str]:
@@ -417,148 +411,135 @@ class StackMovementRules(MovementRules):
                 n: defs[n] for n in members if n.kind == "move"})
         return super().backup(members, defs, count)
 
+    # -- the explanation hooks ---------------------------------------------------------------
+    def dislodgers(self, r: Reading) -> dict[int, int]:
+        """A unit that stays is displaced by a foreign force that gets in (by a member that moved)."""
+        pos = r.enc.bound.position
+        out: dict[int, int] = {}
+        for u in range(len(pos.units)):
+            if u in r.moved:
+                continue
+            prov = pos.units[u].province
+            for k, members in r.enc.forces.items():
+                if k[1] == prov and k[0] != pos.units[u].power and r.values[_fname(members[0])]:
+                    out[u] = next((m for m in members if m in r.moved), members[0])
+        return out
 
-# ---------------------------------------------------------------------------------------------
-
-
-def explain_stacks(impl: StackMovementRules, enc: Encoding, values: Values, components) -> MovementResult:
-    b = enc.bound
-    pos = b.position
-
-    def val(f: Formula) -> bool:
-        return evaluate(f, values)
-
-    def strength(name: str, owner: str, terms: Terms) -> Strength:
-        return Strength(name=name, owner=owner, terms=tuple(Term(label=l, weight=w, active=val(f)) for l, w, f in terms))
-
-    moved = {u for u in enc.moves if values[_name("M", u)]}
-    dislodged_by: dict[int, int] = {}
-    for u in range(len(pos.units)):
-        if u in moved:
-            continue
-        prov = pos.units[u].province
-        for k, members in enc.forces.items():
-            if k[1] == prov and k[0] != pos.units[u].power and values[_fname(members[0])]:
-                dislodged_by[u] = next((m for m in members if m in moved), members[0])
-    outcomes: list[Outcome] = []
-    for u in range(len(pos.units)):
-        o = b.orders[u]
-        body = o.body
-        dis = dislodged_by.get(u)
+    def move_outcome(self, r: Reading, u: int) -> Outcome:
+        """A member of a force: the force's attack against the defence, a head-to-head force and
+        every other nation's force into the province."""
+        enc, b = r.enc, r.enc.bound
+        pos = b.position
+        common = r.common(u)
+        dis = r.dislodged_by.get(u)
         dis_txt = b.orders[dis].text if dis is not None else None
-        dis_ref = order_ref(b.orders[dis]) if dis is not None else None
-        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_ref)
-        if isinstance(body, Move):
-            k = enc.force_of[u]
-            owner_units = enc.occupants.get(k[1], [])
-            owner = pos.units[owner_units[0]].power if owner_units else None
-            restricted = owner if owner and owner != k[0] and not all(v in moved for v in owner_units) else None
-            att = strength("attack", f"{k[0]} into {k[1]}", impl.force_terms(enc, k, restricted))
-            if u in moved:
-                outcomes.append(Outcome.build(order_kind="move", result="moved", reason=f"moves — {att.describe()}",
-                                                        strengths=(att,), by=(), **common))
-                continue
-            if not val(impl.P(enc, u)):
-                outcomes.append(Outcome.build(order_kind="move", result="no_path", by=(), strengths=(),
-                                                        reason="no convoy path", **common))
-                continue
-            parts: list[str] = []
-            culprits: list[OrderRef] = []
-            strengths = [att]
-            combined = k in enc.force_h2h and impl.head_to_head_combined()
-            if combined:
-                ds = strength("head-to-head", f"{enc.force_h2h[k][0][0]} and the units staying in {k[1]}",
-                              impl.head_to_head_terms(enc, k))
+        k = enc.force_of[u]
+        owner_units = enc.occupants.get(k[1], [])
+        owner = pos.units[owner_units[0]].power if owner_units else None
+        restricted = owner if owner and owner != k[0] and not all(v in r.moved for v in owner_units) else None
+        att = r.strength("attack", f"{k[0]} into {k[1]}", self.force_terms(enc, k, restricted))
+        if u in r.moved:
+            return Outcome.build(order_kind="move", result="moved", reason=f"moves — {att.describe()}",
+                                 strengths=(att,), by=(), **common)
+        if not r.val(self.P(enc, u)):
+            return Outcome.build(order_kind="move", result="no_path", by=(), strengths=(),
+                                 reason="no convoy path", **common)
+        parts: list[str] = []
+        culprits: list[OrderRef] = []
+        strengths = [att]
+        combined = k in enc.force_h2h and self.head_to_head_combined()
+        if combined:
+            ds = r.strength("head-to-head", f"{enc.force_h2h[k][0][0]} and the units staying in {k[1]}",
+                            self.head_to_head_terms(enc, k))
+            strengths.append(ds)
+            if ds.value >= att.value:
+                parts.append(f"head-to-head against {ds.describe()}")
+                culprits.extend(order_ref(b.orders[v]) for v in owner_units)
+        elif owner and owner != k[0] and restricted:
+            d = r.strength("defence", k[1], self.defence_terms(enc, k[1], tuple(enc.force_h2h.get(k, (None, []))[1])))
+            strengths.append(d)
+            if d.value >= att.value:
+                parts.append(f"against {d.describe()}")
+                culprits.extend(order_ref(b.orders[v]) for v in owner_units)
+        if k in enc.force_h2h and not combined:
+            opp = enc.force_h2h[k][0]
+            ds = r.strength("head-to-head", f"{opp[0]} into {opp[1]}", self.force_terms(enc, opp))
+            if ds.value >= att.value:
                 strengths.append(ds)
-                if ds.value >= att.value:
-                    parts.append(f"head-to-head against {ds.describe()}")
-                    culprits.extend(order_ref(b.orders[v]) for v in owner_units)
-            elif owner and owner != k[0] and restricted:
-                d = strength("defence", k[1], impl.defence_terms(enc, k[1], tuple(enc.force_h2h.get(k, (None, []))[1])))
-                strengths.append(d)
-                if d.value >= att.value:
-                    parts.append(f"against {d.describe()}")
-                    culprits.extend(order_ref(b.orders[v]) for v in owner_units)
-            if k in enc.force_h2h and not combined:
-                opp = enc.force_h2h[k][0]
-                ds = strength("head-to-head", f"{opp[0]} into {opp[1]}", impl.force_terms(enc, opp))
-                if ds.value >= att.value:
-                    strengths.append(ds)
-                    parts.append(f"head-to-head against {ds.describe()}")
-            for r in enc.forces:
-                if r[1] == k[1] and r != k and not val(impl.prevent_zero_force(enc, r)):
-                    ps = strength("prevent", f"{r[0]} into {r[1]}", impl.force_terms(enc, r))
-                    if ps.value >= att.value:
-                        strengths.append(ps)
-                        culprits.extend(order_ref(b.orders[m]) for m in enc.forces[r])
-                        parts.append(f"bounced by {r[0]}: {ps.describe()}")
-            reason = f"fails — {att.describe()} " + "; ".join(parts)
-            if dis_txt:
-                reason += f"; dislodged by {dis_txt}"
-            outcomes.append(Outcome.build(order_kind="move", result="bounced", by=tuple(culprits),
-                                                    reason=reason.strip(), strengths=tuple(strengths), **common))
-        elif isinstance(body, Support):
-            if not enc.matched.get(u):
-                outcomes.append(Outcome.build(order_kind="support", result="void", by=(), strengths=(),
-                                                        reason="void: no matching order of the supported units", **common))
-                continue
-            slots = enc.slots[u]
-            given = sum(1 for name, _ in slots if values[name])
-            n = len(slots)
-            if given == n:
-                outcomes.append(Outcome.build(order_kind="support", result="given", by=(), strengths=(),
-                                                        reason="support given" + (f" by all {n}" if n > 1 else ""), **common))
-            elif given == 0:
-                attackers = _attackers(impl, enc, val, u)
-                by = (dis_ref,) if dis_ref else attackers
-                why = f"dislodged by {dis_txt}" if dis_txt else "by " + ", ".join(r.text for r in attackers)
-                outcomes.append(Outcome.build(order_kind="support", result="cut", by=by,
-                                                        strengths=(), reason=f"cut {why}", **common))
-            else:
-                outcomes.append(Outcome.build(order_kind="support", result="partial", by=(), strengths=(),
-                                                        reason=f"partly cut: {given} of {n} give support, {n - given} cut"
-                                                        f" — published as {published_split(o.text, given, n - given)!r}", **common))
-        elif isinstance(body, Convoy):
-            if not enc.matched.get(u):
-                outcomes.append(Outcome.build(order_kind="convoy", result="void", by=(), strengths=(),
-                                                        reason="void: no matching convoyed move", **common))
-            elif values[_name("C", u)] and not any(values.get(_name("P", a), True) for a in enc.routes
-                                                   if u in enc.convoyers.get(a, [])):
-                # the fleet stayed, but no army it convoys had a path: nothing was carried
-                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(), strengths=(),
-                                                        reason="not carried out: the convoyed army has no convoy path", **common))
-            elif values[_name("C", u)]:
-                outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", by=(), strengths=(),
-                                                        reason="convoys", **common))
-            else:
-                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_ref,) if dis_ref else (), strengths=(),
-                                                        reason=f"disrupted: displaced by {dis_txt}", **common))
-        else:
-            if dis is not None:
-                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_ref,) if dis_ref else (), strengths=(),
-                                                        reason=f"displaced by {dis_txt}", **common))
-            else:
-                outcomes.append(Outcome.build(order_kind="hold", result="held", by=(), strengths=(),
-                                                        reason="holds", **common))
-    for rej in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.rejected(rej.power, rej.text, rej.severity, rej.reason, rej.unit))
-    new_units: list[Unit] = []
-    for u, unit in enumerate(pos.units):
-        if u in dislodged_by:
-            continue
-        new_units.append(unit.model_copy(update={"location": enc.moves[u].dest}) if u in moved else unit)
-    after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units), owners=pos.owners).canonical()
-    occupied_after = {x.province for x in new_units}
-    contested = sorted(p for (n, p), members in enc.forces.items()
-                       if p not in occupied_after and not any(x in moved for x in members)
-                       and not val(impl.prevent_zero_force(enc, (n, p))) and any(val(impl.P(enc, m)) for m in members))
-    backups = tuple(Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
-                           orders=tuple(sorted({b.orders[_unit_of(n)].text for n in c.decisions})))
-                    for c in components if c.backup)
-    return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
-                          dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
-                          contested=tuple(sorted(set(contested))),
-                          convoyed=tuple(sorted(u for u in moved if enc.route[u] == "convoy")))
+                parts.append(f"head-to-head against {ds.describe()}")
+        for rival in enc.forces:
+            if rival[1] == k[1] and rival != k and not r.val(self.prevent_zero_force(enc, rival)):
+                ps = r.strength("prevent", f"{rival[0]} into {rival[1]}", self.force_terms(enc, rival))
+                if ps.value >= att.value:
+                    strengths.append(ps)
+                    culprits.extend(order_ref(b.orders[m]) for m in enc.forces[rival])
+                    parts.append(f"bounced by {rival[0]}: {ps.describe()}")
+        reason = f"fails — {att.describe()} " + "; ".join(parts)
+        if dis_txt:
+            reason += f"; dislodged by {dis_txt}"
+        return Outcome.build(order_kind="move", result="bounced", by=tuple(culprits),
+                             reason=reason.strip(), strengths=tuple(strengths), **common)
+
+    def support_outcome(self, r: Reading, u: int) -> Outcome:
+        """Given by all its units, by some (partly cut: the seed's published split), or none."""
+        enc, b = r.enc, r.enc.bound
+        o = b.orders[u]
+        common = r.common(u)
+        dis = r.dislodged_by.get(u)
+        dis_txt = b.orders[dis].text if dis is not None else None
+        dis_ref = common["dislodged_by"]
+        if not enc.matched.get(u):
+            return Outcome.build(order_kind="support", result="void", by=(), strengths=(),
+                                 reason="void: no matching order of the supported units", **common)
+        slots = enc.slots[u]
+        given = sum(1 for name, _ in slots if r.values[name])
+        n = len(slots)
+        if given == n:
+            return Outcome.build(order_kind="support", result="given", by=(), strengths=(),
+                                 reason="support given" + (f" by all {n}" if n > 1 else ""), **common)
+        if given == 0:
+            attackers = _attackers(self, enc, r.val, u)
+            by = (dis_ref,) if dis_ref else attackers
+            why = f"dislodged by {dis_txt}" if dis_txt else "by " + ", ".join(a.text for a in attackers)
+            return Outcome.build(order_kind="support", result="cut", by=by, strengths=(), reason=f"cut {why}", **common)
+        return Outcome.build(order_kind="support", result="partial", by=(), strengths=(),
+                             reason=f"partly cut: {given} of {n} give support, {n - given} cut"
+                             f" — published as {published_split(o.text, given, n - given)!r}", **common)
+
+    def convoy_outcome(self, r: Reading, u: int) -> Outcome:
+        enc, b = r.enc, r.enc.bound
+        common = r.common(u)
+        dis = r.dislodged_by.get(u)
+        dis_txt = b.orders[dis].text if dis is not None else None
+        dis_ref = common["dislodged_by"]
+        if not enc.matched.get(u):
+            return Outcome.build(order_kind="convoy", result="void", by=(), strengths=(),
+                                 reason="void: no matching convoyed move", **common)
+        if r.values[_name("C", u)] and not any(r.values.get(_name("P", a), True) for a in enc.routes
+                                               if u in enc.convoyers.get(a, [])):
+            # the fleet stayed, but no army it convoys had a path: nothing was carried
+            return Outcome.build(order_kind="convoy", result="disrupted", by=(), strengths=(),
+                                 reason="not carried out: the convoyed army has no convoy path", **common)
+        if r.values[_name("C", u)]:
+            return Outcome.build(order_kind="convoy", result="convoyed", by=(), strengths=(), reason="convoys", **common)
+        return Outcome.build(order_kind="convoy", result="disrupted", by=(dis_ref,) if dis_ref else (), strengths=(),
+                             reason=f"disrupted: displaced by {dis_txt}", **common)
+
+    def hold_outcome(self, r: Reading, u: int) -> Outcome:
+        b = r.enc.bound
+        common = r.common(u)
+        dis = r.dislodged_by.get(u)
+        dis_ref = common["dislodged_by"]
+        if dis is not None:
+            return Outcome.build(order_kind="hold", result="dislodged", by=(dis_ref,) if dis_ref else (), strengths=(),
+                                 reason=f"displaced by {b.orders[dis].text}", **common)
+        return Outcome.build(order_kind="hold", result="held", by=(), strengths=(), reason="holds", **common)
+
+    def contested(self, r: Reading, occupied_after: set[str]) -> list[str]:
+        """Provinces no force entered where some force kept its strength and had a path."""
+        return sorted({p for (n, p), members in r.enc.forces.items()
+                       if p not in occupied_after and not any(x in r.moved for x in members)
+                       and not r.val(self.prevent_zero_force(r.enc, (n, p))) and any(r.val(self.P(r.enc, m)) for m in members)})
 
 
 def _attackers(impl: StackMovementRules, enc: Encoding, val: Callable[[Formula], bool], s: int) -> tuple[OrderRef, ...]:

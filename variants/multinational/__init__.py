@@ -45,7 +45,7 @@ from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
 from dipsat.errors import IllegalOrder, OrderError
 from dipsat.models import Convoy, Move, Outcome, Position, Support, register_order_kind
-from dipsat.movement import Encoding, MovementRules, Terms, _name
+from dipsat.movement import Encoding, MovementRules, Terms, _name, term_value
 from dipsat.notation import Cursor, Notation, ParsedOrder
 from dipsat.orders import Geography, OrderBinder, describe_unit
 from dipsat.adjustments import AdjustmentResult
@@ -389,7 +389,7 @@ class MultinationalRules(MovementRules):
     def failed_terms(self, enc: Encoding, v: int) -> Terms:
         return [(enc.labels[v], self.defence_of(enc, v), TRUE)]
 
-    def battle_formula(self, enc: Encoding, u: int, n: int, restricted: Terms) -> Formula:
+    def head_to_head_formula(self, enc: Encoding, u: int, n: int, restricted: Terms) -> Formula:
         """A reciprocal attack (rule 7: "no reciprocal attack with the same strength"): equal
         strengths both fail; unequal ones by ``mn_head_to_head``.  Either way an attack must beat
         the defending strength (3) of the power that stays."""
@@ -430,9 +430,7 @@ class MultinationalRules(MovementRules):
     def seed_strength(title: str, terms: Terms, values: Values, defence: bool = False) -> tuple[int, str]:
         """The seed's way: "Attacking strength: 2 (2 Clm, 0 Mon)" (a cut support shows 0),
         "Defending strength: 3 (Alb)", "Defending strength: 5 (3 Cal, 2 Bca)"."""
-        from dipsat.equations import evaluate
-
-        parts = [(w if evaluate(f, values) else 0, l) for l, w, f in terms]
+        parts = [(term_value(w, f, values), l) for l, w, f in terms]
         total = sum(w for w, _ in parts)
         if defence and len(parts) == 1:
             return total, f"{title}: {total} ({parts[0][1]})"
