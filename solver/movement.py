@@ -13,7 +13,7 @@ list builds the comparison in the model and the explanation of the outcome ("att
 support A Mar)").  Comparisons are split on the events that change a strength (the unit at the
 destination leaving, a head-to-head opponent succeeding), so each equation stays linear.
 
-Nothing here assumes a strength of one per unit: a unit's own weight is :meth:`weight`.
+Nothing here assumes a strength of one per unit: a unit's own weight is :meth:`unit_weight`.
 Rule differences come in through the methods of :class:`MovementRules`, which variants subclass.
 """
 
@@ -111,14 +111,16 @@ class MovementRules:
         self.rules = rules
         self.geo = geography or Geography(game_map)
 
-    def explain(self, enc: Encoding, values: Values, components: Sequence[Component]) -> MovementResult:
-        """The result of a solved turn (shared: :func:`explain`, with the explanation hooks)."""
+    def explain(self, enc, values: Values, components) -> MovementResult:
+        """The result of a solved turn (shared: :func:`explain`, with the explanation hooks).  The
+        parameters stay untyped while a variant's rules still override it with an encoding of
+        their own (Multiplicity); they are an :class:`Encoding` and its solution's components."""
         return explain(self, enc, values, components)
 
     # -- hooks ----------------------------------------------------------------------------
     # The encoding and the explanation are shared (:meth:`encode`, :meth:`explain`); a variant
     # says how its rules differ through these hooks and the strength terms below:
-    #   weight      the strength of a unit by itself (a stack's count, a kind's strength)
+    #   unit_weight the strength of a unit by itself (a stack's count, a kind's strength)
     #   merge_moves moves of one power into one province move in unison (one force decision)
     #   plan        how orders relate (matching supports and convoys, head-to-head meetings)
     #   battle      when a move (a force) gets in: single winner, numeric battles, ...
@@ -128,7 +130,7 @@ class MovementRules:
     head_to_head_battles = True  # units swapping places over land fight each other (DATC 5.B.1)
     merge_moves = False  # DATC: every move is decided on its own
 
-    def weight(self, pos: Position, u: int) -> int:
+    def unit_weight(self, pos: Position, u: int) -> int:
         """Hook: the strength a unit brings by itself, to an attack, a hold or a support."""
         return 1
 
@@ -340,11 +342,11 @@ class MovementRules:
     # strengths ----------------------------------------------------------------------------
     def own_terms(self, enc: Encoding, u: int) -> Terms:
         pos = enc.bound.position
-        return [(enc.labels[u], self.weight(pos, u), TRUE)]
+        return [(enc.labels[u], self.unit_weight(pos, u), TRUE)]
 
     def support_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
         pos = enc.bound.position
-        return [(f"support {enc.labels[s]}", self.weight(pos, s), self.S(enc, s))
+        return [(f"support {enc.labels[s]}", self.unit_weight(pos, s), self.S(enc, s))
                 for s in supporters if exclude_power is None or pos.units[s].power != exclude_power]
 
     def attack_terms(self, enc: Encoding, u: int, restricted_by: Optional[str]) -> Terms:
@@ -417,7 +419,7 @@ class MovementRules:
 
     def failed_terms(self, enc: Encoding, v: int) -> Terms:
         pos = enc.bound.position
-        return [(f"{enc.labels[v]}, whose move failed", self.weight(pos, v), TRUE)]
+        return [(f"{enc.labels[v]}, whose move failed", self.unit_weight(pos, v), TRUE)]
 
     # supports and convoys -------------------------------------------------------------------
     def support_formula(self, enc: Encoding, s: int) -> Formula:

@@ -28,7 +28,7 @@ so cycles, counting and backup rules work as for standard Diplomacy.
 
 These rules are the core's movement (:class:`solver.movement.MovementRules`: its shared
 encoding and explanation) with the hooks filled in, not a second copy: ``merge_moves`` (forces),
-``weight`` (a unit's count), ``plan`` (supports matched per force, hold supports per province,
+``unit_weight`` (a unit's count), ``plan`` (supports matched per force, hold supports per province,
 forces meeting head-on, one support slot per unit), ``battle`` (:meth:`StackMovementRules.force_formula`),
 ``cuts`` (the slots in cutting order), ``convoy_formula`` (displacement only) and the
 explanation hooks.
@@ -126,7 +126,7 @@ class StackMovementRules(MovementRules):
 
     option_formulas: ClassVar[tuple[str, ...]] = ()  # its formulas read no option through choose()
 
-    def weight(self, pos: Position, u: int) -> int:
+    def unit_weight(self, pos: Position, u: int) -> int:
         return pos.units[u].count
 
     def cuts_by_strength(self) -> bool:

@@ -29,7 +29,7 @@ class IntegerSupports(MovementRules):
 
     def cuts(self, enc: Encoding) -> list[tuple[Key, Definition]]:
         pos = enc.bound.position
-        return [(_name("S", s), IF(self.support_formula(enc, s), self.weight(pos, s), 0))
+        return [(_name("S", s), IF(self.support_formula(enc, s), self.unit_weight(pos, s), 0))
                 for s, o in sorted(enc.bound.orders.items()) if isinstance(o.body, Support) and enc.matched.get(s)]
 
     def support_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
