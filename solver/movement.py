@@ -114,7 +114,7 @@ class MovementRules:
     def explain(self, enc, values: Values, components) -> MovementResult:
         """The result of a solved turn (shared: :func:`explain`, with the explanation hooks).  The
         parameters stay untyped while a variant's rules still override it with an encoding of
-        their own (Multiplicity); they are an :class:`Encoding` and its solution's components."""
+        their own; they are an :class:`Encoding` and its solution's components."""
         return explain(self, enc, values, components)
 
     # -- hooks ----------------------------------------------------------------------------
