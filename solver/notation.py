@@ -162,9 +162,11 @@ class Notation:
         table = game_map.name_table()
         # names with spaces/hyphens are matched on the raw text; keep longest first
         self._names = sorted(table.items(), key=lambda kv: -len(kv[0]))
-        self._first_char: dict[str, list[tuple[str, str]]] = {}
+        # candidates by the first two characters (longest first; one-letter names last, under
+        # their letter alone), so a token is matched against a handful of names, not all
+        self._first_chars: dict[str, list[tuple[str, str]]] = {}
         for name, pid in self._names:
-            self._first_char.setdefault(name[0], []).append((name, pid))
+            self._first_chars.setdefault(name[:2], []).append((name, pid))
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
         self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
         self.unit_memo: dict[tuple[str, str], Unit] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
@@ -259,7 +261,7 @@ class Notation:
                 continue
             # a province name (longest first) followed by a boundary
             hit = None
-            for name, pid in self._first_char.get(ch, ()):
+            for name, pid in (*self._first_chars.get(s[i:i + 2], ()), *self._first_chars.get(ch, ())):
                 if s.startswith(name, i):
                     end = i + len(name)
                     if end == n or not (s[end].isalnum()):
