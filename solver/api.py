@@ -46,11 +46,16 @@ class TurnRequest(BaseModel):
         return v
 
 
-def _power_name(variant, name: str, where: str) -> str:
+def power_name(variant, name: str, where: str) -> str:
+    """The power a name or adjective means on the variant's map ("france", "French" -> France);
+    a :class:`PositionError` naming ``where`` otherwise.  Public for variants' own phases."""
     for p in variant.map.powers:
         if p.lower() == name.strip().lower() or variant.map.powers[p].adjective.lower() == name.strip().lower():
             return p
     raise PositionError(f"{where}: unknown power {name!r}; powers of the {variant.name} map: {', '.join(variant.map.powers)}")
+
+
+_power_name = power_name  # the name the core's modules use
 
 
 def build_position(variant, req: TurnRequest, seasons: Optional[tuple[str, ...]] = None) -> Position:

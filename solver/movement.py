@@ -50,9 +50,13 @@ def term_value(weight: int, f: "Formula | IntExpr", values: Values) -> int:
 KINDS = {"M": "move", "S": "support", "C": "convoy", "P": "path", "F": "force"}
 
 
-def _name(prefix: str, u: int) -> Key:
-    """The key of a decision of unit ``u``: ``_name("M", 3)`` is ``Key("move", 3)``."""
+def decision_key(prefix: str, u: int) -> Key:
+    """The key of a decision of unit ``u`` by its letter (M move, S support, C convoy, P path,
+    F force): ``decision_key("M", 3)`` is ``Key("move", 3)``.  Public for variants' rules."""
     return Key(KINDS[prefix], u)
+
+
+_name = decision_key  # the core's short name for it
 
 
 def _unit_of(name: Key) -> int:

@@ -45,7 +45,7 @@ from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
 from dipsat.errors import IllegalOrder, OrderError
 from dipsat.models import Convoy, Move, Outcome, Position, Support, register_order_kind
-from dipsat.movement import Encoding, MovementRules, Terms, _name, term_value
+from dipsat.movement import Encoding, MovementRules, Terms, decision_key, term_value
 from dipsat.notation import Cursor, Notation, ParsedOrder
 from dipsat.orders import Geography, OrderBinder, describe_unit
 from dipsat.adjustments import AdjustmentResult
@@ -447,7 +447,7 @@ class MultinationalRules(MovementRules):
         pos = enc.bound.position
         mv: Move = enc.moves[u]
         if isinstance(mv, FlyOver):
-            ok = values[_name("M", u)]
+            ok = values[decision_key("M", u)]
             return outcome.model_copy(update={"wording": "fly-over " + ("succeeds" if ok else "fails: it conflicts with another order")
                                               + outcome.dislodged_note()})
         d = enc.dest[u]
@@ -464,7 +464,7 @@ class MultinationalRules(MovementRules):
                 _, dtext = self.seed_strength("Defending strength", [(enc.labels[v], self.defence_of(enc, v), TRUE)], values, True)
                 _, otext = self.seed_strength(f"Attacking strength {enc.labels[v]}", self.attack_terms(enc, v, None), values)
                 lines += [dtext, otext]
-            elif v in enc.moves and values[_name("M", v)]:
+            elif v in enc.moves and values[decision_key("M", v)]:
                 lines.append(f"Defending strength: 0 ({enc.labels[v]} leaves)")
             elif v in enc.moves:
                 lines.append(self.seed_strength("Defending strength", self.failed_terms(enc, v), values, True)[1])
@@ -550,7 +550,7 @@ class Multinational(Variant):
 
     def take_claims(self, orders: dict[str, list[str]], phase: str) -> tuple[dict[str, list[str]], dict[str, str]]:
         """``CLAIM SHARED WITH XX`` / ``CLAIM XX``: a claim of a shared victory this year."""
-        from dipsat.api import _power_name
+        from dipsat.api import power_name
 
         out: dict[str, list[str]] = {}
         claims: dict[str, str] = {}
@@ -560,7 +560,7 @@ class Multinational(Variant):
                 if words and words[0].lower() == "claim":
                     other = words[-1]
                     try:
-                        claims[power] = _power_name(self, other, f"claim of {power}")
+                        claims[power] = power_name(self, other, f"claim of {power}")
                     except DipsatError:
                         raise InputFileError(f"{phase}: {power}: {t!r}: name the partner, e.g. 'CLAIM SHARED WITH CC'") from None
                 else:
