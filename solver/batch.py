@@ -29,6 +29,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -323,6 +324,32 @@ def warm_up(settings: BatchSettings) -> None:
         pass
 
 
+class _InterruptFlag:
+    """While active (in the main thread), the first SIGINT only sets :attr:`raised`; a second
+    one raises KeyboardInterrupt as usual, for a user who does not want to wait."""
+
+    def __init__(self) -> None:
+        self.raised = False
+        self._old: Any = None
+        self._installed = False
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.raised:
+            raise KeyboardInterrupt
+        self.raised = True
+
+    def __enter__(self) -> "_InterruptFlag":
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handle)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._old)
+            self._installed = False
+
+
 def _worker_main(conn: Connection, settings: BatchSettings, handler: Handler) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; the line in flight finishes
     warm_up(settings)
@@ -474,16 +501,24 @@ def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs:
 
     try:
         workers = [start() for _ in range(max(1, jobs))]
-        try:
-            while step():
-                pass
-        except KeyboardInterrupt:
-            stopping = True
-            report.interrupted = True
-            retry.clear()  # lines not yet sent are left for --resume; those sent finish
-            while step():
-                pass
-    except KeyboardInterrupt:
+        # Ctrl-C sets a flag read between steps: a KeyboardInterrupt raised inside a step (say
+        # between receiving an answer and matching it to its line) would lose that answer
+        with _InterruptFlag() as interrupt:
+            try:
+                while step():
+                    if interrupt.raised and not stopping:
+                        stopping = True
+                        report.interrupted = True
+                        retry.clear()  # lines not yet sent are left for --resume; those sent finish
+            except KeyboardInterrupt:  # raised by the input (e.g. a reader's own interrupt)
+                if interrupt.raised:
+                    raise  # a second Ctrl-C: stop now
+                stopping = True
+                report.interrupted = True
+                retry.clear()
+                while step():
+                    pass
+    except KeyboardInterrupt:  # a second Ctrl-C, or an interrupt outside the loop
         report.interrupted = True
     finally:
         flush_partial(done, write_seq, out, report, on_result)

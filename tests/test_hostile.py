@@ -100,6 +100,30 @@ def test_ctrl_c_keeps_what_is_done_and_resume_finishes(tmp_path, capsys):
     assert [r["id"] for r in res] == [f"t{i}" for i in range(12)]
 
 
+def signal_after(lines: list[Line], n: int):
+    """A real SIGINT to this process while the pool is mid-step (sent from inside its input)."""
+    import os
+    import signal
+
+    for i, line in enumerate(lines):
+        if i == n:
+            os.kill(os.getpid(), signal.SIGINT)
+        yield line
+
+
+def test_a_real_sigint_mid_step_loses_no_answer():
+    """Ctrl-C used to raise inside a step of the pool; landing between receiving an answer and
+    matching it to its line, it lost that answer and the next match failed (exit 3, seen twice
+    under load; the window is too narrow to hit on purpose).  Now the signal only sets a flag
+    read between steps: this checks that path stops the run cleanly, with every answer kept."""
+    lines = [Line(i + 1, json.dumps({**GOOD, "id": i}).encode()) for i in range(40)]
+    out = io.StringIO()
+    report = run_pool(signal_after(lines, 5), out, BatchSettings(), jobs=2)
+    res = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert report.interrupted and 5 <= report.ok < 40 and report.errors == 0
+    assert [r["line"] for r in res] == list(range(1, len(res) + 1)) and all(r["ok"] for r in res)
+
+
 def test_a_dying_worker_costs_only_its_line(tmp_path):
     lines = [Line(i + 1, json.dumps({**GOOD, "id": i}).encode()) for i in range(10)]
     lines[3] = Line(4, b'{"id": "CRASH"}')
