@@ -47,6 +47,22 @@ from .notation import ParsedOrder
 from .orders import OrderBinder, ParsedLine, describe_unit
 
 
+
+def split_stacks(pos: Position, pieces: dict[int, list[tuple[int, int]]],
+                 remaining: list[int]) -> tuple[Position, dict[int, list[int]]]:
+    """``pos`` with each stack record split into the pieces its orders took (``pieces``: record
+    -> [(count, order index)]) and the rest (``remaining[record]`` units, if any), and for each
+    order index the new records it commands."""
+    units: list[Unit] = []
+    assign: dict[int, list[int]] = {}
+    for i, u in enumerate(pos.units):
+        for take, idx in pieces.get(i, []):
+            assign.setdefault(idx, []).append(len(units))
+            units.append(u.model_copy(update={"count": take}))
+        if remaining[i]:
+            units.append(u.model_copy(update={"count": remaining[i]}))
+    return pos.model_copy(update={"units": tuple(units)}), assign
+
 class StackBinder(OrderBinder):
     """Order binding where several units of one power share a province: an order says how many
     of them it is for ("2 F Nth ..."), and each order gets units of its own."""
@@ -101,15 +117,8 @@ class StackBinder(OrderBinder):
                     want -= take
                 if not want:
                     break
-        units: list[Unit] = []
-        assign: dict[int, list[int]] = {}
-        for i, u in enumerate(pos.units):
-            for take, idx in pieces.get(i, []):
-                assign.setdefault(idx, []).append(len(units))
-                units.append(u.model_copy(update={"count": take}))
-            if remaining[i]:
-                units.append(u.model_copy(update={"count": remaining[i]}))
-        return pos.model_copy(update={"units": tuple(units)}), assign, errors
+        split, assign = split_stacks(pos, pieces, remaining)
+        return split, assign, errors
 
 
 

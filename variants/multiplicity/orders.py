@@ -17,6 +17,7 @@ from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Support, Order, OrderBody, Position, Rejected, Unit, register_order_kind
 from dipsat.notation import ParsedOrder
 from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
+from dipsat.stacks import split_stacks
 
 from .options import MultiplicityOptions
 
@@ -185,17 +186,10 @@ class MultiplicityBinder(OrderBinder):
                         pieces.setdefault(i, []).append((take, idx))
                         remaining[i] -= take
                         n -= take
-        units: list[Unit] = []
-        assign: dict[int, list[int]] = {}
-        for i, u in enumerate(pos.units):
-            for take, idx in pieces.get(i, []):
-                assign.setdefault(idx, []).append(len(units))
-                units.append(u.model_copy(update={"count": take}))
-            if remaining[i]:
-                units.append(u.model_copy(update={"count": remaining[i]}))
+        split, assign = split_stacks(pos, pieces, remaining)
         self._assign = assign
         self._parsed = parsed
-        return pos.model_copy(update={"units": tuple(units)}), assign, errors
+        return split, assign, errors
 
     # -- one order -----------------------------------------------------------------------------
     def bind_one(self, pos: Position, power: str, p: ParsedOrder, unit: Optional[int] = None) -> Order:
