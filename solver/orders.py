@@ -12,7 +12,6 @@ fleets may convoy or which units may be convoyed without touching this module.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Optional
 

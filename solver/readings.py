@@ -29,11 +29,10 @@ Phases other than movement (retreats, adjustments) are enumerated outside the mo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
 from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
 from .api import TurnRequest, adjudicate, build_owners, build_position, resolve_rules, _power_name
-from .equations import Definition, Key, Solution, System, solve_system, substitute_def
+from .equations import Solution, System, solve_system, substitute_def
 from .errors import DipsatError
 from .option_space import Assignment, Leaf, Scope, Wanted, literal_key, assignments, categorical_options, option_values, recording, split_by_reads
 from .rules import RuleOptions
