@@ -19,7 +19,7 @@ individual with its own order.  The equations generalise DATC 3.0 chapter 5:
   ``n`` units on the supporters' province cuts ``n`` of them (or as many as its strength: :meth:`StackMovementRules.cuts_by_strength`), the
   last-written support first; attacks of different nations add up; an attack from the province
   a support is aimed at does not cut that support and cuts the next one instead (a bipartite
-  matching of attacking units to supporting units, settled in closed form: ``_slot_cut``);
+  matching of attacking units to supporting units, settled in closed form: ``slot_cut``);
   displacement cuts all.
 * A convoy is disrupted only when a convoying fleet is displaced.
 
@@ -124,6 +124,27 @@ class StackBinder(OrderBinder):
 
 
 CutTerms = list[tuple[Optional[str], int, Formula]]  # (province it cannot cut towards, weight, when)
+
+
+def slot_cut(group: CutTerms, j: int, aim: Optional[str], before: list[Optional[str]]) -> Formula:
+    """Is the ``j``-th slot in cutting order cut by ``group``?
+
+    Each unit of cutting weight in the group cuts one supporting unit, the last-written
+    first; an attack from province q cannot cut a support aimed at q, so it skips those and
+    cuts the next one (rule 7 read with the 1971 base rule).  Taking slots greedily in
+    cutting order, slot j is cut when (a) the group can still cut a slot aimed where slot j
+    is aimed: more weight not from that province than such slots before j, and (b) the
+    slots before j have not used up the group: the matchable number of them,
+    sum over origins q of min(n_q, weight not from q) + the others, is below the total.
+    Because the weights split by origin, (b) is "total > j-1, or for some origin q the
+    weight from q > (j-1) - n_q" (Hall's condition for this bipartite matching)."""
+    keys = sorted({k for k, _, _ in group if k is not None})
+    total = [(w, f) for _, w, f in group]
+    cond_a: Formula = TRUE
+    if aim is not None and aim in keys:
+        cond_a = GE([(w, f) for k, w, f in group if k != aim], before.count(aim) + 1)
+    cond_b = OR(GE(total, j), *(GE([(w, f) for k, w, f in group if k == q], j - before.count(q)) for q in keys))
+    return AND(cond_a, cond_b)
 
 
 def _fname(u: int) -> Key:
@@ -316,7 +337,7 @@ class StackMovementRules(MovementRules):
 
     def cuts(self, enc: Encoding) -> list[tuple[Key, Definition]]:
         """One decision per supporting unit, cut in cutting order (rule 7): per province, the
-        slots ranked last-written first, each cut by the attacks' weight (:meth:`_slot_cut`),
+        slots ranked last-written first, each cut by the attacks' weight (:func:`slot_cut`),
         all cut by displacement."""
         pos = enc.bound.position
         out: list[tuple[Key, Definition]] = []
@@ -329,7 +350,7 @@ class StackMovementRules(MovementRules):
             groups = self.cutting_groups(enc, prov)
             for j, (rank, name, aim) in enumerate(ranked, start=1):
                 before = [a for _, _, a in ranked[: j - 1]]
-                cut = OR(*(self._slot_cut(group, j, aim, before) for group in groups))
+                cut = OR(*(slot_cut(group, j, aim, before) for group in groups))
                 out.append((name, AND(NOT(cut), NOT(self.displaced(enc, prov)))))
         return out
 
@@ -338,27 +359,6 @@ class StackMovementRules(MovementRules):
         """The province a support is aimed at (a supported move's destination; None for a hold)."""
         body = enc.bound.orders[s].body
         return body.dest if isinstance(body, Support) else None
-
-    @staticmethod
-    def _slot_cut(group: "CutTerms", j: int, aim: Optional[str], before: list[Optional[str]]) -> Formula:
-        """Is the ``j``-th slot in cutting order cut by ``group``?
-
-        Each unit of cutting weight in the group cuts one supporting unit, the last-written
-        first; an attack from province q cannot cut a support aimed at q, so it skips those and
-        cuts the next one (rule 7 read with the 1971 base rule).  Taking slots greedily in
-        cutting order, slot j is cut when (a) the group can still cut a slot aimed where slot j
-        is aimed: more weight not from that province than such slots before j, and (b) the
-        slots before j have not used up the group: the matchable number of them,
-        sum over origins q of min(n_q, weight not from q) + the others, is below the total.
-        Because the weights split by origin, (b) is "total > j-1, or for some origin q the
-        weight from q > (j-1) - n_q" (Hall's condition for this bipartite matching)."""
-        keys = sorted({k for k, _, _ in group if k is not None})
-        total = [(w, f) for _, w, f in group]
-        cond_a: Formula = TRUE
-        if aim is not None and aim in keys:
-            cond_a = GE([(w, f) for k, w, f in group if k != aim], before.count(aim) + 1)
-        cond_b = OR(GE(total, j), *(GE([(w, f) for k, w, f in group if k == q], j - before.count(q)) for q in keys))
-        return AND(cond_a, cond_b)
 
     def cutting_groups(self, enc: Encoding, prov: str) -> list["CutTerms"]:
         """The attacks on ``prov`` that cut its supports, as groups whose weights cut together:

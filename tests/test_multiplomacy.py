@@ -153,10 +153,10 @@ def _greedy_cuts(units: list[str | None], aims: list[str | None]) -> list[bool]:
        st.lists(st.sampled_from(["a", "b", "c", None]), min_size=1, max_size=7))
 @settings(max_examples=300, deadline=None, derandomize=True)
 def test_slot_cut_closed_form_matches_greedy_matching(units, aims):
-    from dipsat.stacks import StackMovementRules
+    from dipsat.stacks import slot_cut
 
     group = [(k, w, True) for k, w in units]
-    got = [StackMovementRules._slot_cut(group, j, aims[j - 1], aims[: j - 1]) for j in range(1, len(aims) + 1)]
+    got = [slot_cut(group, j, aims[j - 1], aims[: j - 1]) for j in range(1, len(aims) + 1)]
     assert got == _greedy_cuts([k for k, w in units for _ in range(w)], aims)
 
 

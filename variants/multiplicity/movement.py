@@ -39,6 +39,7 @@ from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Comp
 from dipsat.models import (ARMY, FLEET, Backup, Convoy, Move, MovementResult, OrderRef, Outcome, Position, Strength,
                            Support, Term, Unit, order_ref)
 from dipsat.movement import MovementRules
+from dipsat.stacks import slot_cut
 from dipsat.orders import BoundOrders, describe_unit
 
 from .options import MultiplicityOptions
@@ -511,7 +512,7 @@ class MultiplicityRules(MovementRules):
                                                        enc.cut_rank[sl.key]))
                 for j, sl in enumerate(ranked, start=1):
                     before = [x.aim for x in ranked[: j - 1]]
-                    cut_by[sl.key].append(_slot_cut(terms, j, sl.aim, before))
+                    cut_by[sl.key].append(slot_cut(terms, j, sl.aim, before))
             for sl in slots:
                 cut = OR(*cut_by.get(sl.key, []))
                 if sl.what == "in place":
@@ -539,23 +540,6 @@ class MultiplicityRules(MovementRules):
     # -- explanation ---------------------------------------------------------------------------
     def explain(self, enc: Enc, values: Values, components: list[Component]) -> MovementResult:
         return _explain(self, enc, values, components)
-
-
-def _slot_cut(group: CutTerms, j: int, aim: Optional[str], before: list[Optional[str]]) -> Formula:
-    """Is the ``j``-th slot in this attack's cutting order cut by it?  Each unit of the attack's
-    weight cuts one supporting unit in order; weight from space q cannot cut a support aimed at
-    q, so it goes to the next one.  Slot j is cut when (a) the attack can still cut a slot aimed
-    where slot j is aimed (more weight not from there than such slots before j) and (b) the slots
-    before j have not used the attack up (Hall's condition for this bipartite matching, in
-    closed form: total > j-1, or for some origin q, the weight from q > (j-1) - slots before j
-    aimed at q)."""
-    keys = sorted({k for k, _, _ in group if k is not None})
-    total = [(w, f) for _, w, f in group]
-    cond_a: Formula = TRUE
-    if aim is not None and aim in keys:
-        cond_a = GE([(w, f) for k, w, f in group if k != aim], before.count(aim) + 1)
-    cond_b = OR(GE(total, j), *(GE([(w, f) for k, w, f in group if k == q], j - before.count(q)) for q in keys))
-    return AND(cond_a, cond_b)
 
 
 def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> MovementResult:
