@@ -197,6 +197,9 @@ def scene_of(result: Any, game_map: GameMap, title: str = "") -> Scene:
     """A scene for a position, a movement, retreat or adjustment result."""
     if isinstance(result, Position):
         return Scene(game_map, result, title)
+    parts = getattr(result, "parts", None)
+    if parts:  # a phase of several parts played in turn (a postal year's retreats and season): its last
+        return scene_of(parts[-1], game_map, title)
     movement = getattr(result, "movement", None)
     if movement is not None:  # a retreat phase: the movement, then the retreats
         scene = scene_of(movement, game_map, title)

@@ -10,7 +10,7 @@ from dipsat.variants.standard import Standard
 
 
 class PostalYear(Standard):
-    """The standard game with a three-season year (as Multiplicity's postal option declares it)."""
+    """The standard game with three movement seasons a year (a calendar with other seasons)."""
 
     name = "postal-test"
 

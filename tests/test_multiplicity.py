@@ -247,8 +247,72 @@ def test_merge_and_support_inside_attack_in_one_order():
     assert [res.position.units[i].power for i in res.dislodged] == ["Italy"]
 
 
-@pytest.mark.xfail(reason="not implemented yet: rule 12's three-season postal year (Spring; Spring retreats and "
-                          "Autumn; Autumn retreats and adjustments) as a calendar option", strict=True)
+# -- rule 12: the three-season postal year ---------------------------------------------------
+
+def _postal(last=None, year="three_season", autumn=None, n=4):
+    """The bundled postal example, its autumn or last sheet replaced, under one value of ``year``."""
+    from dipsat.game import load_saved_game, replay
+
+    from conftest import ROOT
+
+    saved = load_saved_game(ROOT / "examples" / "multiplicity_postal.toml")
+    phases = list(saved.phases)
+    if autumn is not None:
+        phases[2] = phases[2].model_copy(update={"orders": autumn})
+    if last is not None:
+        phases[3] = phases[3].model_copy(update={"orders": last})
+    if year != "three_season":
+        phases = [p.model_copy(update={"phase": None}) for p in phases]
+    return replay(saved.model_copy(update={"options": {"year": year}, "phases": phases[:n]}))
+
+
 def test_three_season_postal_year():
     g = Game("multiplicity", options={"year": "three_season"})
     assert g.phase_name == "S1900P"
+    game = _postal()
+    assert [r.name for r in game.history] == ["S1900P", "S1901M", "F1901M", "W1901A"]
+    assert game.phase_name == "S1902M"
+    autumn = game.history[2]
+    # Spring retreats and Autumn: the retreat first, then the retreated army moves on from Albania
+    assert [(o.text, o.result) for o in autumn.outcomes if o.power == "Austria"][:2] == [
+        ("A(Tri)-Alb", "moved"), ("A(Alb)-Gre", "moved")]
+    assert [p.__class__.__name__ for p in autumn.result.parts] == ["RetreatResult", "MovementResult"]
+    # Autumn retreats and adjustments: the French retreat, then builds on the centres it leaves
+    last = game.history[3]
+    assert [p.__class__.__name__ for p in last.result.parts] == ["RetreatResult", "AdjustmentResult"]
+    assert {u.short() for u in game.position.units if u.power == "France"} == {"A Gas", "A Par", "F Bre", "F Spa/sc"}
+
+
+def test_postal_year_centres_change_after_the_autumn_retreats():
+    """A retreat into a neutral centre in the phase of the adjustments gives it before the builds."""
+    orders = {"France": ["A(Bur)-Bel", "Build F(Bre)", "Build A(Mar)"], "Italy": ["Build A(Ven)"], "Austria": ["Build A(Vie)"]}
+    game = _postal(last=orders)
+    assert game.centres()["France"] == 5
+    assert [o.result for o in game.history[3].outcomes if o.power == "France"] == ["moved", "built", "built"]
+    # retreating where no centre is to be had: one build, the second refused
+    game = _postal(last={**orders, "France": ["A(Bur)-Gas", "Build F(Bre)", "Build A(Mar)"]})
+    assert [o.result for o in game.history[3].outcomes if o.power == "France"] == ["moved", "built", "illegal"]
+
+
+def test_postal_year_order_for_a_unit_whose_retreat_failed():
+    """A retreat to where the attacker came from is no retreat (the army disbands); the autumn
+    order written for it where it meant to go names no unit, and is rejected like any such order."""
+    autumn = {"Austria": ["A(Tri)-Ven", "A(Ven)-Pie", "A(Gal) Std", "A(Ser) Std"], "Italy": ["2A(Tri) Std"]}
+    game = _postal(autumn=autumn, last={})
+    out = {o.text: o for o in game.history[2].outcomes if o.power == "Austria"}
+    assert out["A(Tri)-Ven"].result == "illegal" and "the attacker came from Venice" in out["A(Tri)-Ven"].reason
+    assert out["A(Ven)-Pie"].result == "illegal"
+    assert out["A Tri (no retreat)"].result == "disbanded"
+    assert not any(u.power == "Austria" and u.province in ("tri", "ven", "pie") for u in game.position.units)
+
+
+def test_postal_year_skips_the_third_phase_when_nothing_is_due():
+    autumn = {"Austria": ["A(Tri)-Alb", "A(Gal)-Vie", "A(Ser)-Bud"], "Italy": ["2A(Tri)-Ven"]}
+    game = _postal(autumn=autumn, n=3)
+    assert game.phase_name == "S1902M"
+    assert {u.short() for u in game.position.units if u.power == "Austria"} == {"A Alb", "A Vie", "A Bud"}
+
+
+def test_the_normal_year_has_its_own_retreat_phases():
+    game = _postal(year="normal", autumn={"Austria": ["A(Tri)-Alb"]}, last={})
+    assert [r.name for r in game.history][:4] == ["S1900P", "S1901M", "S1901R", "F1901M"]

@@ -74,11 +74,22 @@ class Multiplicity(Variant):
         "(rule 8: 'the order written for the fleet will always prevail').",
         "Placement beyond the limit: the orders that would exceed it, in the order written, are illegal (rule 1: "
         "'provided that the number of units does not exceed 3 (4 in the case of Russia)').",
+        "The postal year's phases are coded by the movement or adjustment each ends with: S1901M, F1901M (with the "
+        "spring's retreats), W1901A (with the autumn's retreats); the third is played only when retreats or "
+        "adjustments are due (rule 12: 'Spring; Spring retreats and Autumn; Autumn retreats and adjustments').",
+        "In a postal phase an order is a retreat order when the unit it names stands where its power's unit was "
+        "dislodged; the retreats are adjudicated first, the season after them (movement, or centres changing hands "
+        "then adjustments) on the position they leave, so a retreated unit is ordered from where it retreated to "
+        "(rule 12: 'Spring retreats and Autumn'; rule 0: 'The regular rules of Diplomacy apply').",
     )
 
     def calendar(self, rules: RuleOptions) -> DiplomacyYear:
-        """The normal year (rule 12) after a placement phase (rule 1)."""
-        return DiplomacyYear(self, placement=True, victory=Victory(self.victory_centres, self.victory_years))
+        """The normal year, or the postal year of three phases (rule 12, option ``year``), after a
+        placement phase (rule 1)."""
+        from .calendar import PostalYear
+
+        year = PostalYear if getattr(rules, "year", "normal") == "three_season" else DiplomacyYear
+        return year(self, placement=True, victory=Victory(self.victory_centres, self.victory_years))
 
     def start_position(self) -> Position:
         """Rule 1: the players place their own units, so the game starts from an empty board."""

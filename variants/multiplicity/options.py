@@ -44,9 +44,12 @@ class MultiplicityOptions(RuleOptions):
     # centre in one adjustment phase: "one" (the regular rule; a build on an occupied centre
     # merges, rule 4(e)).  Only this value is implemented; named so that the silence is listed.
     builds_per_centre: Literal["one"] = "one"
-    # Rule 12: "the normal year" (spring, fall, winter).  The postal three-season year (Spring;
-    # Spring retreats and Autumn; Autumn retreats and adjustments) is not implemented yet.
-    year: Literal["normal"] = "normal"
+    # Rule 12: "For postal play it may be easier if Multiplicity Plus is played to a 3 season
+    # year: Spring; Spring retreats and Autumn; Autumn retreats and adjustments.  Players should
+    # determine the relevant system of play at the outset."  "normal": the regular year (spring,
+    # its retreats, autumn, its retreats, winter adjustments); "three_season": the postal year,
+    # each retreat phase played with the phase after it (:mod:`.calendar`).
+    year: Literal["normal", "three_season"] = "normal"
 
 
 # option -> (kind, where in the seed, what it decides)
@@ -60,5 +63,6 @@ OPTION_NOTES: dict[str, tuple[str, str, str]] = {
     "bare_unit_count": ("silence", "notation", "'A(Par)' with several armies in Paris: one army (one) or all of them (all)"),
     "retreat_tie": ("silence", "rule 11", "retreats of equal strength into one space"),
     "builds_per_centre": ("silence", "rule 4(e)", "builds on one home centre in one adjustment phase (only 'one' so far)"),
-    "year": ("choice", "rule 12", "the normal year (the three-season postal year is not implemented yet)"),
+    "year": ("choice", "rule 12", "the normal year (normal) or the postal year of three phases: Spring (S1901M); Spring "
+             "retreats and Autumn (F1901M); Autumn retreats and adjustments (W1901A)"),
 }
