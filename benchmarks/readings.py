@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     t_readings = t_brute = 0.0
-    cases = assignments = mismatches = 0
+    cases = assignments = mismatches = from_model = changed = downstream = 0
     turn_readings(TurnRequest(units={"France": ["A Par"]}))  # warm up: imports
     for f in case_files([Path(p) for p in args.paths]):
         if f.suffix != ".toml":
@@ -48,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         mismatches += len(bad)
         cases += 1
         assignments += len(bf)
+        from_model += rd.stats.from_model
+        changed += rd.stats.changed + rd.stats.unenumerated
+        downstream += rd.stats.downstream
         t_readings += t1 - t0
         t_brute += t2 - t1
         if args.verbose or bad:
@@ -56,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
                   + (f"; {len(bad)} DIFFER, e.g. {bad[0]}" if bad else ""))
     print(f"{cases} cases, {assignments} assignments of the options that touch them; "
           f"{mismatches} assignments differ")
+    print(f"cycles of the readings' systems: {from_model} counted (and settled by their backup rules) from the "
+          f"one model's resolutions; solved again: {changed} after a backup rule changed the equations (or beyond "
+          f"the enumeration limit), {downstream} with a cycle or integer decision downstream")
     print(f"readings (one enumeration per case): {t_readings:.2f} s; brute force: {t_brute:.2f} s; "
           f"brute force / readings = {t_brute / t_readings:.1f}")
     return 1 if mismatches else 0

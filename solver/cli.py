@@ -580,6 +580,9 @@ def _readings_text(variant: Any) -> str:
         f"How 'dipsat readings' enumerates the {variant.name} options:",
         f"  in the model (one literal per value, each value's equations under its own): {', '.join(inside) or 'none'}",
         f"  per reading, by the backup rules: {', '.join(backup) or 'none'}",
+        "    (each reading's backup rule is applied to that reading's consistent resolutions from the one model",
+        "    where it chooses one of them, e.g. circular movement; where a cycle has none (a paradox) or the rule's",
+        "    values match none of them, the rule changes the equations and that part is solved again per reading)",
         "  outside the model (one run per value: they change how orders are read or bound, which decisions",
         f"  exist, or phases other than movement): {', '.join(rest)}"])
 

@@ -18,10 +18,21 @@ How (see :mod:`dipsat.option_space` for the machinery):
    only under its literal.  One equation system covers every value of those options.
 3. Each assignment of the in-model options fixes the literals; the system specialised to them is
    the one the single-preset path builds.  Assignments whose specialised systems are identical
-   are one class; each class's system is solved component by component with the backup rules
-   of *its* assignment (read under a scope again, so a backup rule that consults an option
-   splits on it), exactly as :func:`dipsat.equations.solve_system` does for one preset, and
-   explained.  Solutions are shared between classes whose systems and backup readings agree.
+   are one class.  **One CP-SAT enumeration** of the system with its literals gives every
+   (assignment, consistent resolution) pair; each class's cyclic components are then taken in
+   dependency order, as :func:`dipsat.equations.solve_system` does for one preset, with their
+   resolutions read from that class's share of the enumeration (:func:`solve_from_space`), and
+   the backup rule of *its* assignment (read under a scope again, so a backup rule that consults
+   an option splits on it) applied to them.  Circular movement chooses one of the consistent
+   resolutions (every move of the cycle succeeds); a paradox rule (Szykman, all hold) does when
+   the convoys it fails or the moves it holds are those of a consistent resolution.  Where a
+   cycle has no consistent resolution (Pandin's paradox) or the rule's values match none, the
+   backup rule *changes the equations*: that component, and what depends on it, is counted again
+   by CP-SAT for that class only (the counts are printed: "cycles counted from the one model: n,
+   re-solved: m").  The same holds where something downstream of a cycle is itself cyclic or an
+   integer decision (the enumeration then need not show every resolution of the cycle).  Each
+   class is explained; solutions are shared between classes whose systems and backup readings
+   agree.
 
 Phases other than movement (retreats, adjustments) are enumerated outside the model only.
 """
@@ -32,7 +43,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
 from .api import TurnRequest, adjudicate, build_owners, build_position, resolve_rules, _power_name
-from .equations import Solution, System, solve_system, substitute_def
+from .equations import (Backup, Component, Key, Solution, System, Value, check_value, evaluate, is_formula,
+                        strongly_connected, substitute_def, value_of, variables)
+from .errors import SolverError
 from .errors import DipsatError
 from .option_space import Assignment, Leaf, Scope, Wanted, literal_key, assignments, categorical_options, option_values, recording, split_by_reads
 from .rules import RuleOptions
@@ -70,6 +83,7 @@ class Readings:
     solves: int = 0  # distinct equation systems solved
     space_calls: int = 0  # one-model enumerations of the in-model readings
     space_capped: bool = False
+    stats: "SpaceStats" = field(default_factory=lambda: SpaceStats())
 
     def orders(self) -> list[str]:
         seen: dict[str, None] = {}
@@ -184,7 +198,7 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
 
     solved: Memo = {}
     explained: Memo = {}
-    spaces: dict[int, dict[tuple[bool, ...], int]] = {}  # id(encoding) -> literal values -> resolutions
+    spaces: dict[int, Optional[Pools]] = {}  # id(encoding) -> literal values -> its resolutions
     leaves: list[Leaf[Any]] = []
     in_model: set[str] = set()
     outside: set[str] = set()
@@ -194,22 +208,24 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
         split = list(outer.scope.split)
         in_model.update(split)
         bkey = _bound_key(bound)
-        counts = spaces.get(id(enc))
-        if counts is None:
-            counts = spaces[id(enc)] = _space(enc.system, outer.scope, out)
+        if id(enc) not in spaces:
+            spaces[id(enc)] = _space(enc.system, outer.scope, out)
+        pools = spaces[id(enc)]
         for inner in assignments(model, split, outer.assignment):
             lits = outer.scope.literals(inner)
-            before = counts.get(tuple(lits[k] for k in sorted(lits)), 0)
+            pool = None if pools is None else pools.get(tuple(lits[k] for k in sorted(lits)), [])
+            before = None if pool is None else len(pool)
             spec = {k: substitute_def(d, lits) for k, d in enc.system.defs.items()}
             system = System(spec, enc.system.kinds, enc.system.domains, enc.system.labels)
             skey = repr(tuple(spec.items()))  # hashed once
 
-            def solve(scope: Scope, system: System = system, impl: Any = impl) -> Solution:
+            def solve(scope: Scope, system: System = system, impl: Any = impl, pool: Any = pool) -> Solution:
                 out.solves += 1
-                return solve_system(system, impl.backup)  # a backup rule reads its options here
+                # a backup rule reads its options here
+                return solve_from_space(system, impl.backup, pool, out.stats)
 
             def run(scope: Scope, system: System = system, skey: Any = skey, bkey: str = bkey,
-                    bound: Any = bound, impl: Any = impl, solve: Any = solve, before: int = before) -> Any:
+                    bound: Any = bound, impl: Any = impl, solve: Any = solve, before: Optional[int] = before) -> Any:
                 def explain() -> Any:
                     sol = _memo(solved, skey, scope, lambda: solve(scope))
                     enc_here = impl.encode(bound)  # this reading's own equations: its explanations
@@ -228,22 +244,166 @@ def _movement(variant: Any, req: TurnRequest, base: RuleOptions, model: type[Rul
 SPACE_LIMIT = 4096  # resolutions enumerated in the one model of a turn's in-model readings
 
 
-def _space(system: System, scope: Scope, out: "Readings") -> dict[tuple[bool, ...], int]:
+Pools = dict[tuple[bool, ...], list[dict[Key, Value]]]
+
+
+def _space(system: System, scope: Scope, out: "Readings") -> Optional[Pools]:
     """The interpretation space of one encoding, from one CP-SAT model: for each assignment of
-    the options its formulas split on (their literals, in key order), the number of consistent
-    resolutions of the equations before any backup rule."""
+    the options its formulas split on (their literals, in key order), every consistent
+    resolution of the equations before any backup rule (``None`` when there are more than
+    :data:`SPACE_LIMIT` in all: the readings are then solved one system at a time)."""
     from .cpsat import enumerate_space
 
     groups = [[literal_key(scope.model, n, v) for v in scope.free[n]] for n in scope.split]
     sols, capped = enumerate_space(system.defs, system.domains, groups, SPACE_LIMIT)
     out.space_calls += 1
     out.space_capped = out.space_capped or capped
+    if capped:
+        return None
     lits = sorted(k for g in groups for k in g)
-    counts: dict[tuple[bool, ...], int] = {}
+    pools: Pools = {}
     for sol in sols:
         key = tuple(bool(sol[k]) for k in lits)
-        counts[key] = counts.get(key, 0) + 1
-    return counts
+        pools.setdefault(key, []).append({k: sol[k] for k in system.defs})
+    return pools
+
+# -- backup rules applied to the one model's resolutions ----------------------------------------
+
+
+@dataclass
+class SpaceStats:
+    """Where the cyclic components of the readings' systems got their resolutions."""
+
+    from_model: int = 0  # counted (and, under a backup rule, chosen) from the one model's resolutions
+    changed: int = 0  # solved again: a backup rule upstream changed the equations (or none is consistent)
+    downstream: int = 0  # solved again: a cycle or integer decision downstream may hide resolutions
+    unenumerated: int = 0  # solved again: the one model had too many resolutions to list
+
+    @property
+    def resolved(self) -> int:
+        return self.changed + self.downstream + self.unenumerated
+
+
+def solve_from_space(system: System, backup: Backup, pool: Optional[list[dict[Key, Value]]],
+                     stats: SpaceStats, limit: int = 2) -> Solution:
+    """The single-preset solve (:func:`dipsat.equations.solve_system`: components in dependency
+    order, acyclic decisions evaluated directly, each cyclic component's resolutions counted and
+    the backup rule applied where there is not exactly one) with the cyclic components'
+    resolutions taken from ``pool``: every consistent resolution of ``system`` (the one model's
+    enumeration under this reading), or ``None`` when it is not known in full.
+
+    A cyclic component's consistent resolutions, given the values decided before it, are the
+    pool's resolutions that agree with those values, restricted to the component — provided every
+    one of them extends to the rest of the system, which holds when nothing downstream of the
+    component is cyclic or an integer decision (acyclic boolean decisions always have a value).
+    A backup rule overrides some decisions of a component with constants; where the values it
+    gives are those of consistent resolutions (it *chooses among* them — circular movement, or a
+    Szykman/all-hold rule that keeps one of a paradox's resolutions), the pool narrowed to them
+    goes on answering.  Where they are not (the rule *rejects* every consistent resolution or
+    there is none: Pandin's paradox), the rule has changed the equations: the pool is dropped
+    and what follows is counted by CP-SAT, as the single-preset path does."""
+    from .cpsat import solve_group
+
+    defs = dict(system.defs)
+    domains = system.domains
+    values: dict[Key, Value] = {}
+    components: list[Component] = []
+    checked: set[Key] = set()
+    live = pool  # the pool's resolutions agreeing with ``values``
+    calls = [0]
+
+    def narrow(keys: Sequence[Key]) -> None:
+        nonlocal live
+        if live is not None:
+            live = [s for s in live if all(s.get(k) == values[k] for k in keys)]
+
+    def direct(x: Key) -> None:
+        f = defs[x]
+        d = domains.get(x)
+        if d is None:
+            values[x] = evaluate(f, values) if is_formula(f) else bool(value_of(f, values))
+            return
+        v = value_of(f, values)
+        if not d[0] <= v <= d[1]:
+            raise SolverError(f"an acyclic part of the turn had no solution: {system.name(x)} = {v} "
+                              f"is outside its domain {d[0]}..{d[1]}")
+        values[x] = v
+
+    def downstream_safe(members: list[Key]) -> bool:
+        """Is nothing that depends on ``members`` cyclic or an integer decision?"""
+        users: dict[Key, list[Key]] = {}
+        for x, f in defs.items():
+            if x not in values:
+                for y in variables(f):
+                    users.setdefault(y, []).append(x)
+        inside = set(members)
+        seen: set[Key] = set()
+        work = [y for m in members for y in users.get(m, ()) if y not in inside]
+        while work:
+            y = work.pop()
+            if y in seen:
+                continue
+            seen.add(y)
+            if y in domains:
+                return False
+            work.extend(z for z in users.get(y, ()) if z not in inside)
+        deps = {x: sorted(z for z in variables(defs[x]) if z in seen) for x in sorted(seen)}
+        return all(len(c) == 1 and c[0] not in deps[c[0]] for c in strongly_connected(deps))
+
+    def resolutions(members: list[Key]) -> list[dict[Key, Value]]:
+        if live is None:
+            stats.unenumerated += 1
+        elif not live:
+            stats.changed += 1
+        elif not downstream_safe(members):
+            stats.downstream += 1
+        else:
+            stats.from_model += 1
+            out: dict[tuple[Value, ...], dict[Key, Value]] = {}
+            for s in live:
+                out.setdefault(tuple(s[m] for m in members), {m: s[m] for m in members})
+            checked.update(members)
+            return [out[k] for k in sorted(out)][:limit]
+        calls[0] += 1
+        sols = solve_group(defs, domains, members, values, limit)
+        if not sols:  # confirm "no resolution" with presolve off
+            calls[0] += 1
+            sols = solve_group(defs, domains, members, values, limit, presolve=False)
+        checked.update(members)
+        return sols
+
+    def solve_names(names: set[Key]) -> None:
+        nonlocal live
+        deps = {x: sorted(y for y in variables(defs[x]) if y in names) for x in sorted(names)}
+        for members in strongly_connected(deps):
+            cyclic = len(members) > 1 or members[0] in deps[members[0]]
+            if not cyclic:
+                direct(members[0])
+                narrow(members)
+                continue
+            sols = resolutions(members)
+            comp = Component(tuple(members), len(sols), sols)
+            components.append(comp)
+            if len(sols) == 1:
+                values.update(sols[0])
+                narrow(members)
+                continue
+            decision = backup(tuple(members), defs, len(sols))
+            if decision is None:
+                raise SolverError(f"{len(sols)} resolutions of a cycle and no backup rule for it: "
+                                  + ", ".join(system.name(m) for m in members))
+            kind, rule, overrides = decision
+            comp.backup = (kind, rule)
+            comp.overrides = overrides
+            defs.update(overrides)
+            solve_names(set(members))
+
+    solve_names(set(defs))
+    bad = [x for x in sorted(checked) if not check_value(domains, defs, values, x)]
+    if bad:
+        raise SolverError("verification failed: a resolution violates the equations of "
+                          + ", ".join(system.name(x) for x in bad[:5]))
+    return Solution(values, components, defs, calls[0])
 
 
 Memo = dict[Any, list[tuple[Assignment, Any]]]
@@ -447,8 +607,8 @@ def format_readings(rd: Readings, order: Optional[str] = None) -> str:
         deps_b, covers = conditions(rd.model, rd.options, table)
         capped = "+" if rd.space_capped else ""
         parts = sorted(covers, key=lambda v: -1 if v is None else v)
-        text = ("; ".join(f"{v}{capped} iff {describe_condition(rd.model, deps_b, covers[v])}" for v in parts[:-1])
-                + ("; else " if len(parts) > 1 else "") + f"{parts[-1]}{capped}" + (" under every reading" if len(parts) == 1 else ""))
+        text = ("; ".join(f"{_count(v)}{capped} iff {describe_condition(rd.model, deps_b, covers[v])}" for v in parts[:-1])
+                + ("; else " if len(parts) > 1 else "") + f"{_count(parts[-1])}{capped}" + (" under every reading" if len(parts) == 1 else ""))
         lines.append(f"Consistent resolutions before any backup rule: {text}")
     if order is None:
         lines.append(f"Distinct outcomes of the whole turn: {len(classes)}"
@@ -460,8 +620,21 @@ def format_readings(rd: Readings, order: Optional[str] = None) -> str:
         lines.append(f"Options that never matter for this turn ({len(never)} of {len(rd.candidates)}): " + ", ".join(never))
         lines.append(f"Enumerated: {len(rd.options)} options touch the turn, {len(rd.table)} assignments; "
                      f"in the model: {', '.join(rd.in_model) or 'none'} ({rd.space_calls} one-model enumeration{'s' if rd.space_calls != 1 else ''}); "
-                     f"{rd.solves} distinct equation systems solved with their backup rules")
+                     f"{rd.solves} distinct equation systems solved with their backup rules; "
+                     f"cycles counted from the one model: {rd.stats.from_model}, re-solved: {rd.stats.resolved}"
+                     + (f" ({_resolved(rd.stats)})" if rd.stats.resolved else ""))
     return "\n".join(lines)
+
+
+def _resolved(st: SpaceStats) -> str:
+    parts = [(st.changed, "after a backup rule changed the equations"),
+             (st.downstream, "with a cycle or integer decision downstream"),
+             (st.unenumerated, "beyond the one model's enumeration limit")]
+    return ", ".join(f"{n} {why}" for n, why in parts if n)
+
+
+def _count(v: Optional[int]) -> str:
+    return f"not counted (more than {SPACE_LIMIT} in the one model)" if v is None else str(v)
 
 
 def readings_json(rd: Readings) -> dict[str, Any]:
@@ -469,6 +642,10 @@ def readings_json(rd: Readings) -> dict[str, Any]:
     return {
         "options": rd.options,
         "in_model": rd.in_model,
+        "cycles_from_model": rd.stats.from_model,
+        "cycles_resolved": {"after_backup_changed_equations": rd.stats.changed,
+                            "downstream_cycle_or_integer": rd.stats.downstream,
+                            "beyond_enumeration_limit": rd.stats.unenumerated},
         "never_matter": [n for n in rd.candidates if n not in deps],
         "distinct_outcomes": len(classes),
         "orders": [{"order": o.order, "depends_on": o.depends,

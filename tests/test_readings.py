@@ -153,3 +153,38 @@ def test_one_model_counts_every_readings_resolutions(name):
         seen.add(key)
         enc = variant.movement_rules(opts).encode(variant.binder(opts).bind(pos, orders))
         assert r.before_backup == len(enumerate_all(enc.system, limit=64)), (name, a)
+
+
+def test_backup_rules_are_applied_to_the_one_models_resolutions():
+    """Circular movement (6.C.1) and a paradox with two resolutions (6.F.14) are settled from the
+    one enumeration, no cycle counted again; Pandin's paradox (6.F.16) has no consistent
+    resolution under Szykman and all-hold, so the backup rule changes the equations there."""
+    for name in ("6.C.01", "6.F.14"):
+        rd = turn_readings(_request(CORPORA / "datc" / f"{name}.toml"))
+        assert rd.stats.from_model >= 1 and rd.stats.resolved == 0, name
+    rd = turn_readings(_request(CORPORA / "datc" / "6.F.16.toml"))
+    assert rd.stats.changed >= 1 and rd.stats.downstream == 0
+
+
+def test_solve_from_space_equals_the_single_preset_solve():
+    """Given every consistent resolution of a system, the walk gives solve_system's values and
+    backups; without them (None) it counts by CP-SAT like solve_system."""
+    from dipsat.api import resolve_rules
+    from dipsat.equations import enumerate_all, solve_system
+    from dipsat.readings import SpaceStats, _request_parts, solve_from_space
+    from dipsat.variants import find_variant
+
+    for name in ("6.C.01", "6.C.03", "6.F.14", "6.F.16", "6.F.24", "6.G.13"):
+        req = _request(CORPORA / "datc" / f"{name}.toml")
+        variant = find_variant(req.variant)
+        pos, orders = _request_parts(variant, req)
+        for rule in ("szykman", "all_hold", "1982"):
+            opts = resolve_rules(variant, req).with_(convoy_paradox_rule=rule)
+            impl = variant.movement_rules(opts)
+            system = impl.encode(variant.binder(opts).bind(pos, orders)).system
+            want = solve_system(system, impl.backup)
+            for pool in (enumerate_all(system, limit=4096), None):
+                got = solve_from_space(system, impl.backup, pool, SpaceStats())
+                assert got.values == want.values, (name, rule)
+                assert [(c.decisions, c.resolutions, c.backup) for c in got.components] == \
+                    [(c.decisions, c.resolutions, c.backup) for c in want.components], (name, rule)
