@@ -698,7 +698,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     a.add_argument("file")
     a.add_argument("--json", action="store_true", help="machine-readable output")
     a.add_argument("--all-cpsat", action="store_true",
-                   help="solve every part of the turn with CP-SAT (default: only cycles; the rest is evaluated directly, same result)")
+                   help="solve every part of the turn with CP-SAT (default: only cycles too large to count by trying a few decisions' values; the rest is evaluated directly, same result)")
     a.add_argument("--variant", help="variant (overrides the file's; e.g. standard; see dipsat rules)")
     a.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg); default: the file's, else the variant's")
     a.add_argument("--option", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")

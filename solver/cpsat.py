@@ -1,7 +1,7 @@
 """The CP-SAT side of :mod:`dipsat.equations`: compiling definitions into a model and solving it.
 
-Imported only when a turn has a cycle, when everything is sent to CP-SAT on purpose, or when a
-research command runs (OR-Tools' ``cp_model`` pulls numpy and pandas: a third of a second).
+Imported only when a turn has a cycle too large for :func:`dipsat.equations.enumerate_cycle`, when
+everything is sent to CP-SAT on purpose, or when a research command runs (OR-Tools' ``cp_model`` pulls numpy and pandas: a third of a second).
 
 Compilation keeps the exactness of the equations: a boolean decision ``x <=> f`` becomes
 ``x == lit(f)`` where every helper literal of an ``and``/``or``/``>=`` is defined in both

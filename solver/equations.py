@@ -25,12 +25,15 @@ consistent resolutions of the rules.
 :func:`solve_system` takes the strongly connected components of the dependency graph in
 dependency order.  An acyclic decision is *evaluated directly* from its definition (the values it
 depends on are known by then: what CP-SAT's presolve would do, without building a model).  Every
-cyclic component goes to CP-SAT (:mod:`dipsat.cpsat`, imported only then), which counts its
-resolutions exactly (0, 1, 2, ... up to a limit); where the count is not one, a *backup* callback
-supplied by the rules replaces some definitions and the component is solved again.  Every value
-CP-SAT returns is checked in plain Python against the definitions, and a "no resolution" verdict
-is confirmed with CP-SAT's presolve off.  ``all_cpsat=True`` sends the acyclic parts to CP-SAT as
-well (one call per run of acyclic decisions between cycles); both ways give the same values.
+cyclic component has its resolutions counted exactly (0, 1, 2, ... up to a limit): a small one
+by :func:`enumerate_cycle` (a few decisions that break every cycle of the component are tried
+with each of their values, the rest evaluated directly; a try is a resolution when the tried
+decisions come out as tried), any other by CP-SAT (:mod:`dipsat.cpsat`, imported only then).
+Where the count is not one, a *backup* callback supplied by the rules replaces some definitions
+and the component is solved again.  Every value CP-SAT returns is checked in plain Python against
+the definitions, and a "no resolution" verdict is confirmed with CP-SAT's presolve off.
+``all_cpsat=True`` sends every part to CP-SAT: the acyclic parts (one call per run of acyclic
+decisions between cycles) and every cycle, however small; both ways give the same values.
 
 Decisions are named by keys, not strings: a :class:`Key` is ``(kind, unit, part)``, e.g.
 ``Key("move", 3)`` for the move of unit 3, ``Key("support", 5, 2)`` for the second supporting
@@ -41,6 +44,7 @@ order; a :class:`System` names them for people (``move A Par``) from its unit la
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Callable, Iterable, Mapping, NamedTuple, Optional, Sequence, Union
 
 from typing_extensions import TypeIs
@@ -576,7 +580,8 @@ def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: flo
             if pending:
                 flush(pending)
                 pending = []
-            sols = run(members, values, limit)
+            small = None if all_cpsat else enumerate_cycle(defs, domains, members, deps, values, limit, CYCLE_WORK)
+            sols = run(members, values, limit) if small is None else small
             comp = Component(tuple(members), len(sols), sols)
             components.append(comp)
             if len(sols) == 1:
@@ -603,7 +608,105 @@ def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: flo
     return Solution(values, components, defs, calls[0])
 
 
-def strongly_connected(deps: dict[Key, list[Key]]) -> list[list[Key]]:
+# The most work :func:`enumerate_cycle` takes on: tries (the product of the breaking decisions'
+# domain sizes) times the component's decisions.  A try evaluates each decision once, a few
+# microseconds; CP-SAT takes about a millisecond for the smallest model, so past this budget the
+# solver is the cheaper way.
+CYCLE_WORK = 512
+
+
+def breaking_set(members: Sequence[Key], deps: Mapping[Key, Sequence[Key]],
+                 domains: Mapping[Key, tuple[int, int]], max_tries: int) -> Optional[tuple[list[Key], list[Key]]]:
+    """A set of decisions whose removal leaves the component without a cycle (a feedback vertex
+    set, chosen greedily: from each remaining cycle the decision with the most edges in and out
+    of it, boolean decisions before integer ones, then by key), and the other decisions in an
+    order where each comes after what it depends on.  ``None`` when trying every value of the
+    set would take more than ``max_tries`` tries."""
+    remaining = set(members)
+    chosen: list[Key] = []
+    tries = 1
+    while True:
+        sub = {x: [y for y in deps[x] if y in remaining] for x in members if x in remaining}
+        comps = strongly_connected(sub)
+        cyclic = [c for c in comps if len(c) > 1 or c[0] in sub[c[0]]]
+        if not cyclic:
+            return chosen, [c[0] for c in comps]
+        for comp in cyclic:
+            inside = set(comp)
+            indeg = {x: 0 for x in comp}
+            for x in comp:
+                for y in sub[x]:
+                    if y in inside:
+                        indeg[y] += 1
+            best = min(comp, key=lambda x: (x in domains, -indeg[x] * sum(1 for y in sub[x] if y in inside), x))
+            d = domains.get(best)
+            tries *= 2 if d is None else d[1] - d[0] + 1
+            if tries > max_tries:
+                return None
+            chosen.append(best)
+            remaining.discard(best)
+
+
+def enumerate_cycle(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple[int, int]], members: Sequence[Key],
+                    deps: Mapping[Key, Sequence[Key]], known: Mapping[Key, Value], limit: int,
+                    work: int = CYCLE_WORK) -> Optional[list[dict[Key, Value]]]:
+    """Every resolution (up to ``limit``) of a small cyclic component, without CP-SAT; ``None``
+    when the component is too large for it (more than ``work`` decision evaluations).
+
+    Exact: the component's decisions are split into a breaking set (:func:`breaking_set`) and
+    the rest, which has no cycle.  Each assignment of the breaking set (in a fixed order) fixes
+    the rest by direct evaluation, dependencies first; the assignment is a resolution when every
+    decision of the breaking set then satisfies its own definition and every integer decision
+    lies in its domain.  Each resolution of the component is found exactly once (its values of
+    the breaking set are one assignment, which determines the rest), so counts are exact, as
+    CP-SAT's are."""
+    found = breaking_set(members, deps, domains, max(1, work // max(1, len(members))))
+    if found is None:
+        return None
+    breaking, order = found
+    base: dict[Key, Value] = {}
+    inside = set(members)
+    for x in members:
+        for y in variables(defs[x]):
+            if y not in inside:
+                base[y] = known[y]
+    choices = [(False, True) if (d := domains.get(b)) is None else range(d[0], d[1] + 1) for b in breaking]
+    sols: list[dict[Key, Value]] = []
+    for assignment in product(*choices):
+        trial = dict(base)
+        trial.update(zip(breaking, assignment))
+        if _consistent(defs, domains, order, breaking, trial):
+            sols.append({x: trial[x] for x in members})
+            if len(sols) >= limit:
+                break
+    return sols
+
+
+def _consistent(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple[int, int]], order: list[Key],
+                breaking: list[Key], trial: dict[Key, Value]) -> bool:
+    """Evaluate ``order`` into ``trial`` under the tried values of ``breaking``; do the tried
+    values satisfy their definitions and every integer its domain?"""
+    for x in order:
+        f = defs[x]
+        d = domains.get(x)
+        if d is None:
+            trial[x] = evaluate(f, trial) if is_formula(f) else bool(value_of(f, trial))
+        else:
+            v = value_of(f, trial)
+            if not d[0] <= v <= d[1]:
+                return False
+            trial[x] = v
+    for b in breaking:
+        f = defs[b]
+        if b in domains:
+            if value_of(f, trial) != trial[b]:
+                return False
+        elif (evaluate(f, trial) if is_formula(f) else bool(value_of(f, trial))) != trial[b]:
+            return False
+    return True
+
+
+def strongly_connected(deps: Mapping[Key, Sequence[Key]]) -> list[list[Key]]:
     """Tarjan's algorithm (iterative).  ``deps[x]`` lists what ``x`` depends on.  Components come
     out dependencies first, each sorted; the order is fixed by the (sorted) input."""
     index: dict[Key, int] = {}

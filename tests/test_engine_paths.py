@@ -122,20 +122,33 @@ def test_multinational_turns_are_mostly_adjudicated():
     assert accepted >= 20
 
 
-def test_ortools_is_imported_only_when_a_turn_has_a_cycle():
+def test_ortools_is_imported_only_when_a_cycle_is_past_the_small_search():
+    """An acyclic turn and a small paradox (Pandin's: its cycles are counted by trying the values
+    of a few decisions) import no OR-Tools; a cycle past the small search's budget, or a turn
+    sent wholly to CP-SAT, does."""
     import subprocess
     import sys
 
     from conftest import ROOT
 
     code = ("import sys\n"
+            "from dipsat import equations\n"
             "from dipsat.api import adjudicate, load_request\n"
             "adjudicate(load_request('examples/spring1901.toml'))\n"
             "print('ortools' in sys.modules)\n"
+            "res = adjudicate(load_request('examples/pandin.toml'))\n"
+            "print('ortools' in sys.modules, len(res.backups))\n"
+            "equations.CYCLE_WORK = 0\n"
             "adjudicate(load_request('examples/pandin.toml'))\n"
             "print('ortools' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["False", "True"]
+    assert out.splitlines() == ["False", "False 1", "True"]
+    code = ("import sys\n"
+            "from dipsat.api import adjudicate, load_request\n"
+            "adjudicate(load_request('examples/spring1901.toml'), all_cpsat=True)\n"
+            "print('ortools' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True"]
 
 
 def test_the_command_line_imports_no_ortools_for_an_acyclic_turn():

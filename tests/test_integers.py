@@ -3,10 +3,11 @@
 import itertools
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from dipsat import cpsat
-from dipsat.equations import (GE, IF, INT, MAX, MIN, NOT, SUM, VAR, Key, System, check_value, enumerate_all,
-                              solve_system)
+from dipsat import cpsat, equations
+from dipsat.equations import (AND, GE, IF, INT, MAX, MIN, NOT, OR, SUM, VAR, Key, System, check_value,
+                              enumerate_all, enumerate_cycle, solve_system, strongly_connected, variables)
 from dipsat.errors import SolverError
 
 A, B, C = Key("a", 0), Key("b", 0), Key("c", 0)
@@ -103,6 +104,7 @@ def test_verification_catches_a_wrong_value(monkeypatch):
         return [{n: (v + 1 if n == Y else v) for n, v in sols[0].items()}]  # y = x + 1: wrong
 
     monkeypatch.setattr(cpsat, "solve_group", lying)
+    monkeypatch.setattr(equations, "CYCLE_WORK", 0)  # the cycle to CP-SAT, not the small-cycle search
     with pytest.raises(SolverError, match="verification failed.*y #0"):
         solve_system(s, no_backup)
     assert not check_value(s.domains, s.defs, {X: 1, Y: 2}, Y)
@@ -120,3 +122,92 @@ def test_domains_are_derived_or_declared():
     for all_cpsat in (False, True):
         with pytest.raises(SolverError, match="no solution"):
             solve_system(s, no_backup, all_cpsat=all_cpsat)
+
+
+# -- small cycles without CP-SAT -------------------------------------------------------------
+
+
+@st.composite
+def cyclic_systems(draw) -> System:
+    """A random system of 2-5 decisions (booleans and integers with domains 0..2), each defined
+    over the others by a random formula or expression, so that cycles, paradoxes and several
+    resolutions all occur."""
+    n = draw(st.integers(2, 5))
+    keys = [Key("d", i) for i in range(n)]
+    is_int = [draw(st.booleans()) and i > 0 for i in range(n)]
+
+    def ref(i: int):
+        return INT(keys[i]) if is_int[i] else VAR(keys[i])
+
+    def formula():
+        i, j = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+        shape = draw(st.integers(0, 4))
+        lit_i = GE([(1, ref(i))], 1) if is_int[i] else VAR(keys[i])
+        lit_j = GE([(1, ref(j))], 2) if is_int[j] else VAR(keys[j])
+        return [NOT(lit_i), AND(lit_i, NOT(lit_j)), OR(lit_i, lit_j),
+                GE([(1, ref(i)), (-1, ref(j))], draw(st.integers(-1, 1))), lit_i][shape]
+
+    def expression():
+        i, j = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+        shape = draw(st.integers(0, 3))
+        return [SUM([(1, ref(i))]), MIN(SUM([(1, ref(i)), (1, ref(j))]), 2), MAX(SUM([(1, ref(i))], -1), 0),
+                IF(formula(), SUM([(1, ref(j))]), draw(st.integers(0, 2)))][shape]
+
+    s = System()
+    for i, k in enumerate(keys):
+        if is_int[i]:
+            s.define_int(k, "n", expression(), 0, 2)
+        else:
+            s.define(k, "b", formula())
+    return s
+
+
+def _as_set(sols: list[dict]) -> set:
+    return {tuple(sorted(s.items())) for s in sols}
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(cyclic_systems())
+def test_small_cycles_are_enumerated_as_cpsat_counts_them(s):
+    """Every cyclic component of a random system that depends on nothing outside it: the search
+    without CP-SAT finds exactly the resolutions CP-SAT finds (and brute force); and solving the
+    whole system either way gives the same values, counts and backups."""
+    names = set(s.defs)
+    deps = {x: sorted(y for y in variables(s.defs[x]) if y in names) for x in sorted(names)}
+    for members in strongly_connected(deps):
+        if len(members) == 1 and members[0] not in deps[members[0]]:
+            continue
+        outside = {y for k in members for y in variables(s.defs[k])} - set(members)
+        if not outside:  # a source component: compare with CP-SAT and brute force directly
+            small = enumerate_cycle(s.defs, s.domains, members, deps, {}, 1000, work=10**6)
+            assert small is not None
+            sub = {k: s.defs[k] for k in members}
+            full = cpsat.solve_group(s.defs, s.domains, list(members), {}, 1000)
+            assert _as_set(small) == _as_set(full)
+            part = System(defs=sub, domains={k: d for k, d in s.domains.items() if k in sub})
+            assert _as_set(small) == _as_set(brute_force(part))
+
+    def backup(members, defs, count):
+        return ("other_cycle", "fails", {m: (0 if m in s.domains else False) for m in members})
+
+    fast = solve_system(s, backup, limit=3)
+    slow = solve_system(s, backup, limit=3, all_cpsat=True)
+    assert fast.values == slow.values
+    assert [(c.decisions, c.resolutions, c.backup) for c in fast.components] == \
+        [(c.decisions, c.resolutions, c.backup) for c in slow.components]
+    assert fast.calls == 0
+
+
+def test_a_cycle_past_the_work_budget_goes_to_cpsat():
+    """Ten decisions in a ring of 'not': the breaking set is one decision, but with a budget of
+    fewer tries than its values the search declines and CP-SAT counts (two resolutions)."""
+    keys = [Key("r", i) for i in range(10)]
+    s = System()
+    for i, k in enumerate(keys):
+        s.define(k, "b", NOT(VAR(keys[(i + 1) % 10])))
+    deps = {k: [keys[(i + 1) % 10]] for i, k in enumerate(keys)}
+    assert enumerate_cycle(s.defs, s.domains, keys, deps, {}, 2, work=10) is None
+    assert len(enumerate_cycle(s.defs, s.domains, keys, deps, {}, 5, work=20) or []) == 2
+    seen = []
+    sol = solve_system(s, lambda m, d, c: seen.append(c) or ("other_cycle", "fails", {k: False for k in m}))
+    assert seen == [2] and sol.calls == 0
