@@ -18,9 +18,9 @@ from typing import Optional
 from dipsat.maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from pydantic import SerializeAsAny
+from pydantic import Field, SerializeAsAny
 
-from .models import Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
+from .models import VariantRecord, Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
 from .rules import RuleOptions
 from .notation import Notation, UnitRef
 
@@ -40,6 +40,7 @@ class AdjustmentResult(Drawable, Frozen):
     civil_disorder: tuple[str, ...] = ()  # units removed by the civil-disorder rule
     random_seed: Optional[int] = None  # where a rule drew lots: the seed of the draw
     rules: Optional[SerializeAsAny[RuleOptions]] = None  # the rules it was adjudicated under (name, every value)
+    variant: Optional[VariantRecord] = Field(default=None, exclude=True, repr=False)  # the record it was adjudicated by
 
 
 def describe(m: GameMap, u: Unit) -> str:

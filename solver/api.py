@@ -14,7 +14,7 @@ the orders as written.  Units without an order hold.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -22,6 +22,9 @@ from .errors import InputFileError, OrderError, PositionError
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
 from .models import OrderRef, Position
 from .rules import RuleOptions
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 
 class TurnRequest(BaseModel):
@@ -46,7 +49,7 @@ class TurnRequest(BaseModel):
         return v
 
 
-def power_name(variant, name: str, where: str) -> str:
+def power_name(variant: Variant, name: str, where: str) -> str:
     """The power a name or adjective means on the variant's map ("france", "French" -> France);
     a :class:`PositionError` naming ``where`` otherwise.  Public for variants' own phases."""
     for p in variant.map.powers:
@@ -58,7 +61,7 @@ def power_name(variant, name: str, where: str) -> str:
 _power_name = power_name  # the name the core's modules use
 
 
-def build_position(variant, req: TurnRequest, seasons: Optional[tuple[str, ...]] = None) -> Position:
+def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[str, ...]] = None) -> Position:
     """The request's position, checked; ``seasons``: those the variant's calendar has (by
     default, under the variant's own rules)."""
     units = []
@@ -71,23 +74,23 @@ def build_position(variant, req: TurnRequest, seasons: Optional[tuple[str, ...]]
                 raise PositionError(f"units.{power}: bad unit {spec!r}: {exc.reason}") from None
     if req.season is not None:
         if seasons is None:
-            seasons = variant.calendar(variant.rules()).seasons
+            seasons = variant.calendar(variant, variant.rules()).seasons
         if req.season not in seasons:
             raise PositionError(f"season: {req.season!r} is not one of {', '.join(seasons)} (the {variant.name} variant's seasons)")
     # Checked before units are merged into stacks: two identical units are two units.
-    variant.check_position(Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units)))
+    variant.check_position(variant, Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units)))
     pos = Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units),
                    owners=build_owners(variant, req)).canonical()
-    variant.check_position(pos)
+    variant.check_position(variant, pos)
     if not pos.units and not (req.phase == "adjustment" and req.owners):
         raise PositionError("units: the position is empty (no units given); nothing to adjudicate")
     return pos
 
 
-def build_owners(variant, req: TurnRequest) -> dict[str, str]:
+def build_owners(variant: Variant, req: TurnRequest) -> dict[str, str]:
     """The centres each power owns, from ``[owners]``; without it, the variant's default."""
     if not req.owners:
-        return variant.default_owners()
+        return variant.default_owners(variant)
     owners: dict[str, str] = {}
     for power, provs in sorted(req.owners.items()):
         pname = _power_name(variant, power, "owners")
@@ -101,7 +104,7 @@ def build_owners(variant, req: TurnRequest) -> dict[str, str]:
     return owners
 
 
-def resolve_rules(variant, req: TurnRequest, rules: str | RuleOptions | None = None) -> RuleOptions:
+def resolve_rules(variant: Variant, req: TurnRequest, rules: str | RuleOptions | None = None) -> RuleOptions:
     if isinstance(rules, RuleOptions):
         return variant.rules(rules)  # as the variant's options model
     return variant.rules(rules or req.rules, **req.options)

@@ -28,6 +28,7 @@ from .errors import DipsatError
 
 if TYPE_CHECKING:
     from .limits import Limits
+    from .variant import Variant
 
 
 def _print_outcomes(outcomes) -> None:
@@ -475,7 +476,8 @@ def cmd_render(args) -> int:
             raise DipsatError(f"{args.file}: no phase {args.phase!r}; its phases: {', '.join(names)}")
         rec = game.history[names.index(want)]
         title = args.title or f"{game.variant.map.title} — {rec.name}"
-        svg = render_svg(rec.result if rec.result is not None else rec.after, title=title, crop=args.crop)
+        svg = render_svg(rec.result if rec.result is not None else rec.after, title=title, crop=args.crop,
+                         variant=game.variant)
     else:
         if args.phase:
             raise DipsatError("--phase is for saved games; this file is one turn")
@@ -520,53 +522,54 @@ def cmd_rules(args) -> int:
     if args.preset:
         from dipsat.variants import VARIANTS, find_variant
 
-        names = {c.name: c for c in VARIANTS}
-        text = find_variant(args.preset).rules_text() if args.preset.lower() in names else None
+        names = {v.name: v for v in VARIANTS}
+        variant = find_variant(args.preset) if args.preset.lower() in names else None
+        text = variant.rules_text(variant) if variant is not None else None
         if text is not None:
             print(text)
             return 0
-        own = find_variant(args.preset).family() if args.preset.lower() in names else None
+        own = variant.family() if variant is not None else None
         if own is not None:
             print(own.describe_rules())
             return 0
-        opts = find_variant(args.preset).rules() if args.preset.lower() in names else preset(args.preset)
+        opts = variant.rules() if variant is not None else preset(args.preset)
         for k, v in opts.model_dump().items():
             print(f"{k} = {_as_written(v)}")
-        readings = find_variant(args.preset).readings if args.preset.lower() in names else ()
+        readings = variant.readings if variant is not None else ()
         if readings:
             print("\nReadings of the rules text (fixed, not options):")
             for r in readings:
                 print(f"  - {r}")
-        if args.preset.lower() in names:
+        if variant is not None:
             print()
-            print(_readings_text(find_variant(args.preset)))
+            print(_readings_text(variant))
         return 0
     from dipsat.variants import VARIANTS
 
     for name, text in PRESET_HELP.items():
         print(f"{name:<6} {text}")
-    for cls in VARIANTS:
-        own = cls.instance().family()
+    for v in VARIANTS:
+        own = v.family()
         if own is not None:
-            print(f"{cls.name:<6} {own.summary()}")
-        elif cls.name != "standard":
-            print(f"{cls.name:<6} the {cls.name} variant's rules: the {cls.default_rules} preset with the variant's own choices")
+            print(f"{v.name:<6} {own.summary()}")
+        elif v.name != "standard":
+            print(f"{v.name:<6} the {v.name} variant's rules: the {v.default_rules} preset with the variant's own choices")
     print("\nOptions (override with --option NAME=VALUE; each shown with its default and its values):")
     for name, f in RuleOptions.model_fields.items():
         if name != "name":
             print(f"  {name} = {_as_written(f.default)}  ({_values_as_written(f.annotation)})")
-    for cls in VARIANTS:  # each variant's options model adds its own fields
-        own_fields = {n: f for n, f in cls.options_model.model_fields.items() if n not in RuleOptions.model_fields}
+    for v in VARIANTS:  # each variant's options model adds its own fields
+        own_fields = {n: f for n, f in v.options_model.model_fields.items() if n not in RuleOptions.model_fields}
         if own_fields:
-            print(f"\nOptions of the {cls.name} variant:")
+            print(f"\nOptions of the {v.name} variant:")
             for name, f in own_fields.items():
                 print(f"  {name} = {_as_written(f.default)}  ({_values_as_written(f.annotation)})")
     print()
-    print(_readings_text(VARIANTS[0].instance()))
+    print(_readings_text(VARIANTS[0]))
     return 0
 
 
-def _readings_text(variant: Any) -> str:
+def _readings_text(variant: "Variant") -> str:
     """How ``dipsat readings`` enumerates a variant's options: in the model, per reading by the
     backup rules, or outside the model."""
     from .option_space import categorical_options
@@ -811,8 +814,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
         return p
     from dipsat.variants import VARIANTS
 
-    for cls in VARIANTS:  # subcommands contributed by variants (e.g. research commands of their own)
-        family = cls.instance().family()
+    for variant in VARIANTS:  # subcommands contributed by variants (e.g. research commands of their own)
+        family = variant.family()
         for vc in family.commands() if family is not None else ():
             v = sub.add_parser(vc.name, help=vc.help)
             vc.configure(v)

@@ -143,7 +143,7 @@ def coverage(paths: list[str | Path], on_progress: Optional[Callable[[], None]] 
         except DipsatError as exc:
             out.setdefault("?", VariantCoverage("?", BaseModel)).errors.append(str(exc))
             continue
-        model = variant.reading_options()
+        model = variant.reading_options(variant)
         cov = out.get(variant.name)
         if cov is None:
             cov = out[variant.name] = VariantCoverage(variant.name, model)

@@ -3,7 +3,7 @@
 A Diplomacy variant changes the core's hooks (notation, geography, movement rules, phases).  A
 variant whose game has different positions, orders and phases altogether — units counted per
 country, ordered order lists, battles fought by numbers, an economy with stages and dice —
-instead answers the commands itself: its :meth:`Variant.family` returns a :class:`Family`, and
+instead answers the commands itself: its record's ``family`` hook returns a :class:`Family`, and
 every command (adjudicate, batch, corpus, play, explore, compare, why, rules, and the extra
 subcommands it contributes) hands it the file's data unchanged.  The core only routes; it knows
 nothing of the variant's rules.

@@ -68,7 +68,7 @@ class PhaseRecord(BaseModel):
 
 
 class Game:
-    """A game of any variant: the phases of the variant's calendar (:meth:`Variant.calendar`,
+    """A game of any variant: the phases of the variant's calendar (the record's ``calendar`` hook,
     :mod:`dipsat.phases`) played in turn through the pipeline.  The runner itself knows no
     season, retreat or winter: the calendar opens the game, plays each phase and names it."""
 
@@ -79,7 +79,7 @@ class Game:
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.rules = self.variant.rules(rules, **(options or {}))
         self.pipeline = Pipeline(self.variant, self.rules)
-        self.calendar: Calendar = self.variant.calendar(self.rules)
+        self.calendar: Calendar = self.variant.calendar(self.variant, self.rules)
         self.history: list[PhaseRecord] = []
         self.winner: Optional[str] = None  # the winner, or "A+B" for a shared victory
         self.winners: tuple[str, ...] = ()  # the winner(s), one per power

@@ -244,7 +244,7 @@ def _start(variant_name: str, rules: Optional[str], options: dict[str, Any], ph:
     for pid, power in sorted(_owners(variant, ph.state, where).items()):
         owners.setdefault(power, []).append(pid)
     start = StartSpec(year=int(ph.name[1:5]), season=_season(ph.name), units=units, owners=owners)
-    return Game(variant_name, rules, options, start)
+    return Game(variant, rules, options, start)
 
 
 def replay_mila(game: MilaGame, rules: Optional[str] = None, options: Optional[dict[str, Any]] = None,

@@ -10,11 +10,18 @@ submission.  Nothing here assumes one unit per province or a strength of one per
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, Optional, Union, get_args
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Optional, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from .rules import RuleOptions
+
+if TYPE_CHECKING:
+    from .variant import Variant as VariantRecord
+else:
+    # A phase result carries the variant record it was adjudicated by, for drawing and printing
+    # (never validated, dumped or shown: a value of the engine's own making, not of the input).
+    VariantRecord = Any
 
 
 class Frozen(BaseModel):
@@ -588,6 +595,9 @@ class MovementResult(Drawable, Frozen):
     failed_into: tuple[str, ...] = ()  # provinces some move tried and failed to enter this turn
     orders: tuple[Order, ...] = ()  # the orders as bound to the units (implicit holds included), for drawing
     rules: Optional[SerializeAsAny[RuleOptions]] = None  # the rules it was adjudicated under (name, every value)
+    # the variant record it was adjudicated by (not in its JSON): pictures and printing take the
+    # variant from here, never look it up again by the position's variant name
+    variant: Optional[VariantRecord] = Field(default=None, exclude=True, repr=False)
     # False: adjudicated without explanations (outcome kinds and culprits only; no strength
     # terms, and the JSON output leaves out reasons): see ``adjudicate(..., explain=False)``
     explained: bool = True

@@ -1,17 +1,25 @@
 """A variant's calendar: the phases of its game in sequence, and what each phase does.
 
 The game runner (:mod:`dipsat.game`) knows nothing of seasons, retreats or winters.  It asks the
-variant's calendar (:meth:`Variant.calendar`, one per game and set of rules) where the game
+variant's calendar (the record's ``calendar`` hook: one per game and set of rules) where the game
 opens, has it play the current phase (adjudicate it through the pipeline and move the game on),
 and names the phases by it.  A calendar is any object with the shape of :class:`Calendar`.
 
+What each phase other than movement does is part of the declaration: a calendar's
+:class:`Phases` names the adjudicator of each phase kind (``placement``, ``retreat``,
+``adjustment``), plain functions of the variant record, the rules, the position (or the movement
+before a retreat) and the orders.  The core's Diplomacy phases are the defaults
+(:func:`diplomacy_retreats`, :func:`diplomacy_adjustments`; no placement phase); the pipeline
+(:meth:`dipsat.pipeline.Pipeline.retreats` …) asks the calendar for them, inside a game or not.
+
 :class:`DiplomacyYear` is the core's default declaration, DATC Diplomacy's year, with the parts a
 variant sets: its movement seasons (``("spring", "fall")``; one ``("year",)``; three for a postal
-year), a placement phase before the first movement, which years are building years, the claims
-of a shared victory taken out of the orders, and the victory rule.  Its sequence: movement → a
-retreat phase only when units were dislodged → the next movement season; after the last one, in
-a building year, centres change hands, the victory rule is checked, and an adjustment phase
-follows when some power must build or disband.
+year), its phases' adjudicators (a placement phase before the first movement when it declares
+one), which years are building years, the claims of a shared victory taken out of the orders,
+and the victory rule.  Its sequence: movement → a retreat phase only when units were dislodged →
+the next movement season; after the last one, in a building year, centres change hands, the
+victory rule is checked, and an adjustment phase follows when some power must build or disband.
+:func:`diplomacy_year` is the record's default ``calendar`` hook.
 """
 
 from __future__ import annotations
@@ -21,17 +29,55 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
 
 from .errors import InputFileError
 from .models import MovementResult, Position
+from .rules import RuleOptions
 
 if TYPE_CHECKING:
+    from .adjustments import AdjustmentResult
     from .game import Game, StartSpec
+    from .retreats import RetreatResult
     from .variant import Variant
 
 Orders = dict[str, list[str]]
 Claims = Callable[[Orders, str], tuple[Orders, dict[str, str]]]
+# a phase's adjudicator: the variant record, the rules, what the phase starts from, the orders
+RetreatPhase = Callable[["Variant", RuleOptions, MovementResult, Orders], "RetreatResult"]
+AdjustmentPhase = Callable[["Variant", RuleOptions, Position, Orders], "AdjustmentResult"]
+PlacementPhase = Callable[["Variant", RuleOptions, Position, Orders], "AdjustmentResult"]
+
+
+def diplomacy_retreats(variant: "Variant", rules: RuleOptions, movement: MovementResult, orders: Orders) -> "RetreatResult":
+    """DATC Diplomacy's retreat phase (:mod:`dipsat.retreats`)."""
+    from .retreats import adjudicate_retreats
+
+    return adjudicate_retreats(variant.map, variant.notation, rules, movement, orders)
+
+
+def diplomacy_adjustments(variant: "Variant", rules: RuleOptions, pos: Position, orders: Orders) -> "AdjustmentResult":
+    """DATC Diplomacy's adjustment phase (:mod:`dipsat.adjustments`); with stacks (any number
+    of units to a province) builds go on home provinces no other power holds."""
+    from .adjustments import adjudicate_adjustments
+
+    return adjudicate_adjustments(variant.map, variant.notation, pos, orders, pos.owners, rules.civil_disorder,
+                                  shared_provinces=variant.max_units_per_province is None)
+
+
+@dataclass(frozen=True)
+class Phases:
+    """The adjudicator of each phase kind besides movement (which is the pipeline's own):
+    ``placement`` (None: the game has no placement phase), ``retreat``, ``adjustment``."""
+
+    retreat: RetreatPhase = diplomacy_retreats
+    adjustment: AdjustmentPhase = diplomacy_adjustments
+    placement: Optional[PlacementPhase] = None
 
 
 class Calendar(Protocol):
     """The phase sequence of a variant's game (see the module's docstring)."""
+
+    @property
+    def phases(self) -> Phases:
+        """The adjudicators of the phase kinds other than movement."""
+        ...
 
     @property
     def seasons(self) -> tuple[str, ...]:
@@ -83,7 +129,9 @@ class DiplomacyYear:
 
     variant: "Variant"
     movement_seasons: tuple[str, ...] = ("spring", "fall")
-    placement: bool = False  # a placement phase opens a game that starts without units given
+    # each phase kind's adjudicator; with a placement adjudicator, a placement phase opens a
+    # game that starts without units given
+    phases: Phases = Phases()
     building_year: Callable[[int], bool] = every_year
     claims: Claims = no_claims
     victory: Victory = Victory()
@@ -106,7 +154,7 @@ class DiplomacyYear:
         m = v.map
         first = self.movement_seasons[0]
         if start is None or not start.units:
-            pos = v.start_position()
+            pos = v.start_position(v)
             owners = {h: p for p, pw in m.powers.items() for h in pw.home}
             year = start.year if start and start.year else m.start_year
             season = start.season if start and start.season != "spring" else first
@@ -122,7 +170,7 @@ class DiplomacyYear:
             raise InputFileError(f"start.season: {season!r} is not one of {', '.join(self.seasons)}")
         game.year, game.season = year, season
         game.phase = "adjustment" if season == self.adjustment_season else "movement"
-        if self.placement and (start is None or not start.units):
+        if self.phases.placement is not None and (start is None or not start.units):
             game.phase = "placement"
         game.position = pos.model_copy(update={"owners": owners, "year": year, "season": season})
 
@@ -131,16 +179,17 @@ class DiplomacyYear:
         orders, claims = self.claims(orders, game.phase_name)
         self.claimed.update(claims)
         pipe = game.pipeline
+        res: Any  # the phase's result: a movement, retreat or adjustment result
         if game.phase == "placement":
             res = pipe.placement(game.position, orders)
             game.position = res.after.model_copy(update={"owners": game.position.owners})
             game.year += 1
             game.phase = "movement"
         elif game.phase == "movement":
-            res = pipe.movement(game.position, orders)
+            moved = res = pipe.movement(game.position, orders)
             game.position = res.after.model_copy(update={"owners": game.position.owners})
-            self._pending = res if res.dislodged else None
-            if res.dislodged:
+            self._pending = moved if moved.dislodged else None
+            if moved.dislodged:
                 game.phase = "retreat"
             else:
                 self._end_of_season(game)
@@ -202,6 +251,11 @@ class DiplomacyYear:
             delta = counts.get(power, 0) - units.get(power, 0)
             if delta < 0:
                 return True
-            if delta > 0 and self.variant.build_sites(pos, power):
+            if delta > 0 and self.variant.build_sites(self.variant, pos, power):
                 return True
         return False
+
+
+def diplomacy_year(variant: "Variant", rules: RuleOptions) -> DiplomacyYear:
+    """The record's default calendar: DATC Diplomacy's year, with the variant's victory rule."""
+    return DiplomacyYear(variant, victory=variant.victory)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, Optional
 
+from .errors import InputFileError
 from .equations import Key, Solution, Value, enumerate_all, solve_system
 from .models import MovementResult, Position
 from .rules import RuleOptions
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from .api import TurnRequest
     from .movement import Encoding, MovementRules
     from .orders import BoundOrders
-    from .phases import Calendar
+    from .phases import Calendar, Phases
     from .retreats import RetreatResult
     from .variant import Variant
 
@@ -98,7 +99,12 @@ class Pipeline:
 
     def calendar(self) -> "Calendar":
         """A new calendar of the variant's game under these rules."""
-        return self.variant.calendar(self.rules)
+        return self.variant.calendar(self.variant, self.rules)
+
+    @cached_property
+    def phases(self) -> "Phases":
+        """The adjudicators of the variant's phases other than movement (its calendar's)."""
+        return self.calendar().phases
 
     @cached_property
     def movement_rules(self) -> "MovementRules":
@@ -139,7 +145,8 @@ class Pipeline:
         enc.detail = detail
         res = self.movement_rules.explain(enc, sol.values, sol.components)
         return res.model_copy(update={"orders": tuple(bound.orders[u] for u in sorted(bound.orders)),
-                                      "rules": self.rules, "explained": res.explained and detail})
+                                      "rules": self.rules, "variant": self.variant,
+                                      "explained": res.explained and detail})
 
     # -- phases ---------------------------------------------------------------------------------
     def movement(self, position: Position, orders: dict[str, list[str]], mode: SolveMode = "direct",
@@ -149,13 +156,19 @@ class Pipeline:
         return self.explain(enc, self.solve(enc, mode, time_limit=time_limit), explain)
 
     def retreats(self, movement: MovementResult, orders: dict[str, list[str]]) -> "RetreatResult":
-        return self.variant.adjudicate_retreats(self.rules, movement, orders).model_copy(update={"rules": self.rules})
+        res = self.phases.retreat(self.variant, self.rules, movement, orders)
+        return res.model_copy(update={"rules": self.rules, "variant": self.variant})
 
     def adjustments(self, position: Position, orders: dict[str, list[str]]) -> "AdjustmentResult":
-        return self.variant.adjudicate_adjustments(self.rules, position, orders).model_copy(update={"rules": self.rules})
+        res = self.phases.adjustment(self.variant, self.rules, position, orders)
+        return res.model_copy(update={"rules": self.rules, "variant": self.variant})
 
-    def placement(self, position: Position, orders: dict[str, list[str]]) -> PhaseResult:
-        return self.variant.adjudicate_placement(position, orders)
+    def placement(self, position: Position, orders: dict[str, list[str]]) -> "AdjustmentResult":
+        place = self.phases.placement
+        if place is None:
+            raise InputFileError(f"phase: the {self.variant.name} variant has no placement phase")
+        res = place(self.variant, self.rules, position, orders)
+        return res.model_copy(update={"variant": self.variant})
 
     def phase(self, kind: str, position: Position, orders: dict[str, list[str]],
               movement: Optional[MovementResult] = None, mode: SolveMode = "direct",

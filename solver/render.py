@@ -17,7 +17,7 @@ small dots coloured by owner.  On top of it:
 
 The module knows no variant.  What a variant wants drawn beyond that (province badges such as
 capacities, extra notes in the legend, other unit labels) it supplies through
-``Variant.render_hints``, which returns a :class:`RenderHints`.
+the ``render_hints`` hook of its record, which returns a :class:`RenderHints`.
 
 Entry points: :func:`render_svg` (a result or a position), :func:`render_request` (a request
 file, adjudicated first), :func:`svg_to_png` (needs a converter: cairosvg, rsvg-convert or a
@@ -33,13 +33,16 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 from xml.sax.saxutils import escape
 
 from dipsat.maps import GameMap, Layout
 
 from .errors import DipsatError
 from .models import FLEET, Convoy, Move, Order, Outcome, Position, Support, Unit
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 Status = Literal["ok", "fail", "rejected"]
 
@@ -678,28 +681,37 @@ def _legend(notes: tuple[str, ...], colours: dict[str, str], powers: list[str], 
 # -- entry points -----------------------------------------------------------------------------
 
 
-def _variant_of(obj: Any) -> Any:
+def variant_of(obj: Any) -> "Variant":
+    """The variant record a picture of ``obj`` is drawn by: the one a phase result was
+    adjudicated by (``result.variant``); only a bare position, which names its variant and
+    nothing more, is looked up by that name."""
+    if not isinstance(obj, Position):
+        recorded: Optional[Variant] = getattr(obj, "variant", None)
+        if recorded is not None:
+            return recorded
     from dipsat.variants import find_variant
 
     pos = obj if isinstance(obj, Position) else obj.position
     return find_variant(pos.variant)
 
 
-def default_title(obj: Any) -> str:
+def default_title(obj: Any, variant: Optional["Variant"] = None) -> str:
     pos: Position = obj if isinstance(obj, Position) else obj.position
-    variant = _variant_of(obj)
+    variant = variant or variant_of(obj)
     date = " ".join(str(x) for x in ((pos.season or "").capitalize(), pos.year) if x)
     phase = ("retreats" if hasattr(obj, "movement") else "movement" if getattr(obj, "orders", ())
              else "" if isinstance(obj, Position) else "adjustments")
     return " — ".join(x for x in (variant.map.title, date, phase) if x)
 
 
-def render_svg(obj: Any, title: Optional[str] = None, crop: bool = False, shared: bool = False) -> str:
+def render_svg(obj: Any, title: Optional[str] = None, crop: bool = False, shared: bool = False,
+               variant: Optional["Variant"] = None) -> str:
     """An SVG picture of a position or of a movement, retreat or adjustment result; ``crop``
-    shows only the part of the map its units and orders are in."""
-    variant = _variant_of(obj)
-    scene = scene_of(obj, variant.map, title if title is not None else default_title(obj))
-    scene.hints = variant.render_hints(scene.position)
+    shows only the part of the map its units and orders are in.  The variant is the one the
+    result records (``variant`` given: that one, e.g. for a position of a game in play)."""
+    variant = variant or variant_of(obj)
+    scene = scene_of(obj, variant.map, title if title is not None else default_title(obj, variant))
+    scene.hints = variant.render_hints(scene.position) or RenderHints()
     return render_scene(scene, variant.map.drawing().colours, crop=crop, shared=shared)
 
 

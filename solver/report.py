@@ -148,14 +148,14 @@ def _case_html(run: CaseRun, picture: str) -> str:
 
 def corpus_report(runs: list[CaseRun], title: str = "dipsat corpus report") -> str:
     """The HTML page of a corpus run."""
-    from dipsat.variants import find_variant
+    from .render import variant_of
 
     pictures: list[str] = []
     maps: dict[str, Any] = {}
     for run in runs:
         pic = ""
         if run.result is not None:
-            variant = find_variant(run.result.position.variant)
+            variant = variant_of(run.result)  # the variant the result records
             maps[variant.map.name] = variant.map
             pic = render_svg(run.result, title=f"{run.case_id} under {run.rules}", crop=True, shared=True)
         pictures.append(pic)

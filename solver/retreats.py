@@ -17,7 +17,7 @@ from pydantic import Field, SerializeAsAny
 from dipsat.maps import GameMap
 
 from .errors import OrderError
-from .models import Bounced, Disbanded, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Partial, Position
+from .models import VariantRecord, Bounced, Disbanded, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Partial, Position
 from .notation import Notation
 from .orders import describe_unit
 from .rules import RuleOptions
@@ -40,6 +40,7 @@ class RetreatResult(Drawable, Frozen):
     backups: tuple = ()
     contested: tuple[str, ...] = ()
     rules: Optional[SerializeAsAny[RuleOptions]] = None  # the rules it was adjudicated under (name, every value)
+    variant: Optional[VariantRecord] = Field(default=None, exclude=True, repr=False)  # the record it was adjudicated by
 
 
 def retreat_options(game_map: GameMap, rules: RuleOptions, mv: MovementResult) -> list[RetreatOption]:

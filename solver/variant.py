@@ -1,9 +1,27 @@
-"""The variant record: what a variant may change, as named hooks with standard defaults."""
+"""The variant record: what a variant may change, as named hooks with the core's defaults.
+
+A variant is a *value*, not a subclass: one frozen :class:`Variant` record that its package
+builds (``variants/<name>/__init__.py``: ``VARIANT = Variant(name=..., ...)``) from its own
+functions and classes.  Every field has the core's default, DATC Diplomacy on the standard map,
+so a record names only what its variant changes, and all of a variant's hooks are read in one
+place: its record.
+
+Hooks are plain functions.  Those that need the variant's board or options take the record as
+their first argument (``variant.check_position(variant, pos)``); the others take only what they
+use (``variant.family()``, ``variant.render_hints(pos)``).  The grammar, legality and movement
+hooks are classes (``notation_class``, ``geography_class``, ``binder_class``,
+``movement_rules_class``), which the record names as values.  The phases (their sequence, each
+phase's adjudicator, building years, claims) are the variant's calendar (:mod:`dipsat.phases`).
+
+What is derived from the fields (the loaded map, the notation and geography over it, rule
+options made by name) is computed on first use and kept on the record; nothing of it is a hook.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, final
 
 from pydantic import BaseModel
 
@@ -15,78 +33,167 @@ from .models import Position, Unit, ARMY, FLEET
 from .movement import MovementRules
 from .notation import Notation
 from .orders import Geography, OrderBinder
+from .phases import Calendar, Victory, diplomacy_year
 from .rules import RuleOptions, preset
 
 if TYPE_CHECKING:
-    from .phases import Calendar
     from .render import RenderHints
 
 
+# -- the core's hooks (DATC Diplomacy) ------------------------------------------------------------
+
+def check_position(variant: Variant, pos: Position) -> None:
+    """Raise :class:`PositionError` for an impossible position: units on the map, on terrain
+    their kind may stand on, of the map's powers, of the variant's unit kinds, and no more of
+    them in a province than ``max_units_per_province``."""
+    m = variant.map
+    seen: dict[str, Unit] = {}
+    for u in pos.units:
+        if u.province not in m.provinces:
+            raise PositionError(f"{u.label()}: unknown province {u.province!r}")
+        p = m.provinces[u.province]
+        if not p.passable:
+            raise PositionError(f"{u.label()}: {p.name} is impassable")
+        if u.kind not in variant.unit_kinds:
+            raise PositionError(f"{u.label()}: a {variant.name} unit is one of {', '.join(variant.unit_kinds)}, not {u.kind!r}")
+        if u.kind == ARMY and p.terrain not in ("land", "coast"):
+            raise PositionError(f"{u.label()}: an army cannot stand on {p.name} ({p.terrain})")
+        if u.kind == FLEET and not m.is_fleet_location(u.location):
+            raise PositionError(f"{u.label()}: a fleet cannot stand on {u.location!r}" + (
+                f" (name a coast: {', '.join(p.coasts)})" if p.coasts else ""))
+        if u.power not in m.powers:
+            raise PositionError(f"{u.label()}: unknown power {u.power!r}; powers: {', '.join(m.powers)}")
+        if variant.max_units_per_province is not None:
+            other = seen.get(u.province)
+            if other is not None:
+                raise PositionError(f"two units in {p.name}: {other.label()} and {u.label()}")
+            seen[u.province] = u
+
+
+def start_position(variant: Variant) -> Position:
+    """The map's starting units, spring of its first year."""
+    units = [Unit(power=p.name, kind=k, location=loc)
+             for p in variant.map.powers.values() for k, loc in p.start]
+    return Position(variant=variant.name, year=variant.map.start_year, season="spring", units=tuple(units)).canonical()
+
+
+def empty_start(variant: Variant) -> Position:
+    """A game whose players place their own units opens on an empty board."""
+    return Position(variant=variant.name, year=variant.map.start_year, season="spring", units=())
+
+
+def no_owners(variant: Variant) -> dict[str, str]:
+    """Centre ownership for a position given without ``[owners]``: none."""
+    return {}
+
+
+def home_owners(variant: Variant) -> dict[str, str]:
+    """Centre ownership for a position given without ``[owners]``: each power its home centres."""
+    return {h: p for p, pw in sorted(variant.map.powers.items()) for h in pw.home}
+
+
+def build_sites(variant: Variant, pos: Position, power: str) -> list[str]:
+    """Where ``power`` could build now: its owned home centres not held by another unit (with
+    stacks: by another power's unit).  The game opens an adjustment phase for a power with
+    builds due only when this is not empty."""
+    stacks = variant.max_units_per_province is None
+    occupied = {u.province for u in pos.units if not stacks or u.power != power}
+    home = variant.map.powers[power].home if power in variant.map.powers else ()
+    return [h for h in home if pos.owners.get(h) == power and h not in occupied]
+
+
+def no_family() -> Optional[Family]:
+    """The core's Diplomacy pipeline answers the commands (no family of its own)."""
+    return None
+
+
+def no_rules_text(variant: Variant) -> Optional[str]:
+    """The core's listing of the options model describes the rules."""
+    return None
+
+
+def own_options(variant: Variant) -> type[BaseModel]:
+    """The options ``dipsat coverage`` and ``readings`` enumerate: the variant's options model."""
+    return variant.options_model
+
+
+def no_hints(pos: Position) -> Optional[RenderHints]:
+    """Nothing drawn beyond the core's picture."""
+    return None
+
+
+def no_file(data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
+    """The core draws the files of Diplomacy positions."""
+    return None
+
+
+# -- the record -----------------------------------------------------------------------------------
+
+@final
+@dataclass(frozen=True, eq=False)
 class Variant:
-    name: ClassVar[str] = "base"
-    aliases: ClassVar[tuple[str, ...]] = ()
-    map_name: ClassVar[str] = "standard"
-    map_changes: ClassVar[tuple[dict[str, Any], ...]] = ()
-    # the variant's own per-province map fields (a pydantic model), validated by the map loader
-    map_schema: ClassVar[Optional[type[BaseModel]]] = None
-    default_rules: ClassVar[str] = "datc"
-    description: ClassVar[str] = ""
-    max_units_per_province: ClassVar[Optional[int]] = 1
-    victory_centres: ClassVar[int] = 18
-    victory_years: ClassVar[int] = 1  # consecutive year ends with victory_centres needed
-    shared_victory_centres: ClassVar[Optional[int]] = None  # two powers claiming together win with this many
+    """A variant as a record of narrow hooks (see the module's docstring and ARCHITECTURE.md).
 
-    # the kinds of unit (letters) this variant's positions may hold
-    unit_kinds: ClassVar[tuple[str, ...]] = (ARMY, FLEET)
+    Records compare by identity: a variant is the one record its package builds.  The class is
+    final: a variant changes the record's fields, never subclasses it (a test and mypy check)."""
 
-    def calendar(self, rules: RuleOptions) -> "Calendar":
-        """The phases of this variant's game (a new calendar per game; :mod:`dipsat.phases`):
-        by default DATC Diplomacy's year (spring and fall movement, retreats when due, winter
-        adjustments in every year) with this variant's victory rule.  A variant declares its own
-        seasons, placement phase, building years and claims of a shared victory here, or a
-        calendar of its own."""
-        from .phases import DiplomacyYear, Victory
+    # identity
+    name: str
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+    # board: a map file, changes over it, and the schema of the variant's own province fields
+    map_name: str = "standard"
+    map_changes: tuple[Mapping[str, Any], ...] = ()
+    map_schema: Optional[type[BaseModel]] = None
+    # units: kinds (letters), how many may share a province (None: any number), what a position
+    # may hold, where a game starts, who owns what without [owners], where a power may build
+    unit_kinds: tuple[str, ...] = (ARMY, FLEET)
+    max_units_per_province: Optional[int] = 1
+    check_position: Callable[[Variant, Position], None] = check_position
+    start_position: Callable[[Variant], Position] = start_position
+    default_owners: Callable[[Variant], dict[str, str]] = no_owners
+    build_sites: Callable[[Variant, Position, str], list[str]] = build_sites
+    # rules: the options model (the core's DATC options and the variant's own), its base preset
+    # and its own choices over it; readings of the text that are fixed (each with the sentence it
+    # rests on, printed by ``dipsat rules NAME``); the rules in the variant's own words
+    options_model: type[RuleOptions] = RuleOptions
+    default_rules: str = "datc"
+    rule_overrides: Mapping[str, Any] = field(default_factory=dict)
+    readings: tuple[str, ...] = ()
+    rules_text: Callable[[Variant], Optional[str]] = no_rules_text
+    reading_options: Callable[[Variant], type[BaseModel]] = own_options
+    # grammar, legality and movement: classes the core instantiates over the map and rules
+    notation_class: type[Notation] = Notation
+    geography_class: type[Geography] = Geography
+    binder_class: type[OrderBinder] = OrderBinder
+    movement_rules_class: type[MovementRules] = MovementRules
+    # phases: the game's calendar (a new one per game; :mod:`dipsat.phases`) with each phase's
+    # adjudicator, and the victory rule the default calendar checks
+    calendar: Callable[[Variant, RuleOptions], Calendar] = diplomacy_year
+    victory: Victory = Victory()
+    # a variant of another game family answers the commands itself; pictures
+    family: Callable[[], Optional[Family]] = no_family
+    render_hints: Callable[[Position], Optional[RenderHints]] = no_hints
+    render_file: Callable[[Any, str, Optional[str], Optional[str]], Optional[str]] = no_file
 
-        return DiplomacyYear(self, victory=Victory(self.victory_centres, self.victory_years, self.shared_victory_centres))
-
-    def adjudicate_adjustments(self, rules: RuleOptions, pos: Position, orders: dict[str, list[str]]):
-        from .adjustments import adjudicate_adjustments
-
-        return adjudicate_adjustments(self.map, self.notation, pos, orders, pos.owners, rules.civil_disorder,
-                                      shared_provinces=self.max_units_per_province is None)
-
-    def family(self) -> Optional[Family]:
-        """The one seam for a variant of another game family: it answers the commands itself
-        (:class:`dipsat.family.Family`: adjudicate, batch, corpus, play, explore, why, compare,
-        rules, and subcommands of its own).  None: the core's Diplomacy pipeline."""
-        return None
-
-    def adjudicate_placement(self, pos: Position, orders: dict[str, list[str]]):
-        raise NotImplementedError(f"{self.name} has no placement phase")
-    rule_overrides: ClassVar[dict[str, Any]] = {}  # the variant's own rule choices over its base preset
-    # the variant's rule options: the core's DATC options, extended by the variant's own fields
-    options_model: ClassVar[type[RuleOptions]] = RuleOptions
-    movement_rules_class: ClassVar[type[MovementRules]] = MovementRules
-    binder_class: ClassVar[type[OrderBinder]] = OrderBinder
-    geography_class: ClassVar[type[Geography]] = Geography
-    notation_class: ClassVar[type[Notation]] = Notation
-
-    _instances: ClassVar[dict[type, "Variant"]] = {}
-
-    @classmethod
-    def instance(cls) -> "Variant":
-        inst = Variant._instances.get(cls)
-        if inst is None:
-            inst = Variant._instances[cls] = cls()
-        return inst
-
+    # -- derived, computed on first use -----------------------------------------------------------
     @cached_property
     def map(self) -> GameMap:
-        return load_map(self.map_name, self.map_changes, self.map_schema)
+        return load_map(self.map_name, tuple(dict(c) for c in self.map_changes), self.map_schema)
 
     @cached_property
     def notation(self) -> Notation:
         return self.notation_class(self.map)
+
+    @cached_property
+    def geography(self) -> Geography:
+        return self.geography_class(self.map)
+
+    def binder(self, rules: RuleOptions) -> OrderBinder:
+        return self.binder_class(self.map, rules, self.geography, self.notation)
+
+    def movement_rules(self, rules: RuleOptions) -> MovementRules:
+        return self.movement_rules_class(self.map, rules, self.geography)
 
     def rules(self, name: str | RuleOptions | None = None, **overrides: Any) -> RuleOptions:
         """The variant's options (its :attr:`options_model`) from a core preset by name;
@@ -124,89 +231,3 @@ class Variant:
         if isinstance(name, model) and not overrides:
             return name
         return model.from_preset(name if isinstance(name, RuleOptions) else preset(name), **overrides)
-
-    @cached_property
-    def geography(self) -> Geography:
-        return self.geography_class(self.map)
-
-    def binder(self, rules: RuleOptions) -> OrderBinder:
-        return self.binder_class(self.map, rules, self.geography, self.notation)
-
-    def movement_rules(self, rules: RuleOptions) -> MovementRules:
-        return self.movement_rules_class(self.map, rules, self.geography)
-
-    def adjudicate_retreats(self, rules: RuleOptions, movement, orders: dict[str, list[str]]):
-        from .retreats import adjudicate_retreats
-
-        return adjudicate_retreats(self.map, self.notation, rules, movement, orders)
-
-    def render_hints(self, pos: Position) -> "RenderHints":
-        """What the variant adds to a picture of ``pos`` (badges, notes, unit labels); see
-        :mod:`dipsat.render`.  Default: nothing beyond the core's drawing."""
-        from .render import RenderHints
-
-        return RenderHints()
-
-    def render_file(self, data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
-        """The SVG picture of a file of this variant (a request, corpus case or saved game, as
-        read; ``phase`` picks a saved game's phase) when the variant draws its own kind of board;
-        ``None``: the core's drawing of Diplomacy positions (:mod:`dipsat.render`)."""
-        return None
-
-    def check_position(self, pos: Position) -> None:
-        """Raise :class:`PositionError` for an impossible position."""
-        m = self.map
-        seen: dict[str, Unit] = {}
-        for u in pos.units:
-            if u.province not in m.provinces:
-                raise PositionError(f"{u.label()}: unknown province {u.province!r}")
-            p = m.provinces[u.province]
-            if not p.passable:
-                raise PositionError(f"{u.label()}: {p.name} is impassable")
-            if u.kind not in self.unit_kinds:
-                raise PositionError(f"{u.label()}: a {self.name} unit is one of {', '.join(self.unit_kinds)}, not {u.kind!r}")
-            if u.kind == ARMY and p.terrain not in ("land", "coast"):
-                raise PositionError(f"{u.label()}: an army cannot stand on {p.name} ({p.terrain})")
-            if u.kind == FLEET and not m.is_fleet_location(u.location):
-                raise PositionError(f"{u.label()}: a fleet cannot stand on {u.location!r}" + (
-                    f" (name a coast: {', '.join(p.coasts)})" if p.coasts else ""))
-            if u.power not in m.powers:
-                raise PositionError(f"{u.label()}: unknown power {u.power!r}; powers: {', '.join(m.powers)}")
-            if self.max_units_per_province is not None:
-                other = seen.get(u.province)
-                if other is not None:
-                    raise PositionError(f"two units in {p.name}: {other.label()} and {u.label()}")
-                seen[u.province] = u
-
-    def build_sites(self, pos: Position, power: str) -> list[str]:
-        """Where ``power`` could build now: its owned home centres not held by another unit (with
-        stacks: by another power's unit).  The game opens an adjustment phase for a power with
-        builds due only when this is not empty."""
-        stacks = self.max_units_per_province is None
-        occupied = {u.province for u in pos.units if not stacks or u.power != power}
-        home = self.map.powers[power].home if power in self.map.powers else ()
-        return [h for h in home if pos.owners.get(h) == power and h not in occupied]
-
-    def default_owners(self) -> dict[str, str]:
-        """Centre ownership for a position given without ``[owners]``: none by default."""
-        return {}
-
-    def start_position(self) -> Position:
-        units = [Unit(power=p.name, kind=k, location=loc)
-                 for p in self.map.powers.values() for k, loc in p.start]
-        return Position(variant=self.name, year=self.map.start_year, season="spring", units=tuple(units)).canonical()
-
-    # Readings of the seed text that are fixed rather than options, each with the sentence it
-    # rests on (printed by ``dipsat rules NAME``).
-    readings: ClassVar[tuple[str, ...]] = ()
-
-    def rules_text(self) -> Optional[str]:
-        """The variant's rule options as text (``dipsat rules NAME``) when it words them its own
-        way; None: the core's listing of the options model.  (A variant of another game family
-        describes its rules through its :meth:`family`.)"""
-        return None
-
-    def reading_options(self) -> type[BaseModel]:
-        """The model of the variant's rule options as ``dipsat coverage`` and ``readings``
-        enumerate them: :attr:`options_model`, or the variant's own model (another game family)."""
-        return self.options_model

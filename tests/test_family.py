@@ -1,4 +1,4 @@
-"""One seam for variants of another game family: Variant.family() answers every command."""
+"""One seam for variants of another game family: the record's family hook answers every command."""
 
 import pytest
 

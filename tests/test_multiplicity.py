@@ -158,7 +158,7 @@ def test_mutual_inside_attacks_explained_and_why_names_the_other_order():
 
 
 def test_rules_text_lists_every_option_and_reading():
-    text = V.rules_text() or ""
+    text = V.rules_text(V) or ""
     for name in V.options_model.model_fields:
         if name not in find_variant("standard").options_model.model_fields:
             assert name in text

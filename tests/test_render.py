@@ -225,7 +225,8 @@ def test_flyover_route_is_drawn_through_its_provinces() -> None:
 
 
 def test_positions_and_results_show_in_notebooks() -> None:
-    pos = find_variant("standard").start_position()
+    standard = find_variant("standard")
+    pos = standard.start_position(standard)
     assert pos._repr_svg_().startswith("<svg")
     res = adjudicate({"units": {"France": ["A Paris"]}, "orders": {"France": ["A Paris - Burgundy"]}})
     assert res._repr_svg_() == render_svg(res)

@@ -1,14 +1,17 @@
 """Variants: one package each (``variants/<name>/``), registered here and found by name or alias.
 
-A variant is a :class:`dipsat.variant.Variant` subclass: which map it uses, its options model and
-rule preset, and the hooks it changes (notation, order kinds, unit kinds, geography, movement
-rules, phases; see ``ARCHITECTURE.md``).  The core never asks which variant it is running.
+A variant is a *record*, not a class: one frozen :class:`dipsat.variant.Variant` value that its
+package builds as ``VARIANT = Variant(name=..., ...)`` from its own functions and classes — which
+map it uses, its options model and rule preset, and the hooks it changes (unit kinds and position
+checks, notation, order kinds, geography, binder, movement rules, the calendar with each phase's
+adjudicator, victory, pictures, commands of another game family; see ``ARCHITECTURE.md``).  Every
+field it leaves out is the core's DATC Diplomacy default.  The core never asks which variant it
+is running, and no class under ``variants/`` subclasses ``Variant``.
 
-The registry names each variant's package and class without importing it: a package is
-imported when its variant is first asked for (``find_variant``), so ``dipsat adjudicate`` of a
-standard turn loads neither the other variants nor what they import.  ``VARIANTS`` (every
-class, in registry order) imports them all; a test checks the registry's names and aliases
-against the classes.
+The registry names each variant's package without importing it: a package is imported when its
+variant is first asked for (``find_variant``), so ``dipsat adjudicate`` of a standard turn loads
+neither the other variants nor what they import.  ``VARIANTS`` (every record, in registry order)
+imports them all; a test checks the registry's names and aliases against the records.
 """
 
 from __future__ import annotations
@@ -22,30 +25,33 @@ from dipsat.errors import DipsatError
 if TYPE_CHECKING:
     from dipsat.variant import Variant
 
-    VARIANTS: list[type[Variant]]  # provided by __getattr__ below
+    VARIANTS: list[Variant]  # provided by __getattr__ below
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One registered variant: its name, aliases, and where its class lives."""
+    """One registered variant: its name, aliases, and the package whose ``VARIANT`` is its record."""
 
     name: str
     aliases: tuple[str, ...]
     module: str  # a subpackage of dipsat.variants
-    cls: str
 
-    def load(self) -> type[Variant]:
-        loaded: type[Variant] = getattr(import_module(f"{__name__}.{self.module}"), self.cls)
-        return loaded
+    def load(self) -> Variant:
+        from dipsat.variant import Variant
+
+        record = getattr(import_module(f"{__name__}.{self.module}"), "VARIANT", None)
+        if not isinstance(record, Variant):
+            raise TypeError(f"dipsat.variants.{self.module}.VARIANT is not a Variant record")
+        return record
 
 
 REGISTRY: tuple[Entry, ...] = (
-    Entry("standard", ("classic", "classical", "diplomacy"), "standard", "Standard"),
-    Entry("multiplomacy", ("multi", "cb13/07", "hemming"), "multiplomacy", "Multiplomacy"),
-    Entry("multinational", ("kooy",), "multinational", "Multinational"),
-    Entry("supremacy", ("supremacy-house", "seed002"), "supremacy", "Supremacy"),
-    Entry("continents", ("continents-and-free-cities", "free-cities", "004"), "continents", "Continents"),
-    Entry("multiplicity", ("multiplicity-plus", "multiplicity plus", "rn42"), "multiplicity", "Multiplicity"),
+    Entry("standard", ("classic", "classical", "diplomacy"), "standard"),
+    Entry("multiplomacy", ("multi", "cb13/07", "hemming"), "multiplomacy"),
+    Entry("multinational", ("kooy",), "multinational"),
+    Entry("supremacy", ("supremacy-house", "seed002"), "supremacy"),
+    Entry("continents", ("continents-and-free-cities", "free-cities", "004"), "continents"),
+    Entry("multiplicity", ("multiplicity-plus", "multiplicity plus", "rn42"), "multiplicity"),
 )
 
 
@@ -58,7 +64,7 @@ def find_variant(name: str | None = None) -> Variant:
     key = (name or "standard").strip().lower()
     for entry in REGISTRY:
         if key == entry.name or key in entry.aliases:
-            return entry.load().instance()
+            return entry.load()
     known = ", ".join(sorted(e.name for e in REGISTRY))
     raise UnknownVariant(f"unknown variant {name!r}; known variants: {known}")
 
@@ -68,6 +74,6 @@ def variant_names() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    if name == "VARIANTS":  # every variant class (imports every variant package)
+    if name == "VARIANTS":  # every variant record (imports every variant package)
         return [e.load() for e in REGISTRY]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,7 @@ set-up and the game (:mod:`.game`) and the research commands (:mod:`.research`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, Optional
 
 from pydantic import BaseModel
 
@@ -21,22 +21,29 @@ from dipsat.family import Family
 from dipsat.variant import Variant
 
 
-class Continents(Variant):
-    name: ClassVar[str] = "continents"
-    aliases: ClassVar[tuple[str, ...]] = ("continents-and-free-cities", "free-cities", "004")
-    description: ClassVar[str] = "continents and free cities (seed 004): unit counts, ordered order lists, multi-way battles"
+def family() -> Optional[Family]:
+    from .commands import ContinentsCommands  # imported when used: starting dipsat stays cheap
 
-    def family(self) -> Optional[Family]:
-        from .commands import ContinentsCommands  # imported when used: starting dipsat stays cheap
+    return ContinentsCommands()
 
-        return ContinentsCommands()
 
-    def reading_options(self) -> type[BaseModel]:
-        from .rules import ContinentsRules
+def reading_options(variant: Variant) -> type[BaseModel]:
+    from .rules import ContinentsRules
 
-        return ContinentsRules
+    return ContinentsRules
 
-    def render_file(self, data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
-        from .picture import render_file
 
-        return render_file(data, where, phase, title)
+def render_file(data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
+    from .picture import render_file
+
+    return render_file(data, where, phase, title)
+
+
+VARIANT = Variant(
+    name="continents",
+    aliases=("continents-and-free-cities", "free-cities", "004"),
+    description="continents and free cities (seed 004): unit counts, ordered order lists, multi-way battles",
+    reading_options=reading_options,
+    family=family,
+    render_file=render_file,
+)

@@ -3,7 +3,7 @@
 node's capacity, units per player coloured by player, and the orders of a round as arrows
 coloured by outcome with the explanation in an SVG ``<title>`` (shown on hover).
 
-Reached through the generic hook :meth:`dipsat.variant.Variant.render_file`; the core's
+Reached through the generic hook ``render_file`` of the variant record (:mod:`dipsat.variant`); the core's
 ``dipsat render`` knows nothing of this game.
 """
 

@@ -38,8 +38,8 @@ read past (``mn_f_as_written``).
 from __future__ import annotations
 
 from collections import deque
-from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Optional
+from functools import cached_property, partial
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
@@ -50,8 +50,8 @@ from dipsat.notation import Cursor, Notation, ParsedOrder
 from dipsat.orders import Geography, OrderBinder, describe_unit
 from dipsat.adjustments import AdjustmentResult
 from dipsat.rules import RuleOptions
-from dipsat.phases import DiplomacyYear, Victory
-from dipsat.variant import Variant
+from dipsat.phases import DiplomacyYear, Phases, Victory
+from dipsat.variant import Variant, home_owners
 
 if TYPE_CHECKING:
     from dipsat.render import RenderHints
@@ -486,112 +486,72 @@ def _even_year(year: int) -> bool:
     return year % 2 == 0  # "all even playing years, starting with 1992"
 
 
-class Multinational(Variant):
-    name = "multinational"
-    aliases = ("kooy",)
-    map_name = "multinational"
-    default_rules = "datc"
-    rule_overrides: ClassVar[dict[str, Any]] = {
-        "multi_route_disruption": "any_route",  # "if one convoy order fails the whole convoy fails"
-        "adjacent_convoy": "2000",
-    }
-    description = "Multinational (Rien Kooy): powers E, M, P with ranges, fly-overs, allowances"
-    victory_centres = 18
-    shared_victory_centres = 26  # two players together, both claiming in the same year
-    movement_rules_class = MultinationalRules
-    options_model = MultinationalOptions
-    binder_class = MultinationalBinder
-    notation_class = MultinationalNotation
-    geography_class = MultinationalGeography
+def render_hints(pos: Position) -> "RenderHints":
+    """Pictures: the legend names the power kinds whose letters the unit tokens show."""
+    from dipsat.render import RenderHints
 
-    unit_kinds = tuple(KINDS)
-    readings = (
-        "Control without [owners]: each multinational controls its three home centres (rule 4: 'The seven "
-        "Multinationals control each at the start of the game three capacity centers, which are their home centers').",
-        "1990 placement: a power the orders do not place goes on the home centre the seed's table names for its "
-        "kind (rule 4: 'H Uta (MP), Neb (EP), Kan (PP)'), or the first free home centre; it is reported "
-        "'placed by default' ('They are free to decide to divide these powers over their home center').",
-        "A fly-over may cross a state its multinational controls though another occupies it, and never an "
-        "uncontrolled capacity centre, even one it occupies (rule 6: 'over your own occupied or controlled states'; "
-        "'nor can you fly over an uncontrolled SC').",
-        "When no home centre is free, one build on another free controlled centre, and the game opens the "
-        "adjustment phase for it (rule 8: 'only in case no home center is available ... only one power can be "
-        "build this way').",
-        "A convoy order whose power has no convoy path is reported not carried out, though the M stays "
-        "(rule 7: 'A convoy order itself always succeeds ... but the actual convoy can always fail').",
-    )
+    return RenderHints(notes=tuple(f"{k} {KINDS[k]['name']}" for k in sorted(KINDS)))
 
-    def render_hints(self, pos: Position) -> "RenderHints":
-        """Pictures: the legend names the power kinds whose letters the unit tokens show."""
-        from dipsat.render import RenderHints
 
-        return RenderHints(notes=tuple(f"{k} {KINDS[k]['name']}" for k in sorted(KINDS)))
+def build_sites(variant: Variant, pos: Position, power: str) -> list[str]:
+    """Rule 8: free home centres still controlled; "only in case no home center is available",
+    any other free controlled capacity centre (one build there)."""
+    occupied = {u.province for u in pos.units}
+    free = sorted(p for p, w in pos.owners.items() if w == power and p not in occupied)
+    home = [p for p in free if p in variant.map.powers[power].home] if power in variant.map.powers else []
+    return home or free
 
-    def default_owners(self) -> dict[str, str]:
-        """Rule 4: "The seven Multinationals control each at the start of the game three capacity
-        centers, which are their home centers" - the control of a position given without
-        ``[owners]``."""
-        return {h: p for p, pw in sorted(self.map.powers.items()) for h in pw.home}
 
-    def build_sites(self, pos: Position, power: str) -> list[str]:
-        """Rule 8: free home centres still controlled; "only in case no home center is available",
-        any other free controlled capacity centre (one build there)."""
-        occupied = {u.province for u in pos.units}
-        free = sorted(p for p, w in pos.owners.items() if w == power and p not in occupied)
-        home = [p for p in free if p in self.map.powers[power].home] if power in self.map.powers else []
-        return home or free
+def calendar(variant: Variant, rules: RuleOptions) -> DiplomacyYear:
+    """One movement a year, 1990 the placement; adjustments in "all even playing years,
+    starting with 1992"; claims of a shared victory (26 centres, two players together); the
+    seed's own placement, retreat and adjustment phases (rules 4 and 8)."""
+    return DiplomacyYear(variant, movement_seasons=("year",), building_year=_even_year,
+                         phases=Phases(placement=placement, retreat=_retreats, adjustment=_adjustments),
+                         claims=partial(take_claims, variant), victory=variant.victory)
 
-    def calendar(self, rules: RuleOptions) -> DiplomacyYear:
-        """One movement a year, 1990 the placement; adjustments in "all even playing years,
-        starting with 1992"; claims of a shared victory (26 centres, two players together)."""
-        return DiplomacyYear(self, movement_seasons=("year",), placement=True, building_year=_even_year,
-                             claims=self.take_claims,
-                             victory=Victory(self.victory_centres, self.victory_years, self.shared_victory_centres))
 
-    def take_claims(self, orders: dict[str, list[str]], phase: str) -> tuple[dict[str, list[str]], dict[str, str]]:
-        """``CLAIM SHARED WITH XX`` / ``CLAIM XX``: a claim of a shared victory this year."""
-        from dipsat.api import power_name
+def placement(variant: Variant, rules: RuleOptions, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
+    """1990: the placement phase (rule 4); no option reaches it."""
+    return _placement(variant, pos, orders)
 
-        out: dict[str, list[str]] = {}
-        claims: dict[str, str] = {}
-        for power, texts in orders.items():
-            for t in texts:
-                words = t.replace(",", " ").split()
-                if words and words[0].lower() == "claim":
-                    other = words[-1]
-                    try:
-                        claims[power] = power_name(self, other, f"claim of {power}")
-                    except DipsatError:
-                        raise InputFileError(f"{phase}: {power}: {t!r}: name the partner, e.g. 'CLAIM SHARED WITH CC'") from None
-                else:
-                    out.setdefault(power, []).append(t)
-        return out, claims
 
-    def adjudicate_placement(self, pos: Position, orders: dict[str, list[str]]):
-        return _placement(self, pos, orders)
+def take_claims(variant: Variant, orders: dict[str, list[str]], phase: str) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """``CLAIM SHARED WITH XX`` / ``CLAIM XX``: a claim of a shared victory this year."""
+    from dipsat.api import power_name
 
-    def adjudicate_retreats(self, rules, movement, orders: dict[str, list[str]]):
-        return _retreats(self, rules, movement, orders)
+    out: dict[str, list[str]] = {}
+    claims: dict[str, str] = {}
+    for power, texts in orders.items():
+        for t in texts:
+            words = t.replace(",", " ").split()
+            if words and words[0].lower() == "claim":
+                other = words[-1]
+                try:
+                    claims[power] = power_name(variant, other, f"claim of {power}")
+                except DipsatError:
+                    raise InputFileError(f"{phase}: {power}: {t!r}: name the partner, e.g. 'CLAIM SHARED WITH CC'") from None
+            else:
+                out.setdefault(power, []).append(t)
+    return out, claims
 
-    def adjudicate_adjustments(self, rules, pos: Position, orders: dict[str, list[str]]):
-        return _adjustments(self, rules, pos, orders)
 
-    def check_position(self, pos: Position) -> None:
-        m = self.map
-        seen: dict[str, str] = {}
-        for u in pos.units:
-            if u.kind not in KINDS:
-                raise PositionError(f"{u.label()}: Multinational powers are E, M or P, not {u.kind!r}")
-            p = m.provinces.get(u.province)
-            if p is None:
-                raise PositionError(f"{u.label()}: unknown state {u.province!r}")
-            if p.is_sea and not KINDS[u.kind]["seas"]:
-                raise PositionError(f"{u.label()}: only a Military power may be in a sea area")
-            if u.power not in m.powers:
-                raise PositionError(f"{u.label()}: unknown multinational {u.power!r}; known: {', '.join(m.powers)}")
-            if u.province in seen:
-                raise PositionError(f"two powers in {p.name}: only one power at a time can stay in a state")
-            seen[u.province] = u.power
+def check_position(variant: Variant, pos: Position) -> None:
+    m = variant.map
+    seen: dict[str, str] = {}
+    for u in pos.units:
+        if u.kind not in KINDS:
+            raise PositionError(f"{u.label()}: Multinational powers are E, M or P, not {u.kind!r}")
+        p = m.provinces.get(u.province)
+        if p is None:
+            raise PositionError(f"{u.label()}: unknown state {u.province!r}")
+        if p.is_sea and not KINDS[u.kind]["seas"]:
+            raise PositionError(f"{u.label()}: only a Military power may be in a sea area")
+        if u.power not in m.powers:
+            raise PositionError(f"{u.label()}: unknown multinational {u.power!r}; known: {', '.join(m.powers)}")
+        if u.province in seen:
+            raise PositionError(f"two powers in {p.name}: only one power at a time can stay in a state")
+        seen[u.province] = u.power
 
 
 # -- phases other than movement ---------------------------------------------------------------
@@ -838,3 +798,45 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
     after = pos.model_copy(update={"units": tuple(u for i, u in enumerate(units) if i not in removed)}).canonical()
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after, random_seed=lots.seed)
 
+
+
+VARIANT = Variant(
+    name="multinational",
+    aliases=("kooy",),
+    description="Multinational (Rien Kooy): powers E, M, P with ranges, fly-overs, allowances",
+    map_name="multinational",
+    unit_kinds=tuple(KINDS),
+    check_position=check_position,
+    # Rule 4: "The seven Multinationals control each at the start of the game three capacity
+    # centers, which are their home centers" - the control of a position given without [owners]
+    default_owners=home_owners,
+    build_sites=build_sites,
+    options_model=MultinationalOptions,
+    default_rules="datc",
+    rule_overrides={
+        "multi_route_disruption": "any_route",  # "if one convoy order fails the whole convoy fails"
+        "adjacent_convoy": "2000",
+    },
+    readings=(
+        "Control without [owners]: each multinational controls its three home centres (rule 4: 'The seven "
+        "Multinationals control each at the start of the game three capacity centers, which are their home centers').",
+        "1990 placement: a power the orders do not place goes on the home centre the seed's table names for its "
+        "kind (rule 4: 'H Uta (MP), Neb (EP), Kan (PP)'), or the first free home centre; it is reported "
+        "'placed by default' ('They are free to decide to divide these powers over their home center').",
+        "A fly-over may cross a state its multinational controls though another occupies it, and never an "
+        "uncontrolled capacity centre, even one it occupies (rule 6: 'over your own occupied or controlled states'; "
+        "'nor can you fly over an uncontrolled SC').",
+        "When no home centre is free, one build on another free controlled centre, and the game opens the "
+        "adjustment phase for it (rule 8: 'only in case no home center is available ... only one power can be "
+        "build this way').",
+        "A convoy order whose power has no convoy path is reported not carried out, though the M stays "
+        "(rule 7: 'A convoy order itself always succeeds ... but the actual convoy can always fail').",
+    ),
+    notation_class=MultinationalNotation,
+    geography_class=MultinationalGeography,
+    binder_class=MultinationalBinder,
+    movement_rules_class=MultinationalRules,
+    calendar=calendar,
+    victory=Victory(centres=18, shared=26),  # two players together, both claiming in the same year
+    render_hints=render_hints,
+)

@@ -14,13 +14,15 @@ options (:mod:`.options`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Optional
 
+from dipsat.adjustments import AdjustmentResult
 from dipsat.errors import PositionError
-from dipsat.models import ARMY, FLEET, Position
-from dipsat.phases import DiplomacyYear, Victory
+from dipsat.models import ARMY, FLEET, MovementResult, Position, Unit
+from dipsat.phases import DiplomacyYear, Phases
+from dipsat.retreats import RetreatResult
 from dipsat.rules import RuleOptions
-from dipsat.variant import Variant
+from dipsat.variant import Variant, empty_start
 
 from .movement import MultiplicityRules
 from .notation import MultiplicityNotation
@@ -28,139 +30,158 @@ from .options import OPTION_NOTES, MultiplicityOptions
 from .orders import MultiplicityBinder
 
 
-class Multiplicity(Variant):
-    name = "multiplicity"
-    aliases = ("multiplicity-plus", "multiplicity plus", "rn42")
-    map_name = "standard"
+# Rule 1: "provided that the number of units does not exceed 3 (4 in the case of Russia)"
+PLACEMENT_LIMITS: dict[str, int] = {"Russia": 4}
+PLACEMENT_DEFAULT_LIMIT = 3
+
+
+def placement_limit(power: str) -> int:
+    """How many units ``power`` may place (rule 1)."""
+    return PLACEMENT_LIMITS.get(power, PLACEMENT_DEFAULT_LIMIT)
+
+
+READINGS = (
+    "Merging is a move like any other: units of one nation ordered to one space form one force whose "
+    "strength is the sum of its units (rule 3: 'Units of the same Power ordered to move to the same space are "
+    "deemed to be attempting to merge'; rule 4(a): 'All forces attempting to move to the same space are deemed "
+    "to be supporting each other').",
+    "A force ties with another force (or a defence) as in the regular rules: neither gets in (rule 0: 'The "
+    "regular rules of Diplomacy apply, save where varied below').",
+    "The parts of a split written as one line belong to the header's unit, wherever a part says it stands "
+    "(rule 10: '4A(Par): A(Pic)Std, 2A(Pic)-Bur, A(Pic)-Gas' — Picardy does not border Gascony, so the parts "
+    "must be the Paris army's).",
+    "A component that failed to leave defends its space only when no part of its multiple unit stood there "
+    "(rule 10: 'it is not considered to be part of the multiple unit in question for the purpose of "
+    "adjudicating any attacks on that multiple unit').",
+    "An army may disembark from an A/F at sea when at least one fleet there is not ordered to move (rule 7: "
+    "'An Army may only disembark from a Fleet at sea if the Fleet is not ordered to move').",
+    "A multinational unit has two nations (rule 5: 'Any 2 players may create multiple multi-national units').",
+    "A convoying sea space can carry armies up to its fleets less the armies already aboard (rule 9: 'provided "
+    "that the sum of the A/F and the unit(s) being convoyed is seaworthy'), checked per convoyed army.",
+    "An attack inside a multinational unit does not cut supports (rule 5(a) describes it as an attack on the "
+    "foreign component, not a move into the space).",
+    "A support for an attack inside a multinational unit makes the supporting nation's component there "
+    "attack when it has no order of its own (rule 5(a): 'France could order A(Par) S A(Bur) attacks ITALIAN "
+    "A(Bur)').",
+    "The components of a multinational unit ordered to the same space move as one unit, without MERGE orders "
+    "(rule 5: 'the GM will accept the integrity of that multiple unit until orders are received from the "
+    "players that result in the multiple unit splitting').",
+    "An army aboard another nation's fleets that all move to one space goes with them, its own order replaced "
+    "(rule 8: 'the order written for the fleet will always prevail').",
+    "Placement beyond the limit: the orders that would exceed it, in the order written, are illegal (rule 1: "
+    "'provided that the number of units does not exceed 3 (4 in the case of Russia)').",
+    "The postal year's phases are coded by the movement or adjustment each ends with: S1901M, F1901M (with the "
+    "spring's retreats), W1901A (with the autumn's retreats); the third is played only when retreats or "
+    "adjustments are due (rule 12: 'Spring; Spring retreats and Autumn; Autumn retreats and adjustments').",
+    "In a postal phase an order is a retreat order when the unit it names stands where its power's unit was "
+    "dislodged; the retreats are adjudicated first, the season after them (movement, or centres changing hands "
+    "then adjustments) on the position they leave, so a retreated unit is ordered from where it retreated to "
+    "(rule 12: 'Spring retreats and Autumn'; rule 0: 'The regular rules of Diplomacy apply').",
+)
+
+
+def placement(variant: Variant, rules: RuleOptions, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
+    from .phases import adjudicate_placement
+
+    return adjudicate_placement(variant, pos, orders)
+
+
+def retreats(variant: Variant, rules: RuleOptions, movement: MovementResult, orders: dict[str, list[str]]) -> RetreatResult:
+    from .phases import adjudicate_retreats
+
+    assert isinstance(rules, MultiplicityOptions)
+    return adjudicate_retreats(variant, rules, movement, orders)
+
+
+def calendar(variant: Variant, rules: RuleOptions) -> DiplomacyYear:
+    """The normal year, or the postal year of three phases (rule 12, option ``year``), after a
+    placement phase (rule 1); retreats merge and fight by strength (rule 11); builds by the
+    core's adjustments with stacks."""
+    from .calendar import PostalYear
+
+    year = PostalYear if getattr(rules, "year", "normal") == "three_season" else DiplomacyYear
+    return year(variant, phases=Phases(placement=placement, retreat=retreats), victory=variant.victory)
+
+
+def check_position(variant: Variant, pos: Position) -> None:
+    m = variant.map
+    for u in pos.units:
+        if u.province not in m.provinces:
+            raise PositionError(f"{u.label()}: unknown province {u.province!r}")
+        p = m.provinces[u.province]
+        if not p.passable:
+            raise PositionError(f"{u.label()}: {p.name} is impassable")
+        if u.kind not in (ARMY, FLEET):
+            raise PositionError(f"{u.label()}: a Multiplicity unit is made of armies (A) and fleets (F), not {u.kind!r}")
+        if u.kind == FLEET and not m.is_fleet_location(u.location):
+            raise PositionError(f"{u.label()}: a fleet cannot stand on {u.location!r}")
+        if u.power not in m.powers:
+            raise PositionError(f"{u.label()}: unknown power {u.power!r}; powers: {', '.join(m.powers)}")
+        if u.count < 1:
+            raise PositionError(f"{u.label()}: a unit count must be at least 1")
+    by_prov: dict[str, list[Unit]] = {}
+    for u in pos.units:
+        by_prov.setdefault(u.province, []).append(u)
+    for prov, units in sorted(by_prov.items()):
+        name = m.provinces[prov].name
+        powers = sorted({u.power for u in units})
+        if len(powers) > 2:
+            raise PositionError(f"{name}: units of {', '.join(powers)}; a multinational unit has two nations (rule 5)")
+        fleets = sum(u.count for u in units if u.kind == FLEET)
+        armies = sum(u.count for u in units if u.kind == ARMY)
+        if m.provinces[prov].is_sea and armies > fleets:
+            raise PositionError(f"{name}: {armies} army(ies) and {fleets} fleet(s) at sea; an A/F at sea must be "
+                                "seaworthy, with at least as many fleets as armies (rule 7)")
+        coasts = {u.location for u in units if u.kind == FLEET}
+        if len(coasts) > 1:
+            raise PositionError(f"{name}: fleets on two coasts ({', '.join(sorted(coasts))}); a multiple unit "
+                                "occupies one coast (rule 7)")
+
+
+def build_sites(variant: Variant, pos: Position, power: str) -> list[str]:
+    """Rule 4(e): a build may go on an owned home centre already occupied by one's own units."""
+    home = variant.map.powers[power].home if power in variant.map.powers else ()
+    foreign = {u.province for u in pos.units if u.power != power}
+    return [h for h in home if pos.owners.get(h) == power and h not in foreign]
+
+
+def rules_text(variant: Variant) -> Optional[str]:
+    """``dipsat rules multiplicity``: the variant's options with where each comes from, and its fixed readings."""
+    opts = variant.rules()
+    base = RuleOptions.model_fields
+    lines = [f"Multiplicity Plus (seed 003): the {variant.default_rules} preset with the variant's own options.",
+             "", "Options of the variant (override with --option NAME=VALUE):"]
+    for name, f in type(opts).model_fields.items():
+        if name in base:
+            continue
+        kind, where, what = OPTION_NOTES[name]
+        values = ", ".join(getattr(f.annotation, "__args__", ()))
+        lines.append(f"  {name} = {getattr(opts, name)!r}  [{kind}; {where}]  values: {values}")
+        lines.append(f"      {what}")
+    lines += ["", "Readings of the rules text (fixed, not options):"]
+    lines += [f"  - {r}" for r in variant.readings]
+    lines += ["", "The core's DATC options apply as well (dipsat rules datc)."]
+    return "\n".join(lines)
+
+
+VARIANT = Variant(
+    name="multiplicity",
+    aliases=("multiplicity-plus", "multiplicity plus", "rn42"),
+    description="Multiplicity Plus (Agar and Walkerdine): merged multiple units, multinational units, A/F combinations",
+    map_name="standard",
     # the placement phase (rule 1) is played in 1900, before the first spring
-    map_changes: ClassVar[tuple[dict[str, Any], ...]] = ({"start_year": 1900, "title": "Multiplicity Plus"},)
-    default_rules = "datc"
-    rule_overrides: ClassVar[dict[str, Any]] = {"name": "multiplicity"}
-    description = "Multiplicity Plus (Agar and Walkerdine): merged multiple units, multinational units, A/F combinations"
-    max_units_per_province = None
-    options_model = MultiplicityOptions
-    movement_rules_class = MultiplicityRules
-    binder_class = MultiplicityBinder
-    notation_class = MultiplicityNotation
-    placement_limits: ClassVar[dict[str, int]] = {"Russia": 4}
-    placement_default_limit: ClassVar[int] = 3
-    readings = (
-        "Merging is a move like any other: units of one nation ordered to one space form one force whose "
-        "strength is the sum of its units (rule 3: 'Units of the same Power ordered to move to the same space are "
-        "deemed to be attempting to merge'; rule 4(a): 'All forces attempting to move to the same space are deemed "
-        "to be supporting each other').",
-        "A force ties with another force (or a defence) as in the regular rules: neither gets in (rule 0: 'The "
-        "regular rules of Diplomacy apply, save where varied below').",
-        "The parts of a split written as one line belong to the header's unit, wherever a part says it stands "
-        "(rule 10: '4A(Par): A(Pic)Std, 2A(Pic)-Bur, A(Pic)-Gas' — Picardy does not border Gascony, so the parts "
-        "must be the Paris army's).",
-        "A component that failed to leave defends its space only when no part of its multiple unit stood there "
-        "(rule 10: 'it is not considered to be part of the multiple unit in question for the purpose of "
-        "adjudicating any attacks on that multiple unit').",
-        "An army may disembark from an A/F at sea when at least one fleet there is not ordered to move (rule 7: "
-        "'An Army may only disembark from a Fleet at sea if the Fleet is not ordered to move').",
-        "A multinational unit has two nations (rule 5: 'Any 2 players may create multiple multi-national units').",
-        "A convoying sea space can carry armies up to its fleets less the armies already aboard (rule 9: 'provided "
-        "that the sum of the A/F and the unit(s) being convoyed is seaworthy'), checked per convoyed army.",
-        "An attack inside a multinational unit does not cut supports (rule 5(a) describes it as an attack on the "
-        "foreign component, not a move into the space).",
-        "A support for an attack inside a multinational unit makes the supporting nation's component there "
-        "attack when it has no order of its own (rule 5(a): 'France could order A(Par) S A(Bur) attacks ITALIAN "
-        "A(Bur)').",
-        "The components of a multinational unit ordered to the same space move as one unit, without MERGE orders "
-        "(rule 5: 'the GM will accept the integrity of that multiple unit until orders are received from the "
-        "players that result in the multiple unit splitting').",
-        "An army aboard another nation's fleets that all move to one space goes with them, its own order replaced "
-        "(rule 8: 'the order written for the fleet will always prevail').",
-        "Placement beyond the limit: the orders that would exceed it, in the order written, are illegal (rule 1: "
-        "'provided that the number of units does not exceed 3 (4 in the case of Russia)').",
-        "The postal year's phases are coded by the movement or adjustment each ends with: S1901M, F1901M (with the "
-        "spring's retreats), W1901A (with the autumn's retreats); the third is played only when retreats or "
-        "adjustments are due (rule 12: 'Spring; Spring retreats and Autumn; Autumn retreats and adjustments').",
-        "In a postal phase an order is a retreat order when the unit it names stands where its power's unit was "
-        "dislodged; the retreats are adjudicated first, the season after them (movement, or centres changing hands "
-        "then adjustments) on the position they leave, so a retreated unit is ordered from where it retreated to "
-        "(rule 12: 'Spring retreats and Autumn'; rule 0: 'The regular rules of Diplomacy apply').",
-    )
-
-    def calendar(self, rules: RuleOptions) -> DiplomacyYear:
-        """The normal year, or the postal year of three phases (rule 12, option ``year``), after a
-        placement phase (rule 1)."""
-        from .calendar import PostalYear
-
-        year = PostalYear if getattr(rules, "year", "normal") == "three_season" else DiplomacyYear
-        return year(self, placement=True, victory=Victory(self.victory_centres, self.victory_years))
-
-    def start_position(self) -> Position:
-        """Rule 1: the players place their own units, so the game starts from an empty board."""
-        return Position(variant=self.name, year=self.map.start_year, season="spring", units=())
-
-    def placement_limit(self, power: str) -> int:
-        return self.placement_limits.get(power, self.placement_default_limit)
-
-    def adjudicate_placement(self, pos: Position, orders: dict[str, list[str]]):
-        from .phases import adjudicate_placement
-
-        return adjudicate_placement(self, pos, orders)
-
-    def adjudicate_retreats(self, rules, movement, orders: dict[str, list[str]]):
-        from .phases import adjudicate_retreats
-
-        return adjudicate_retreats(self, rules, movement, orders)
-
-    def check_position(self, pos: Position) -> None:
-        m = self.map
-        for u in pos.units:
-            if u.province not in m.provinces:
-                raise PositionError(f"{u.label()}: unknown province {u.province!r}")
-            p = m.provinces[u.province]
-            if not p.passable:
-                raise PositionError(f"{u.label()}: {p.name} is impassable")
-            if u.kind not in (ARMY, FLEET):
-                raise PositionError(f"{u.label()}: a Multiplicity unit is made of armies (A) and fleets (F), not {u.kind!r}")
-            if u.kind == FLEET and not m.is_fleet_location(u.location):
-                raise PositionError(f"{u.label()}: a fleet cannot stand on {u.location!r}")
-            if u.power not in m.powers:
-                raise PositionError(f"{u.label()}: unknown power {u.power!r}; powers: {', '.join(m.powers)}")
-            if u.count < 1:
-                raise PositionError(f"{u.label()}: a unit count must be at least 1")
-        by_prov: dict[str, list] = {}
-        for u in pos.units:
-            by_prov.setdefault(u.province, []).append(u)
-        for prov, units in sorted(by_prov.items()):
-            name = m.provinces[prov].name
-            powers = sorted({u.power for u in units})
-            if len(powers) > 2:
-                raise PositionError(f"{name}: units of {', '.join(powers)}; a multinational unit has two nations (rule 5)")
-            fleets = sum(u.count for u in units if u.kind == FLEET)
-            armies = sum(u.count for u in units if u.kind == ARMY)
-            if m.provinces[prov].is_sea and armies > fleets:
-                raise PositionError(f"{name}: {armies} army(ies) and {fleets} fleet(s) at sea; an A/F at sea must be "
-                                    "seaworthy, with at least as many fleets as armies (rule 7)")
-            coasts = {u.location for u in units if u.kind == FLEET}
-            if len(coasts) > 1:
-                raise PositionError(f"{name}: fleets on two coasts ({', '.join(sorted(coasts))}); a multiple unit "
-                                    "occupies one coast (rule 7)")
-
-    def build_sites(self, pos: Position, power: str) -> list[str]:
-        """Rule 4(e): a build may go on an owned home centre already occupied by one's own units."""
-        home = self.map.powers[power].home if power in self.map.powers else ()
-        foreign = {u.province for u in pos.units if u.power != power}
-        return [h for h in home if pos.owners.get(h) == power and h not in foreign]
-
-    def rules_text(self) -> Optional[str]:
-        opts = self.rules()
-        base = RuleOptions.model_fields
-        lines = [f"Multiplicity Plus (seed 003): the {self.default_rules} preset with the variant's own options.",
-                 "", "Options of the variant (override with --option NAME=VALUE):"]
-        for name, f in type(opts).model_fields.items():
-            if name in base:
-                continue
-            kind, where, what = OPTION_NOTES[name]
-            values = ", ".join(getattr(f.annotation, "__args__", ()))
-            lines.append(f"  {name} = {getattr(opts, name)!r}  [{kind}; {where}]  values: {values}")
-            lines.append(f"      {what}")
-        lines += ["", "Readings of the rules text (fixed, not options):"]
-        lines += [f"  - {r}" for r in self.readings]
-        lines += ["", "The core's DATC options apply as well (dipsat rules datc)."]
-        return "\n".join(lines)
+    map_changes=({"start_year": 1900, "title": "Multiplicity Plus"},),
+    max_units_per_province=None,
+    check_position=check_position,
+    start_position=empty_start,  # rule 1: the players place their own units
+    build_sites=build_sites,
+    options_model=MultiplicityOptions,
+    default_rules="datc",
+    rule_overrides={"name": "multiplicity"},
+    readings=READINGS,
+    rules_text=rules_text,
+    notation_class=MultiplicityNotation,
+    binder_class=MultiplicityBinder,
+    movement_rules_class=MultiplicityRules,
+    calendar=calendar,
+)

@@ -66,6 +66,11 @@ class CombinedPhase:
     def rules(self) -> "RuleOptions":
         return self.parts[-1].rules
 
+    @property
+    def variant(self) -> Any:
+        """The variant record its parts were adjudicated by (pictures take it from here)."""
+        return self.parts[-1].variant
+
 
 def split_retreat_orders(game: "Game", movement: MovementResult, orders: Orders) -> tuple[Orders, Orders]:
     """A combined phase's sheets as (retreat orders, orders of the part after): an order is a

@@ -13,10 +13,11 @@ from dipsat.errors import OrderError
 from dipsat.models import ARMY, FLEET, MovementResult, Outcome, Position, Unit
 from dipsat.retreats import RetreatOption, RetreatResult
 
+from . import placement_limit
 from .notation import MultiplicityNotation
 
 if TYPE_CHECKING:
-    from . import Multiplicity
+    from dipsat.variant import Variant
     from .options import MultiplicityOptions
 
 
@@ -25,7 +26,7 @@ def _out(power: str, text: str, kind: str, result: str, reason: str, unit: int |
                          by=(), strengths=(), dislodged_by=None)
 
 
-def adjudicate_placement(variant: "Multiplicity", pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
+def adjudicate_placement(variant: "Variant", pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
     """Rule 1: each power places up to 3 units (Russia 4) on its home centres, multiple units
     allowed, centres may stay empty; a fleet or A/F in St Petersburg on either coast, the south
     coast unless another is named.  Orders are units as written: ``2A(Par)``, ``A/F(Bre)``,
@@ -36,7 +37,7 @@ def adjudicate_placement(variant: "Multiplicity", pos: Position, orders: dict[st
     units = list(pos.units)
     outcomes: list[Outcome] = []
     for power in sorted(orders):
-        limit = variant.placement_limit(power)
+        limit = placement_limit(power)
         home = m.powers[power].home
         placed = 0
         for text in orders[power]:
@@ -65,7 +66,7 @@ def adjudicate_placement(variant: "Multiplicity", pos: Position, orders: dict[st
             units.extend(new)
             outcomes.append(_out(power, text, "placement", "built", f"places {', '.join(u.short() for u in new)}"))
     after = pos.model_copy(update={"units": tuple(units)}).canonical()
-    variant.check_position(after)
+    variant.check_position(variant, after)
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after)
 
 
@@ -82,7 +83,7 @@ def _default_coast(notation: MultiplicityNotation, text: str) -> str:
     return text
 
 
-def adjudicate_retreats(variant: "Multiplicity", rules: "MultiplicityOptions", mv: MovementResult,
+def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: MovementResult,
                         orders: dict[str, list[str]]) -> RetreatResult:
     """Rule 11: dislodged units retreat as usual, and may merge with their own nation's units
     and split; when forces of different powers retreat to one space the stronger succeeds and

@@ -17,13 +17,17 @@ from the standard notation and rules.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Literal
 
-from dipsat.models import Hold, OrderBody, Position
+from dipsat.errors import PositionError
+from dipsat.models import Hold, MovementResult, OrderBody, Position
 from dipsat.notation import Notation, ParsedOrder
+from dipsat.phases import DiplomacyYear, Phases, Victory
+from dipsat.retreats import RetreatResult, adjudicate_stack_retreats
 from dipsat.rules import RuleOptions
 from dipsat.stacks import StackBinder, StackMovementRules
 from dipsat.variant import Variant
+from dipsat.variant import check_position as core_check_position
 
 
 class MultiplomacyOptions(RuleOptions):
@@ -67,21 +71,43 @@ class MultiplomacyBinder(StackBinder):
         return Hold.build(unit=i)  # "F Nwy-Nwy" (seed 5.ii): the fleet stays
 
 
-class Multiplomacy(Variant):
-    name = "multiplomacy"
-    aliases = ("multi", "cb13/07", "hemming")
-    map_name = "multiplomacy"  # maps/multiplomacy.toml: a change to the standard map
-    default_rules = "1971"
-    rule_overrides: ClassVar[dict[str, Any]] = {}
-    description = "Multiplomacy (C. H. Hemming, 1973): stacks of one nation, numeric attacks, partial support cuts"
-    max_units_per_province = None
-    victory_centres = 29
-    victory_years = 2  # "at the end of two consecutive winter moves" (rule 11)
-    movement_rules_class = MultiplomacyRules
-    options_model = MultiplomacyOptions
-    binder_class = MultiplomacyBinder
-    notation_class = MultiplomacyNotation
-    readings = (
+def check_position(variant: Variant, pos: Position) -> None:
+    """The core's checks, and one nation to a province (rule 4), each unit count at least 1."""
+    core_check_position(variant, pos)
+    nations: dict[str, str] = {}
+    for u in pos.units:
+        other = nations.setdefault(u.province, u.power)
+        if other != u.power:
+            raise PositionError(f"units of two nations in {variant.map.provinces[u.province].name}: "
+                                f"{other} and {u.power} (Multiplomacy rule 4)")
+        if u.count < 1:
+            raise PositionError(f"{u.label()}: a unit count must be at least 1")
+
+
+def adjudicate_retreats(variant: Variant, rules: RuleOptions, movement: MovementResult,
+                        orders: dict[str, list[str]]) -> RetreatResult:
+    """Retreats fight numerically (rule 9), by the ``stack_retreat_battle`` reading."""
+    return adjudicate_stack_retreats(variant.map, variant.notation, rules, movement, orders,
+                                     battle=rules.stack_retreat_battle if isinstance(rules, MultiplomacyOptions)
+                                     else "next_largest")
+
+
+def calendar(variant: Variant, rules: RuleOptions) -> DiplomacyYear:
+    """DATC Diplomacy's year; retreats by numbers (rule 9); builds on any owned home province
+    no other nation holds (rule 10: the core's adjustments with stacks)."""
+    return DiplomacyYear(variant, phases=Phases(retreat=adjudicate_retreats), victory=variant.victory)
+
+
+VARIANT = Variant(
+    name="multiplomacy",
+    aliases=("multi", "cb13/07", "hemming"),
+    description="Multiplomacy (C. H. Hemming, 1973): stacks of one nation, numeric attacks, partial support cuts",
+    map_name="multiplomacy",  # maps/multiplomacy.toml: a change to the standard map
+    max_units_per_province=None,
+    check_position=check_position,
+    options_model=MultiplomacyOptions,
+    default_rules="1971",
+    readings=(
         "An attack never cuts a support aimed at the province it comes from (rule 1: '1971 Diplomacy Rules "
         "apply'); it cuts the next-written support it can cut instead (rule 7: 'the last-written being the "
         "first to be cut'; 'uncoordinated single (or n-triple) attacks cut the support of only one (or n) unit(s)').",
@@ -89,24 +115,10 @@ class Multiplomacy(Variant):
         "beginning of the game'); the game opens a winter adjustment for a nation with builds due whenever it "
         "owns a home province no other nation holds, whatever its own units there (rule 10: 'The number of "
         "units originally occupying the province is irrelevant').",
-    )
-
-    def adjudicate_retreats(self, rules, movement, orders):
-        from dipsat.retreats import adjudicate_stack_retreats
-
-        return adjudicate_stack_retreats(self.map, self.notation, rules, movement, orders,
-                                         battle=rules.stack_retreat_battle if isinstance(rules, MultiplomacyOptions)
-                                         else "next_largest")
-
-    def check_position(self, pos) -> None:
-        from dipsat.errors import PositionError
-
-        super().check_position(pos)
-        nations: dict[str, str] = {}
-        for u in pos.units:
-            other = nations.setdefault(u.province, u.power)
-            if other != u.power:
-                raise PositionError(f"units of two nations in {self.map.provinces[u.province].name}: "
-                                    f"{other} and {u.power} (Multiplomacy rule 4)")
-            if u.count < 1:
-                raise PositionError(f"{u.label()}: a unit count must be at least 1")
+    ),
+    notation_class=MultiplomacyNotation,
+    binder_class=MultiplomacyBinder,
+    movement_rules_class=MultiplomacyRules,
+    calendar=calendar,
+    victory=Victory(centres=29, years=2),  # "at the end of two consecutive winter moves" (rule 11)
+)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dipsat.variant import Variant
 
-
-class Standard(Variant):
-    name = "standard"
-    aliases = ("classic", "classical", "diplomacy")
-    map_name = "standard"
-    default_rules = "datc"
-    description = "Standard Diplomacy, DATC 3.0 preferences by default; editions 1971, 1982, 2000, dptg as presets"
+VARIANT = Variant(
+    name="standard",
+    aliases=("classic", "classical", "diplomacy"),
+    description="Standard Diplomacy, DATC 3.0 preferences by default; editions 1971, 1982, 2000, dptg as presets",
+    map_name="standard",
+    default_rules="datc",
+)

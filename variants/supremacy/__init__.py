@@ -10,7 +10,7 @@ package holds all of it: the board as data (:mod:`.board`, ``world.toml``), the 
 their exact distributions (:mod:`.drills`), bidding (:mod:`.bidding`), the game runner
 (:mod:`.game`), and the adapters to the core's corpus runner and CLI (:mod:`.cases`,
 :mod:`.commands`, :mod:`.family`).  The core knows it only through the generic hooks of
-:class:`dipsat.variant.Variant` and its one seam for another game family, :meth:`Variant.family`.
+its :class:`dipsat.variant.Variant` record and its one seam for another game family, the ``family`` hook.
 """
 
 from __future__ import annotations
@@ -23,22 +23,29 @@ from dipsat.family import Family
 from dipsat.variant import Variant
 
 
-class Supremacy(Variant):
-    name = "supremacy"
-    aliases = ("supremacy-house", "seed002")
-    description = "Supremacy house rules: stages, blind bidding, market, loans, movement costs, dice battle drills"
+def family() -> Optional[Family]:
+    from .family import SupremacyFamily
 
-    def family(self) -> Optional[Family]:
-        from .family import SupremacyFamily
+    return SupremacyFamily()
 
-        return SupremacyFamily()
 
-    def render_file(self, data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
-        from .picture import render_file
+def reading_options(variant: Variant) -> type[BaseModel]:
+    from .options import SupremacyOptions
 
-        return render_file(data, where, phase, title)
+    return SupremacyOptions
 
-    def reading_options(self) -> type[BaseModel]:
-        from .options import SupremacyOptions
 
-        return SupremacyOptions
+def render_file(data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
+    from .picture import render_file
+
+    return render_file(data, where, phase, title)
+
+
+VARIANT = Variant(
+    name="supremacy",
+    aliases=("supremacy-house", "seed002"),
+    description="Supremacy house rules: stages, blind bidding, market, loans, movement costs, dice battle drills",
+    reading_options=reading_options,
+    family=family,
+    render_file=render_file,
+)

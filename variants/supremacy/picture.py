@@ -5,7 +5,7 @@ by networkx with a fixed seed, so the same board always gives the same picture. 
 drill case is drawn as an arrow from the attacking forces to the target (its dice decide the
 outcome: the corpus facts and ``dipsat odds`` give it, not the picture).
 
-Reached through the generic hook :meth:`dipsat.variant.Variant.render_file`.
+Reached through the generic hook ``render_file`` of the variant record (:mod:`dipsat.variant`).
 """
 
 from __future__ import annotations
