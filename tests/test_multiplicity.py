@@ -54,6 +54,7 @@ def test_af_in_a_split_coast_space_names_its_coast():
     ("A/3F(ENG) C 2A(Lon)-Pic", "convoy"), ("English A(Pic) S FRENCH MERGE (Bur)", "merge_support"),
     ("A(Par) S A(Bur) attacks ITALIAN A(Bur)", "support_attack"), ("A(Bur) attacks ITALIAN A(Bur)", "attack"),
     ("A Par - Bur", "move"), ("2 A Par S A Bur - Pic", "support"),
+    ("A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)", "move"),
 ])
 def test_seed_and_usual_orders_parse(text, action):
     assert V.notation.parse(text, "France").action == action
@@ -239,12 +240,37 @@ def test_seaworthiness_never_violated_at_sea(seed):
         assert sum(u.count for u in here if u.kind == "A") <= sum(u.count for u in here if u.kind == "F"), prov
 
 
-@pytest.mark.xfail(reason="not implemented yet: rule 5(a)'s combined form 'A(Par)-Bur MERGE A(Bur) and support "
-                          "attack on ITALIAN A(Bur)' (a move that merges and supports an inside attack at once)", strict=True)
 def test_merge_and_support_inside_attack_in_one_order():
     res = turn({"France": ["A(Bur)", "A(Par)"], "Italy": ["A(Bur)"]},
                {"France": ["A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)", "A(Bur) attacks ITALIAN A(Bur)"]})
     assert [res.position.units[i].power for i in res.dislodged] == ["Italy"]
+    att = outcome(res, "A(Bur) attacks ITALIAN A(Bur)")
+    assert "attack 2 (A Bur + merging A Par) against defence 1 (A Bur)" in att.reason
+
+
+def test_merge_attack_counts_only_when_the_merge_arrives():
+    """A German army standing off the merge into Burgundy leaves the French attack at 1: it fails."""
+    res = turn({"France": ["A(Bur)", "A(Par)"], "Italy": ["A(Bur)"], "Germany": ["A(Mun)"]},
+               {"France": ["A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)", "A(Bur) attacks ITALIAN A(Bur)"],
+                "Germany": ["A(Mun)-Bur"]})
+    assert outcome(res, "A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)").result == "bounced"
+    assert [res.position.units[i].label() for i in res.dislodged] == ["France: A Bur"]
+
+
+def test_merged_army_retreats_from_where_it_merged():
+    """Option merge_attack_failure = component: the Paris army that merged in retreats with the
+    French component, from Burgundy (its retreat options are Burgundy's neighbours)."""
+    from dipsat.pipeline import Pipeline
+
+    res = turn({"France": ["A(Bur)", "A(Par)"], "Italy": ["2A(Bur)"]},
+               {"France": ["A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)"]})
+    assert sorted(res.position.units[i].label() for i in res.dislodged) == ["France: A Bur", "France: A Par"]
+    rr = Pipeline(V, V.rules()).retreats(res, {"France": ["2A(Bur)-Pic"]})
+    assert {opt.open for opt in rr.options} == {("bel", "gas", "mar", "mun", "par", "pic", "ruh")}
+    assert [u.label() for u in rr.after.units] == ["France: 2 A Pic", "Italy: 2 A Bur"]
+    bad = "A(Par)-Bur MERGE A(Bur) and support attack on GERMAN A(Bur)"
+    res = turn({"France": ["A(Bur)", "A(Par)"], "Italy": ["A(Bur)"]}, {"France": [bad]})
+    assert "Burgundy holds no multinational unit of France and Germany" in outcome(res, bad).reason
 
 
 # -- rule 12: the three-season postal year ---------------------------------------------------

@@ -43,7 +43,7 @@ from dipsat.stacks import slot_cut
 from dipsat.orders import BoundOrders, describe_unit
 
 from .options import MultiplicityOptions
-from .orders import InsideAttack, InsideSupport, MergeMove, MergeSupport, MultiplicityBound
+from .orders import InsideAttack, InsideSupport, MergeAttack, MergeMove, MergeSupport, MultiplicityBound
 
 Terms = list[tuple[str, int, Formula]]
 Side = tuple[str, ...]  # nations, sorted
@@ -79,6 +79,7 @@ class Enc:
     hold_supports: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     merge_supports: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))
     inside_supports: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    merge_attacks: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))  # attack -> merging movers
     implied_merge: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))  # stationary units
     in_place: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))  # merging movers
     slots: dict[int, list[Slot]] = field(default_factory=dict)
@@ -204,6 +205,11 @@ class MultiplicityRules(MovementRules):
                 enc.matched[s] = bool(att)
                 for a in att[:1]:
                     enc.inside_supports[a].append(s)
+            elif isinstance(body, MergeAttack):
+                att = [a for a, x in b.orders.items() if isinstance(x.body, InsideAttack) and x.power == b.orders[s].power
+                       and pos.units[a].province == enc.dest[s] and x.body.victim == body.victim]
+                for a in att[:1]:
+                    enc.merge_attacks[a].append(s)
             elif isinstance(body, Convoy):
                 army_prov = pos.units[body.target].province
                 armies = [u for u in enc.moves if pos.units[u].province == army_prov and enc.dest[u] == body.dest
@@ -456,6 +462,8 @@ class MultiplicityRules(MovementRules):
         assert isinstance(body, InsideAttack)
         prov = pos.units[a].province
         attack = [(enc.labels[a], self.weight(pos, a, prov), TRUE)] + self.slot_terms(enc, enc.inside_supports.get(a, []), "support")
+        # units merging into the attacking component with a combined order count when they arrive
+        attack += [(f"merging {enc.labels[u]}", self.weight(pos, u, prov), VAR(_k("move", u))) for u in enc.merge_attacks.get(a, [])]
         victims = [v for v in enc.occupants.get(prov, []) if pos.units[v].power == body.victim and v not in enc.moves]
         hold = [s for s in enc.hold_supports.get(prov, []) if self.supported_power(enc, s) == body.victim]
         defence = [(enc.labels[v], self.weight(pos, v, prov), TRUE) for v in victims] + self.slot_terms(enc, hold, "support")
@@ -574,6 +582,10 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                     dislodged_by.setdefault(v, a)
             else:
                 dislodged_by.setdefault(a, victims[0] if victims else a)
+                if impl.rules.merge_attack_failure == "component":  # the units that merged in took part
+                    for u in enc.merge_attacks.get(a, []):
+                        if u in moved:
+                            dislodged_by.setdefault(u, victims[0] if victims else a)
     overridden: dict[Key, object] = {}
     for c in components:
         for n in c.overrides:
@@ -612,6 +624,10 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
             backup_note = f" ({overridden[_k('move', u)].backup[1]})" if _k("move", u) in overridden else ""  # type: ignore[attr-defined]
             if u in moved:
                 reason = f"moves{merge}{backup_note} — {att.describe()}"
+                if isinstance(body, MergeAttack):
+                    reason += f"; supports the attack on the {m.powers[body.victim].adjective} component"
+                    if dis_txt:
+                        reason += ", which fails, so it retreats with the attacking component (rule 5(b))"
                 outcomes.append(Outcome.build(order_kind="move", result="moved", reason=reason, strengths=(att,), by=(), **common))
                 continue
             if not val(impl.P(enc, u)):

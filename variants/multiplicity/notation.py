@@ -8,6 +8,9 @@ The seed writes a unit as its make-up and its space in brackets: ``A(Par)``, ``2
   (rule 4(d));
 * ``A(Bur) attacks ITALIAN A(Bur)`` and ``A(Par) S A(Bur) attacks ITALIAN A(Bur)`` — an attack
   on the foreign component of one's own multinational unit, and support for it (rule 5(a));
+* ``A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)`` — a move that merges into
+  one's own component of a multinational unit and adds its strength to that component's attack
+  on the foreign one (rule 5(a));
 * ``A(Bur)-Pic cutting Par, Bel`` — the attacker's priority for cutting supports (rule 6);
 * ``4A(Par): A(Par)Std, 2A(Par)-Bur, A(Par)-Gas`` — a split written as one line (rule 10;
   read by the binder, which makes one order of each part).
@@ -36,6 +39,9 @@ _MERGE_SUPPORT = re.compile(r"^(?P<unit>.+?)\s+(?:s|sup|supp|support|supports)\s
 _SUPPORT_ATTACK = re.compile(r"^(?P<unit>.+?)\s+(?:s|sup|supp|support|supports)\s+(?P<target>.+?)\s+attacks?\s+"
                              r"(?P<power>[A-Za-z]+)\s+(?P<victim>.+)$", re.I)
 _ATTACK = re.compile(r"^(?P<unit>.+?)\s+attacks?\s+(?P<power>[A-Za-z]+)\s+(?P<victim>.+)$", re.I)
+# "A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)" (rule 5(a))
+_MERGE_ATTACK = re.compile(r"^(?P<move>.+?)\s+merge\s+(?!with\b)(?P<own>.+?)\s+and\s+(?:s|sup|supp|support|supports)\s+"
+                           r"(?:the\s+)?attacks?\s+(?:on\s+)?(?P<power>[A-Za-z]+)\s+(?P<victim>.+)$", re.I)
 _CUTTING = re.compile(r"^(?P<main>.+?)[\s,;]+(?:cutting|cuts?)\s+(?:supports?\s+(?:to|for|into|aimed\s+at)\s+)?"
                       r"(?P<list>.+?)(?:\s+first)?\s*$", re.I)
 
@@ -80,6 +86,23 @@ class MultiplicityNotation(Notation):
                 provs.append(pid)
             extras["cut_priority"] = tuple(provs)
             stripped = m.group("main")
+        m = _MERGE_ATTACK.match(stripped)
+        if m:
+            victim_power = self._partner(text, m.group("power"))
+            main = self._core(text, m.group("move"), power)
+            own = self._core(text, m.group("own"), power)
+            victim = self._core(text, m.group("victim"), victim_power)
+            if main.action != "move" or own.action != "hold" or victim.action != "hold":
+                raise InvalidOrder(text, "expected 'MOVE MERGE UNIT and support attack on NATION UNIT', e.g. "
+                                         "'A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)'")
+            assert main.dest is not None
+            dest = main.dest.province
+            if own.unit.loc.province != dest or victim.unit.loc.province != dest:
+                raise InvalidOrder(text, f"the unit merged with and the unit attacked stand where the move goes "
+                                         f"({self.map.provinces[dest].name}) (rule 5(a))")
+            main.extras.update(extras, merge_attack=victim_power)
+            main.text = text.strip()
+            return main
         m = _MERGE_WITH.match(stripped)
         if m:
             partner = self._partner(text, m.group("power"))

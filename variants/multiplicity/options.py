@@ -32,6 +32,13 @@ class MultiplicityOptions(RuleOptions):
     # "not_counted" (the text) or "counted" (the regular rule: a unit that fails to move
     # defends with its own strength).
     failed_split_defends: Literal["not_counted", "counted"] = "not_counted"
+    # Rule 5(a)/(b): "A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)" ... "In the
+    # event of a failed attack ... the component of the multiple unit which took part in the
+    # attack must retreat."  When the attack fails, the units that merged in with such an order
+    # retreat with the attacking component ("component": they joined it and took part) or stay
+    # ("attacker": only the units that were there and attacked retreat; the merged units
+    # supported, and supporters do not retreat).
+    merge_attack_failure: Literal["component", "attacker"] = "component"
     # Orders: a unit written without a count ("A(Par)") where several armies stand.  "one":
     # exactly one army, as the seed writes counts for multiple units ("2A(Par) S ...",
     # "4A(Par): A(Pic)Std, 2A(Pic)-Bur"); "all": the whole multiple unit of that kind.
@@ -60,6 +67,8 @@ OPTION_NOTES: dict[str, tuple[str, str, str]] = {
                                 "'supports are cut alphabetically': by the supported space (space) or by the supporting nation (nation)"),
     "implied_merge_support": ("choice", "rule 4(b)", "the implied supports of merges (both) or none (the regular rules)"),
     "failed_split_defends": ("choice", "rule 10", "whether a component that failed to leave defends its old space"),
+    "merge_attack_failure": ("ambiguity", "rule 5(b)", "a failed attack supported by units merging in: they retreat with the "
+                             "attacking component (component) or stay (attacker)"),
     "bare_unit_count": ("silence", "notation", "'A(Par)' with several armies in Paris: one army (one) or all of them (all)"),
     "retreat_tie": ("silence", "rule 11", "retreats of equal strength into one space"),
     "builds_per_centre": ("silence", "rule 4(e)", "builds on one home centre in one adjustment phase (only 'one' so far)"),

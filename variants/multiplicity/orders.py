@@ -30,6 +30,15 @@ class MergeMove(Move):
     partner: str
 
 
+class MergeAttack(Move):
+    """A move into one's own component of a multinational unit that supports that component's
+    attack on the ``victim``'s component there (rule 5(a): ``A(Par)-Bur MERGE A(Bur) and support
+    attack on ITALIAN A(Bur)``): its units count for the attack when the move succeeds."""
+
+    kind: str = "merge_attack"
+    victim: str
+
+
 class MergeSupport(OrderBody):
     """Support for every unit of ``power`` moving to ``dest`` (rule 4(d))."""
 
@@ -53,7 +62,7 @@ class InsideSupport(OrderBody):
     victim: str
 
 
-for _cls in (MergeMove, MergeSupport, InsideAttack, InsideSupport):
+for _cls in (MergeMove, MergeAttack, MergeSupport, InsideAttack, InsideSupport):
     register_order_kind(_cls)
 
 
@@ -226,6 +235,19 @@ class MultiplicityBinder(OrderBinder):
         if p.action == "convoy" and u.kind == ARMY and m.provinces[u.province].is_sea:
             return Order.build(power=power, text=text, body=Hold.build(unit=i))  # the army stays aboard
         order = super().bind_one(pos, power, p, i)
+        victim = p.extras.get("merge_attack")
+        if victim is not None and isinstance(order.body, Move):
+            dest = order.body.dest.split("/")[0]
+            name = m.provinces[dest].name
+            if victim == power:
+                raise _illegal(text, "a nation cannot attack its own units", i)
+            if not any(x.power == power and x.province == dest for x in pos.units) or \
+                    not any(x.power == victim and x.province == dest for x in pos.units):
+                raise _illegal(text, f"{name} holds no multinational unit of {power} and {victim} to merge into and "
+                                     f"attack inside (rule 5(a))", i)
+            body = order.body
+            return Order.build(power=power, text=text, body=MergeAttack.build(
+                unit=i, dest=body.dest, via_convoy=body.via_convoy, path=body.path, victim=victim))
         partner = p.extras.get("merge_with")
         if partner is not None and isinstance(order.body, Move):
             if partner == power:
@@ -325,9 +347,12 @@ class MultiplicityBinder(OrderBinder):
         pos = b.position
         for s, o in sorted(b.orders.items()):
             body = o.body
-            if not isinstance(body, InsideSupport):
+            if isinstance(body, InsideSupport):
+                prov = pos.units[body.target].province
+            elif isinstance(body, MergeAttack):
+                prov = self.map.province_of(body.dest)
+            else:
                 continue
-            prov = pos.units[body.target].province
             for a in sorted(b.implicit):
                 unit = pos.units[a]
                 if unit.province == prov and unit.power == o.power and unit.power != body.victim:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from dipsat.adjustments import AdjustmentResult
 from dipsat.errors import OrderError
-from dipsat.models import ARMY, FLEET, MovementResult, Outcome, Position, Unit
+from dipsat.models import ARMY, FLEET, Move, MovementResult, Outcome, Position, Unit
 from dipsat.retreats import RetreatOption, RetreatResult
 
 from . import placement_limit
@@ -91,7 +91,7 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
     (``A(Bur)-Pic MERGE with ITALIAN A(Bel)-Pic``)."""
     m = variant.map
     notation = variant.notation
-    pos = mv.position
+    pos = _where_dislodged(mv)
     occupied: dict[str, set[str]] = {}
     for x in mv.after.units:
         occupied.setdefault(x.province, set()).add(x.power)
@@ -208,6 +208,19 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
             outcomes.append(_out(unit.power, f"{unit.short()} (no retreat)", "disband", "disbanded", f"disbanded: {why}", u))
     units: list[Unit] = list(mv.after.units) + [pos.units[u].model_copy(update={"location": loc}) for u, loc in sorted(moved.items())]
     after = mv.after.model_copy(update={"units": tuple(units)}).canonical()
-    return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
+    return RetreatResult(position=mv.position, movement=mv, options=tuple(options[u] for u in sorted(options)),
                          outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
                          contested=mv.contested)
+
+
+def _where_dislodged(mv: MovementResult) -> Position:
+    """The position before the movement with each dislodged unit where it must retreat from: a
+    unit that moved and was then dislodged (it merged into a component whose inside attack it
+    supported, and the attack failed: rule 5(b)) retreats from where it moved to."""
+    moved = {o.unit for o in mv.outcomes if o.unit is not None and o.result == "moved"}
+    dest = {o.body.unit: o.body.dest for o in mv.orders if isinstance(o.body, Move)}
+    units = list(mv.position.units)
+    for u in mv.dislodged:
+        if u in moved and u in dest:
+            units[u] = units[u].model_copy(update={"location": dest[u]})
+    return mv.position.model_copy(update={"units": tuple(units)})
