@@ -7,6 +7,7 @@
     dipsat play GAME --from mila [--json] [--rules PRESET] [--option NAME=VALUE ...]
     dipsat explore FILE
     dipsat compare PATH... --rules A --rules B
+    dipsat compare PATH... --variant NAME
     dipsat why FILE --order "..."
     dipsat render FILE [-o OUT.svg] [--png]
     dipsat rules [PRESET]
@@ -365,6 +366,20 @@ def cmd_compare(args) -> int:
             print(text)
             failures += n_err
         return 0 if not failures else 1
+    if args.variant:  # each value of the variant's own options
+        from dipsat.variants import find_variant
+
+        from .research import format_option_compare, option_settings
+
+        if args.rules:
+            raise DipsatError("--variant compares the variant's own option values; --rules compares presets: give one")
+        settings = option_settings(find_variant(args.variant))
+        with progress_bar("compare", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
+            diffs, errors, n = compare(args.paths, settings, on_progress=bar.advance, variant=args.variant)
+        print(format_option_compare(diffs, settings, n))
+        for e in errors:
+            print(f"error: {e}")
+        return 0 if not errors else 1
     presets = args.rules or ["datc", "1971", "1982", "2000", "dptg"]
     with progress_bar("compare", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
         diffs, errors, n = compare(args.paths, presets, on_progress=bar.advance)
@@ -760,6 +775,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     k = sub.add_parser("compare", help="run corpus cases under several presets; list the orders whose outcomes differ")
     k.add_argument("paths", nargs="+")
     k.add_argument("--rules", action="append", help="a preset to compare (repeat; default: all editions)")
+    k.add_argument("--variant", help="compare under each value of this variant's own rule options instead of presets")
     k.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     k.set_defaults(func=cmd_compare)
 

@@ -2,7 +2,8 @@
 
 * :func:`explore` — every consistent resolution of a movement turn's equations before any backup
   rule (CP-SAT enumeration), the orders on which they differ, and which rule picks which.
-* :func:`compare` — a corpus under several presets, order by order, listing where they differ.
+* :func:`compare` — a corpus under several presets, or under each value of a variant's own rule
+  options (:func:`option_settings`), order by order, listing where they differ.
 * :func:`why` — what one order's outcome hinges on: the decisions that force it (an unsatisfiable
   core of CP-SAT assumptions, shrunk to a minimal one), the other orders (counterfactual: the
   order left out), and the rule options (counterfactual: each other value).
@@ -139,13 +140,57 @@ def format_exploration(ex: Exploration) -> str:
 class Difference:
     case: str
     order: str
-    results: dict[str, str]  # preset -> result
+    results: dict[str, str]  # preset (or setting's label) -> result
 
 
-def compare(paths: list[str], presets: list[str],
-            on_progress: Optional[Callable[[], None]] = None) -> tuple[list[Difference], list[str], int]:
-    """Run every case of ``paths`` under each preset; return the order-level differences, the
-    errors, and the number of cases compared.  ``on_progress`` is called once per case file."""
+@dataclass(frozen=True)
+class Setting:
+    """One set of rules a comparison runs a case under: a label, a preset (None: the variant's
+    own rules) and option overrides."""
+
+    label: str
+    rules: Optional[str] = None
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+def option_values(annotation: Any) -> tuple[Any, ...]:
+    """The values an option field may take, when they can be listed (a Literal, a bool)."""
+    import typing
+
+    if annotation is bool:
+        return (False, True)
+    if typing.get_origin(annotation) is typing.Literal:
+        return typing.get_args(annotation)
+    return ()
+
+
+def option_settings(variant: Any) -> list[Setting]:
+    """The variant's rules, then each value of each of its own options (the fields its options
+    model adds to the core's :class:`RuleOptions`) other than the variant's choice, one option
+    changed at a time."""
+    model = variant.options_model
+    base = variant.rules()
+    out = [Setting(variant.name)]
+    for name, f in model.model_fields.items():
+        if name in RuleOptions.model_fields:
+            continue
+        for value in option_values(f.annotation):
+            if value != getattr(base, name):
+                out.append(Setting(f"{name}={value}", None, ((name, value),)))
+    if len(out) == 1:
+        raise DipsatError(f"the {variant.name} variant has no rule options of its own to compare "
+                          "('dipsat compare --rules PRESET' compares the core's presets)")
+    return out
+
+
+def compare(paths: list[str], presets: "list[str] | list[Setting]",
+            on_progress: Optional[Callable[[], None]] = None,
+            variant: Optional[str] = None) -> tuple[list[Difference], list[str], int]:
+    """Run every case of ``paths`` under each preset (or :class:`Setting`); return the
+    order-level differences, the errors, and the number of cases compared.  ``variant``: only
+    cases of that variant are compared (others are errors).  ``on_progress`` is called once per
+    case file."""
+    settings = [p if isinstance(p, Setting) else Setting(p, p) for p in presets]
     diffs: list[Difference] = []
     errors: list[str] = []
     n = 0
@@ -157,28 +202,73 @@ def compare(paths: list[str], presets: list[str],
         except DipsatError as exc:
             errors.append(str(exc))
             continue
+        if variant is not None and _variant_name(case.variant) != _variant_name(variant):
+            errors.append(f"{f}: a case of the {case.variant} variant, not {variant}")
+            continue
         n += 1
         per: dict[str, dict[str, str]] = {}
-        for p in presets:
-            req = TurnRequest(variant=case.variant, rules=p, phase=case.phase, units=case.units, orders=case.orders,
-                              owners=case.owners, retreat_orders=case.retreat_orders)
+        for st in settings:
+            req = TurnRequest(variant=case.variant, rules=st.rules, options=dict(st.options), phase=case.phase,
+                              units=case.units, orders=case.orders, owners=case.owners, retreat_orders=case.retreat_orders)
             try:
                 res = adjudicate(req, all_cpsat=True)
             except DipsatError as exc:
-                errors.append(f"{case.id} under {p}: {exc}")
+                errors.append(f"{case.id} under {st.label}: {exc}")
                 continue
             outs = list(getattr(res, "movement", res).outcomes) + (list(res.outcomes) if hasattr(res, "movement") else [])
             for o in outs:
-                per.setdefault(f"{o.power}: {o.text}", {})[p] = o.result
+                per.setdefault(f"{o.power}: {o.text}", {})[st.label] = o.result
+            mv = getattr(res, "movement", res)
+            if hasattr(mv, "dislodged"):  # who must retreat is part of the result too
+                gone = sorted(mv.position.units[u].label() for u in mv.dislodged)
+                per.setdefault("(dislodged)", {})[st.label] = ", ".join(gone) or "none"
         for order, res_by in per.items():
             if len(set(res_by.values())) > 1:
                 diffs.append(Difference(case.id, order, res_by))
     return diffs, errors, n
 
 
+def _orders(diffs: list[Difference]) -> int:
+    """How many orders differ (the rows of dislodged units are not orders)."""
+    return sum(1 for d in diffs if d.order != "(dislodged)")
+
+
+def _variant_name(name: str) -> str:
+    from dipsat.variants import find_variant
+
+    return find_variant(name).name
+
+
+def format_option_compare(diffs: list[Difference], settings: list[Setting], n: int) -> str:
+    """A comparison over a variant's option values: per order that differs, the result under
+    the variant's rules and the settings that change it; then how often each option mattered."""
+    base = settings[0].label
+    cases = sorted({d.case for d in diffs}, key=_case_key)
+    lines = [f"{n} cases under {base} and {len(settings) - 1} other option values: {len(cases)} cases differ, "
+             f"{_orders(diffs)} orders"]
+    mattered: dict[str, set[str]] = {}
+    for c in cases:
+        lines.append(f"\n{c}")
+        for d in diffs:
+            if d.case != c:
+                continue
+            here = d.results.get(base, "-")
+            changed = [(st.label, d.results.get(st.label, "-")) for st in settings[1:]
+                       if d.results.get(st.label, "-") != here]
+            for label, _ in changed:
+                mattered.setdefault(label, set()).add(c)
+            lines.append(f"  {d.order}")
+            lines.append(f"      {base}: {here}; " + ", ".join(f"{label}: {r}" for label, r in changed))
+    lines.append("")
+    for st in settings[1:]:
+        k = len(mattered.get(st.label, ()))
+        lines.append(f"{st.label}: " + (f"changes {k} case(s)" if k else "changes no case"))
+    return "\n".join(lines)
+
+
 def format_compare(diffs: list[Difference], presets: list[str], n: int) -> str:
     cases = sorted({d.case for d in diffs}, key=_case_key)
-    lines = [f"{n} cases under {', '.join(presets)}: {len(cases)} cases differ, {len(diffs)} orders"]
+    lines = [f"{n} cases under {', '.join(presets)}: {len(cases)} cases differ, {_orders(diffs)} orders"]
     for c in cases:
         lines.append(f"\n{c}")
         for d in diffs:

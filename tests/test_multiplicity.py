@@ -342,3 +342,33 @@ def test_postal_year_skips_the_third_phase_when_nothing_is_due():
 def test_the_normal_year_has_its_own_retreat_phases():
     game = _postal(year="normal", autumn={"Austria": ["A(Tri)-Alb"]}, last={})
     assert [r.name for r in game.history][:4] == ["S1900P", "S1901M", "S1901R", "F1901M"]
+
+
+# -- compare over the variant's own option values ---------------------------------------------
+
+def test_compare_runs_each_value_of_the_variants_options(capsys):
+    from dipsat.cli import main
+    from dipsat.research import compare, option_settings
+
+    settings = option_settings(V)
+    assert settings[0].label == "multiplicity"
+    labels = [st.label for st in settings[1:]]
+    assert "cut_budget=order" in labels and "merge_attack_failure=attacker" in labels and "year=three_season" in labels
+    assert not any(label.startswith("convoy_paradox_rule") for label in labels)  # the core's options: --rules
+    cases = ["tests/corpora/multiplicity/r06_cut_budget_scope.toml", "tests/corpora/multiplicity/r05b_merge_attack_fails.toml",
+             "tests/corpora/multiplicity/r04_merge.toml"]
+    diffs, errors, n = compare(cases, settings, variant="multiplicity")
+    assert not errors and n == 3
+    by = {(d.case, d.order): d.results for d in diffs}
+    budget = by[("MP.6.budget_scope", "France: A(Par)-Pic")]
+    assert budget["multiplicity"] == "moved" and budget["cut_budget=order"] == "bounced"
+    assert by[("MP.5.b.merge_attack_fails", "(dislodged)")]["merge_attack_failure=attacker"] == "France: A Bur"
+    assert not any(case == "MP.4" for case, _ in by)
+    assert main(["compare", "--variant", "multiplicity", "-q", *cases]) == 0
+    out = capsys.readouterr().out
+    assert "cut_budget=order: changes 1 case(s)" in out and "year=three_season: changes no case" in out
+    # a case of another variant, and a variant without options of its own, are errors
+    assert main(["compare", "--variant", "multiplicity", "-q", "tests/corpora/datc/6.A.01.toml"]) == 1
+    assert "a case of the standard variant, not multiplicity" in capsys.readouterr().out
+    assert main(["compare", "--variant", "standard", "tests/corpora/datc/6.A.01.toml"]) == 2
+    assert "has no rule options of its own" in capsys.readouterr().err
