@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, final
 
 from pydantic import BaseModel
@@ -175,6 +176,11 @@ class Variant:
     family: Callable[[], Optional[Family]] = no_family
     render_hints: Callable[[Position], Optional[RenderHints]] = no_hints
     render_file: Callable[[Any, str, Optional[str], Optional[str]], Optional[str]] = no_file
+
+    def __post_init__(self) -> None:
+        # the record is a value: its tables are read-only views of copies of what it was given
+        object.__setattr__(self, "rule_overrides", MappingProxyType(dict(self.rule_overrides)))
+        object.__setattr__(self, "map_changes", tuple(MappingProxyType(dict(c)) for c in self.map_changes))
 
     # -- derived, computed on first use -----------------------------------------------------------
     @cached_property
