@@ -78,8 +78,8 @@ class Game:
 
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
         self.rules = self.variant.rules(rules, **(options or {}))
-        self.pipeline = Pipeline(self.variant, self.rules)
         self.calendar: Calendar = self.variant.calendar(self.variant, self.rules)
+        self.pipeline = Pipeline(self.variant, self.rules, self.calendar.phases)  # the phases it declares
         self.history: list[PhaseRecord] = []
         self.winner: Optional[str] = None  # the winner, or "A+B" for a shared victory
         self.winners: tuple[str, ...] = ()  # the winner(s), one per power

@@ -61,9 +61,12 @@ class Prepared:
 class Pipeline:
     """The stages of a phase for one variant under one set of rules."""
 
-    def __init__(self, variant: "Variant", rules: RuleOptions):
+    def __init__(self, variant: "Variant", rules: RuleOptions, phases: Optional["Phases"] = None):
+        """``phases``: the adjudicators of the phases other than movement (a game passes its
+        calendar's); by default those of a calendar of the variant under ``rules``."""
         self.variant = variant
         self.rules = rules
+        self._phases = phases
 
     # -- set-up ---------------------------------------------------------------------------------
     @classmethod
@@ -101,10 +104,12 @@ class Pipeline:
         """A new calendar of the variant's game under these rules."""
         return self.variant.calendar(self.variant, self.rules)
 
-    @cached_property
+    @property
     def phases(self) -> "Phases":
         """The adjudicators of the variant's phases other than movement (its calendar's)."""
-        return self.calendar().phases
+        if self._phases is None:
+            self._phases = self.calendar().phases
+        return self._phases
 
     @cached_property
     def movement_rules(self) -> "MovementRules":
