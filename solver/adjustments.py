@@ -23,6 +23,7 @@ from pydantic import Field, SerializeAsAny
 from .models import VariantRecord, Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
 from .rules import RuleOptions
 from .notation import Notation, UnitRef
+from .notation_additions import written_count
 
 _BUILD_RE = re.compile(r"^\s*(?:build|b)\s+(.*)$|^(.*?)\s+(?:build|builds|b)\s*$", re.I)
 _DISBAND_RE = re.compile(r"^\s*(?:disband|remove|d|r)\s+(.*)$|^(.*?)\s+(?:disband|disbands|remove|d|r)\s*$", re.I)
@@ -102,7 +103,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                 outcomes.append(Waived.build(power=power, text=text, unit=None, order_kind="waive"))
                 continue
             assert ref is not None  # a build or a disband names its unit
-            kind, prov, coast, count = ref.kind, ref.loc.province, ref.loc.coast, ref.count
+            kind, prov, coast, count = ref.kind, ref.loc.province, ref.loc.coast, written_count(ref)
             if action == "build":
                 try:
                     unit = _check_build(game_map, power, kind, prov, coast, owners, occupied | built_here, text)

@@ -13,13 +13,22 @@ so ``Mid-Atlantic Ocean`` and ``Nth-Nwy`` both read right.
 
 This module only reads text.  Whether an order is allowed is decided against a position in
 :mod:`solver.orders`.
+
+The core grammar knows one unit per province: a unit is ``[kind] province``.  A variant's notation
+adds to it through narrow hooks (see :class:`Notation`): words and symbols of its own lexed into
+tokens of its own (:meth:`Notation.lex_word`, :attr:`Notation.symbols`), how a unit reference is
+read (:meth:`Notation.read_unit`, which may return a :class:`UnitRef` subclass carrying what it
+read before the unit), and what may follow a move (:meth:`Notation.parse_move_tail`, which
+records typed :class:`Addition` values on the order).  The notation shared by boards where a
+province holds several units (counts, nation letters, ``&``, ``sup by``) is such an addition:
+:mod:`solver.notation_additions`.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, TypeVar
 
 from dipsat.maps import GameMap
 
@@ -48,6 +57,12 @@ KEYWORDS = {
 }
 
 DASH_RE = re.compile(r"(->|=>|–|—|-)")
+_WORD_RE = re.compile(r"[a-z][a-z']*")
+_NUM_RE = re.compile(r"[0-9]+")
+_SLASH_COAST_RE = re.compile(r"/\s*([a-z]+(?:\s+coast)?)")
+_CONVOY_AFTER_RE = re.compile(r"\s+convoy\b")
+_COAST_AFTER_RE = re.compile(r"\s+coast\b")
+_POWER_PREFIX_RE = re.compile(r"^([A-Za-z][A-Za-z ]*?)\s*:\s*(.*)$")
 
 
 @dataclass(frozen=True)
@@ -62,11 +77,30 @@ class LocRef:
 
 @dataclass(frozen=True)
 class UnitRef:
+    """A unit as an order names it: its kind letter (None when omitted) and its place.  A
+    variant's grammar addition may return a subclass that carries what it read before the unit
+    (e.g. :class:`solver.notation_additions.WrittenUnit`)."""
+
     kind: Optional[str]  # "A", "F" or None when omitted
     loc: LocRef
-    count: Optional[int] = None  # "2 F Nth": how many units of a multiply-held province
-    power: Optional[str] = None  # "FA Bur" (French army), "1 I A Tun": the nation, when written
-    kinds: tuple[tuple[Optional[int], Optional[str], Optional[str]], ...] = ()  # "1 A & 1 F Naf": (count, power, kind) parts
+
+    def text(self) -> str:
+        """Canonical text of the reference (read back to an equal reference)."""
+        return (f"{self.kind} " if self.kind else "") + _loc_text(self.loc)
+
+
+class Addition:
+    """Base of the typed values a variant's grammar additions record on a parsed order (a
+    fly-over's route, supports written with a move ...): frozen dataclasses subclassing this,
+    found again with :meth:`ParsedOrder.addition`."""
+
+    def implied(self, order: "ParsedOrder") -> tuple["ParsedOrder", ...]:
+        """Further orders of the same power that writing this implies (bound like any other;
+        none by default)."""
+        return ()
+
+
+A = TypeVar("A", bound=Addition)
 
 
 @dataclass
@@ -79,26 +113,29 @@ class ParsedOrder:
     via_convoy: bool = False
     path: tuple[str, ...] = ()  # intermediate provinces of a written convoy path
     power: Optional[str] = None  # "England: ..." prefix, when written
-    supported_by: tuple[UnitRef, ...] = ()  # "2 A Swi-Mun sup by 1 A Swi": supports written with the move
-    extras: dict[str, Any] = field(default_factory=dict)  # what a variant's grammar additions read
+    additions: tuple[Addition, ...] = ()  # what a variant's grammar additions read (typed)
+    extras: dict[str, Any] = field(default_factory=dict)  # untyped values of a variant's own grammar
+
+    def addition(self, cls: type[A]) -> Optional[A]:
+        """The addition of that type a grammar addition recorded on this order, if any."""
+        for a in self.additions:
+            if isinstance(a, cls):
+                return a
+        return None
 
 
 def _loc_text(loc: LocRef) -> str:
     return loc.province.capitalize() + (f"/{loc.coast}" if loc.coast else "")
 
 
-def _unit_text(u: UnitRef) -> str:
-    return (f"{u.count} " if u.count is not None else "") + (f"{u.kind} " if u.kind else "") + _loc_text(u.loc)
-
-
 def format_unit(u: UnitRef) -> str:
-    return _unit_text(u)
+    return u.text()
 
 
 def format_order(p: "ParsedOrder") -> str:
     """Canonical DATC-style text of a parsed order; ``parse(format_order(p))`` reads back the
     same order (the round trip the property tests check)."""
-    head = _unit_text(p.unit)
+    head = p.unit.text()
     if p.action == "hold":
         return f"{head} H"
     if p.action == "disband":
@@ -110,17 +147,18 @@ def format_order(p: "ParsedOrder") -> str:
     assert p.target is not None
     word = "S" if p.action == "support" else "C"
     tail = f" - {_loc_text(p.dest)}" if p.dest is not None else ""
-    return f"{head} {word} {_unit_text(p.target)}{tail}"
+    return f"{head} {word} {p.target.text()}{tail}"
 
 
-# what a token carries: a place (PROV), a number (NUM), a kind letter (KIND), a nation and kind
-# (POWKIND), the word as written (keywords), or nothing (DASH, COLON, AND, VIA, BY)
-TokenValue = LocRef | int | str | tuple[Optional[str], Optional[str]] | None
+# what a token carries: a place (PROV), a number (NUM), a kind letter (KIND), the word as
+# written (keywords), a value of a variant's own word (e.g. a nation and kind), or nothing (DASH,
+# COLON, VIA, BY, a variant's symbols)
+TokenValue = LocRef | int | str | tuple[Optional[str], ...] | None
 
 
 @dataclass(frozen=True)
 class _Tok:
-    kind: str  # PROV, DASH, HOLD, SUPPORT, CONVOY, VIA, BY, KIND, POWKIND, NUM, MOVE, ...
+    kind: str  # PROV, DASH, HOLD, SUPPORT, CONVOY, VIA, BY, KIND, NUM, MOVE, or a variant's own
     value: TokenValue
     column: int
 
@@ -139,22 +177,25 @@ class _Tok:
         assert isinstance(self.value, str), self
         return self.value
 
-    def power_kind(self) -> tuple[Optional[str], Optional[str]]:
-        """The (nation, kind letter) of a POWKIND token."""
-        assert isinstance(self.value, tuple), self
-        return self.value
+
+Token = _Tok
 
 
 class Notation:
-    """Tokeniser and parser of order text for one map.
+    """Tokeniser and parser of order text for one map: DATC and MILA notation, one unit per
+    province.
 
-    A variant's notation subclasses it and changes only its tables and hooks:
-    :attr:`kind_words` (its unit kinds), :attr:`power_letters` (nation letters before a unit),
-    :attr:`extra_keywords` (words of its own, read as the token kind given) and
-    :meth:`parse_move_tail` (what may follow a move, e.g. a route)."""
+    A variant's notation subclasses it and changes only its tables and grammar hooks:
+    :attr:`kind_words` (its unit kinds), :attr:`extra_keywords` (words of its own, read as the
+    token kind given), :attr:`symbols` (characters of its own, read as the token kind given),
+    :meth:`lex_word` (words of its own carrying a value), :meth:`read_unit` (how a unit is
+    named, e.g. with a count or a nation before it), :meth:`named_power` (the nation such a
+    reference names) and :meth:`parse_move_tail` (what may follow a move, e.g. a route)."""
 
     # words of the variant's own grammar: word -> token kind (e.g. {"fo": "FO"})
     extra_keywords: dict[str, str] = {}
+    # characters of the variant's own grammar: character -> token kind (e.g. {"&": "AND"})
+    symbols: dict[str, str] = {}
 
     def __init__(self, game_map: GameMap):
         self.map = game_map
@@ -162,6 +203,7 @@ class Notation:
         table = game_map.name_table()
         # names with spaces/hyphens are matched on the raw text; keep longest first
         self._names = sorted(table.items(), key=lambda kv: -len(kv[0]))
+        self._name_set = frozenset(n for n, _ in self._names)
         # candidates by the first two characters (longest first; one-letter names last, under
         # their letter alone), so a token is matched against a handful of names, not all
         self._first_chars: dict[str, list[tuple[str, str]]] = {}
@@ -170,22 +212,16 @@ class Notation:
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
         self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
         self.unit_memo: dict[tuple[str, str], Unit] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
+        # the lexer asks lex_word only of a notation that has one of its own
+        self._lexes_words = type(self).lex_word is not Notation.lex_word
 
     # unit kinds: word -> kind letter (variants with other kinds of unit replace this table)
     kind_words: dict[str, str] = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 
-    # nation letters ("FA Bur" = French army, "1 I A Tun"): off on the standard map, where the
-    # letters A and F would be ambiguous; variants whose notation uses them set this table.
-    power_letters: dict[str, str] = {}
-
-    def power_kind(self, word: str) -> Optional[tuple[Optional[str], Optional[str]]]:
-        """``"fa"`` -> (France, "A"); ``"i"`` -> (Italy, None); None if not such a word."""
-        if not self.power_letters:
-            return None
-        if len(word) == 2 and word[0] in self.power_letters and word[1] in "af":
-            return self.power_letters[word[0]], word[1].upper()
-        if len(word) == 1 and word in self.power_letters and word not in "af" and word not in self.keywords:
-            return self.power_letters[word], None
+    def lex_word(self, word: str) -> Optional[tuple[str, TokenValue]]:
+        """Grammar hook: a word of the variant's own that carries a value, as (token kind,
+        value); None if ``word`` is not one.  Asked after the unit kinds and before keywords and
+        province names.  The standard notation has none."""
         return None
 
     def unit_specs(self, power: str, text: str) -> list["Unit"]:
@@ -210,31 +246,35 @@ class Notation:
         s = text.lower()
         toks: list[_Tok] = []
         i, n = 0, len(s)
+        symbols = self.symbols
+        keywords = self.keywords
+        kind_words = self.kind_words
+        first_chars = self._first_chars
         while i < n:
             ch = s[i]
             if ch.isspace() or ch in ",.;":
                 i += 1
                 continue
-            m = DASH_RE.match(s, i)
-            if m and not (ch == "-" and toks and toks[-1].kind == "PROV" and False):
-                toks.append(_Tok("DASH", None, i))
-                i = m.end()
-                continue
+            if ch in "-–—=":
+                m = DASH_RE.match(s, i)
+                if m:
+                    toks.append(_Tok("DASH", None, i))
+                    i = m.end()
+                    continue
             if ch in "(/":
                 # coast: "(nc)", "/nc", "(north coast)"
-                close = ")" if ch == "(" else None
-                j = s.find(")", i) if close else i + 1
-                if close and j < 0:
-                    raise InvalidOrder(text, "unclosed '('", i)
-                if close:
+                if ch == "(":
+                    j = s.find(")", i)
+                    if j < 0:
+                        raise InvalidOrder(text, "unclosed '('", i)
                     word = s[i + 1 : j].strip()
                     end = j + 1
                 else:
-                    mm = re.match(r"/\s*([a-z]+(?:\s+coast)?)", s[i:])
+                    mm = _SLASH_COAST_RE.match(s, i)
                     if not mm:
                         raise InvalidOrder(text, "expected a coast after '/'", i)
                     word = mm.group(1)
-                    end = i + mm.end()
+                    end = mm.end()
                 if not toks or toks[-1].kind != "PROV":
                     raise InvalidOrder(text, f"coast {word!r} does not follow a province", i)
                 prev = toks[-1]
@@ -247,48 +287,50 @@ class Notation:
                 toks.append(_Tok("COLON", None, i))
                 i += 1
                 continue
-            if ch == "&":
-                toks.append(_Tok("AND", None, i))
+            if ch in symbols:
+                toks.append(_Tok(symbols[ch], None, i))
                 i += 1
                 continue
             if ch in "0123456789":
-                m2 = re.match(r"[0-9]+", s[i:])
+                m2 = _NUM_RE.match(s, i)
                 assert m2
                 if len(m2.group(0)) > 9:  # a count or a year, never this long (and int() refuses >4300 digits)
                     raise InvalidOrder(text, f"number {m2.group(0)[:12]}... is too large ({len(m2.group(0))} digits)", i)
                 toks.append(_Tok("NUM", int(m2.group(0)), i))
-                i += m2.end()
+                i = m2.end()
                 continue
             # a province name (longest first) followed by a boundary
             hit = None
-            for name, pid in (*self._first_chars.get(s[i:i + 2], ()), *self._first_chars.get(ch, ())):
+            for name, pid in (*first_chars.get(s[i:i + 2], ()), *first_chars.get(ch, ())):
                 if s.startswith(name, i):
                     end = i + len(name)
                     if end == n or not (s[end].isalnum()):
                         hit = (name, pid)
                         break
-            word_m = re.match(r"[a-z][a-z']*", s[i:])
-            word = word_m.group(0) if word_m else s[i]
-            if word in self.kind_words and (hit is None or len(hit[0]) <= len(word)):
-                toks.append(_Tok("KIND", self.kind_words[word], i))
+            word_m = _WORD_RE.match(s, i)
+            word = word_m.group(0) if word_m else ch
+            shorter = hit is None or len(hit[0]) <= len(word)
+            if shorter and word in kind_words:
+                toks.append(_Tok("KIND", kind_words[word], i))
                 i += len(word)
                 continue
-            pk = self.power_kind(word)
-            if pk is not None and (hit is None or len(hit[0]) <= len(word)):
-                toks.append(_Tok("POWKIND", pk, i))
-                i += len(word)
-                continue
-            if word in self.keywords and (hit is None or len(hit[0]) <= len(word)):
+            if shorter and self._lexes_words:
+                own = self.lex_word(word)
+                if own is not None:
+                    toks.append(_Tok(own[0], own[1], i))
+                    i += len(word)
+                    continue
+            if shorter and word in keywords:
                 # "via convoy" / "by convoy": one token
-                kw = self.keywords[word]
+                kw = keywords[word]
                 if kw in ("VIA", "BY"):
-                    rest = re.match(r"\s+convoy\b", s[i + len(word) :])
+                    rest = _CONVOY_AFTER_RE.match(s, i + len(word))
                     if kw == "BY" and not rest:
                         toks.append(_Tok("BY", None, i))
                         i += len(word)
                         continue
                     toks.append(_Tok("VIA", None, i))
-                    i += len(word) + (rest.end() if rest else 0)
+                    i = rest.end() if rest else i + len(word)
                     continue
                 toks.append(_Tok(kw, word, i))
                 i += len(word)
@@ -302,9 +344,9 @@ class Notation:
                 loc = prev.loc()
                 toks[-1] = _Tok("PROV", LocRef(loc.province, COAST_WORDS[word], loc.column), prev.column)
                 i += len(word)
-                mm = re.match(r"\s+coast\b", s[i:])
+                mm = _COAST_AFTER_RE.match(s, i)
                 if mm:
-                    i += mm.end()
+                    i = mm.end()
                 continue
             raise InvalidOrder(text, f"unknown word {text[i:i + len(word)]!r}: not a province of the {self.map.name} map nor an order keyword", i)
         return toks
@@ -338,13 +380,14 @@ class Notation:
             raise InvalidOrder(text, "empty order")
         stripped = text.strip()
         written_power = None
-        m = re.match(r"^([A-Za-z][A-Za-z ]*?)\s*:\s*(.*)$", stripped)
-        if m and m.group(1).lower() not in {n for n, _ in self._names}:
-            written_power = m.group(1).strip()
-            stripped = m.group(2)
+        if ":" in stripped:
+            m = _POWER_PREFIX_RE.match(stripped)
+            if m and m.group(1).lower() not in self._name_set:
+                written_power = m.group(1).strip()
+                stripped = m.group(2)
         toks = self.tokenize(stripped)
         p = Cursor(stripped, toks)
-        unit = self._unit(p, "the ordered unit")
+        unit = self.read_unit(p, "the ordered unit")
         order = ParsedOrder(text=text.strip(), unit=unit, action="hold", power=written_power or power)
         t = p.peek()
         if t is None or t.kind == "HOLD":
@@ -364,18 +407,10 @@ class Notation:
                 p.next()
                 order.via_convoy = True
             self.parse_move_tail(p, order)
-            by: list[UnitRef] = []
-            while p.at("SUPPORT") and p.i + 1 < len(p.toks) and p.toks[p.i + 1].kind == "BY":
-                p.next()
-                p.next()
-                by.append(self._unit(p, "the supporting unit"))
-                if p.at("AND"):
-                    p.next()
-            order.supported_by = tuple(by)
         elif t.kind == "SUPPORT":
             p.next()
             order.action = "support"
-            order.target = self._unit(p, "the supported unit")
+            order.target = self.read_unit(p, "the supported unit")
             nt = p.peek()
             if nt is not None and nt.kind in ("DASH", "MOVE"):
                 p.next()
@@ -390,7 +425,7 @@ class Notation:
         elif t.kind == "CONVOY":
             p.next()
             order.action = "convoy"
-            order.target = self._unit(p, "the convoyed army")
+            order.target = self.read_unit(p, "the convoyed army")
             if not (p.at("DASH", "MOVE")):
                 raise InvalidOrder(text, "a convoy order needs the convoyed move, e.g. 'F Nth C A Lon - Nwy'", p.col())
             p.next()
@@ -407,42 +442,26 @@ class Notation:
 
     def parse_move_tail(self, p: "Cursor", order: ParsedOrder) -> None:
         """Grammar hook: read what the variant allows after a move (and its ``via convoy``)
-        into ``order.extras``.  The standard notation has nothing there."""
+        into ``order.additions``.  The standard notation has nothing there."""
 
-    def _unit(self, p: "Cursor", what: str) -> UnitRef:
-        """``[count] [nation] [kind] ( & [count] [nation] [kind] )* province``."""
-        parts: list[tuple[Optional[int], Optional[str], Optional[str]]] = []
-        while True:
-            count: Optional[int] = None
-            power: Optional[str] = None
-            kind: Optional[str] = None
-            t = p.peek()
-            if t is not None and t.kind == "NUM":
-                p.next()
-                count = t.number()
-                t = p.peek()
-            if t is not None and t.kind == "POWKIND":
-                p.next()
-                power, kind = t.power_kind()
-                t = p.peek()
-            if t is not None and t.kind == "KIND" and kind is None:
-                p.next()
-                kind = t.word()
-                t = p.peek()
-                # "FF": a plural kind letter repeated ("2 FF Gol", "AA")
-            parts.append((count, power, kind))
-            if t is not None and t.kind == "AND":
-                p.next()
-                continue
-            break
-        loc = p.expect_prov(f"{what}'s province")
-        count, power, kind = parts[0]
-        if count is not None and count < 1:
-            raise InvalidOrder(p.text, f"a unit count must be at least 1, not {count}")
-        if len(parts) > 1:
-            total = sum(c or 1 for c, _, _ in parts)
-            return UnitRef(None, loc, total, power, tuple(parts))
-        return UnitRef(kind, loc, count, power)
+    def read_unit(self, p: "Cursor", what: str) -> UnitRef:
+        """Grammar hook: a unit reference, ``[kind] province`` (one unit per province: nothing
+        else is written before it).  A variant's addition may read more and return a
+        :class:`UnitRef` subclass."""
+        t = p.peek()
+        kind: Optional[str] = None
+        if t is not None and t.kind == "KIND":
+            p.next()
+            kind = t.word()
+        elif t is not None and t.kind == "NUM":
+            raise InvalidOrder(p.text, f"a count ({t.number()}) before {what} only makes sense where several units "
+                                       f"share a province, not on the {self.map.name} board", t.column)
+        return UnitRef(kind, p.expect_prov(f"{what}'s province"))
+
+    def named_power(self, ref: UnitRef) -> Optional[str]:
+        """Grammar hook: the nation a unit reference names, when the variant's notation writes
+        one before the unit (None: not written; the standard notation never does)."""
+        return None
 
 
 class Cursor:

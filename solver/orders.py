@@ -19,7 +19,7 @@ from dipsat.maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from .models import ARMY, FLEET, Convoy, Hold, Move, Order, OrderBody, Position, Rejected, Support, Unit
-from .notation import LocRef, Notation, ParsedOrder, UnitRef, format_unit
+from .notation import LocRef, Notation, ParsedOrder, UnitRef
 from .rules import RuleOptions
 
 
@@ -175,23 +175,21 @@ class OrderBinder:
 
     # -- entry point ----------------------------------------------------------------------
     def parse_all(self, orders: dict[str, list[str]]) -> list[ParsedLine]:
-        """Parse every order (powers in name order, each power's orders as written); a move
-        written with its supports ("A Tyo-Mun sup by A Boh") gives the supports as orders too."""
+        """Parse every order (powers in name order, each power's orders as written); the orders
+        a grammar addition implies (a move written with its supports: "A Tyo-Mun sup by A Boh")
+        follow the order that implies them."""
         out: list[ParsedLine] = []
+        parse = self.notation.parse
         for power in sorted(orders):
             for text in orders[power]:
                 try:
-                    parsed = self.notation.parse(text, power)
+                    parsed = parse(text, power)
                 except OrderError as exc:
                     out.append((power, text, None, exc))
                     continue
                 out.append((power, text, parsed, None))
-                for ref in parsed.supported_by:
-                    mover = UnitRef(parsed.unit.kind, parsed.unit.loc, None, None)
-                    assert parsed.dest is not None  # "sup by" is read after a move only
-                    sup = ParsedOrder(text=f"{format_unit(ref)} S {format_unit(mover)} - {parsed.dest.province.capitalize()} (from {text.strip()!r})",
-                                      unit=ref, action="support", target=mover, dest=parsed.dest, power=power)
-                    out.append((power, sup.text, sup, None))
+                for addition in parsed.additions:
+                    out.extend((power, q.text, q, None) for q in addition.implied(parsed))
         return out
 
     def assign_units(self, pos: Position, parsed: list[ParsedLine]) -> tuple[Position, dict[int, list[int]], dict[int, OrderError]]:
@@ -199,12 +197,6 @@ class OrderBinder:
         split its units), order index -> its units (orders not listed find their unit by
         place), and errors per order index.  One unit per province: nothing to do."""
         return pos, {}, {}
-
-    def check_count(self, p: ParsedOrder) -> None:
-        """Hook: a count before the unit ("2 F Nth") only makes sense where units share a
-        province."""
-        if p.unit.count not in (None, 1):
-            raise IllegalOrder(p.text, f"a count ({p.unit.count}) only makes sense where several units share a province, not on the {self.map.name} board")
 
     def move_to_own_province(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
         """Hook: a move to the unit's own province ("F Nwy-Nwy").  Standard: illegal."""
@@ -301,8 +293,9 @@ class OrderBinder:
     def target_unit(self, pos: Position, ref: UnitRef, text: str, what: str, unit: int) -> int:
         prov = ref.loc.province
         here = [i for i in self._at.get(prov, []) if i != unit] or self._at.get(prov, [])
-        if ref.power:
-            here = [i for i in here if pos.units[i].power == ref.power] or here
+        named = self.notation.named_power(ref)
+        if named:
+            here = [i for i in here if pos.units[i].power == named] or here
         if not here:
             raise IllegalOrder(text, f"there is no unit in {self.map.provinces[prov].name} to {what}", unit=unit)
         if ref.kind:
@@ -315,7 +308,6 @@ class OrderBinder:
 
     def bind_one(self, pos: Position, power: str, p: ParsedOrder, unit: Optional[int] = None) -> Order:
         text = p.text
-        self.check_count(p)
         i = self.find_unit(pos, power, p.unit, text) if unit is None else unit
         pos.units[i]
         if p.action == "hold":
@@ -411,7 +403,7 @@ class OrderBinder:
         if p.dest is None:
             if not m.can_reach_province(u.kind, u.location, tu.province):
                 raise IllegalOrder(text, f"{describe_unit(u, m)} cannot reach {m.provinces[tu.province].name}, so it cannot support there", unit=i)
-            return Support.build(unit=i, target=t, target_power=p.target.power)
+            return Support.build(unit=i, target=t, target_power=self.notation.named_power(p.target))
         prov = p.dest.province
         if prov == tu.province:
             raise IllegalOrder(text, "the supported move goes nowhere", unit=i)
@@ -438,7 +430,7 @@ class OrderBinder:
         coast = None
         if p.dest.coast and self.rules.support_coast != "ignored" and f"{prov}/{p.dest.coast}" in m.coasts:
             coast = f"{prov}/{p.dest.coast}"
-        return Support.build(unit=i, target=t, dest=prov, dest_coast=coast, target_power=p.target.power)
+        return Support.build(unit=i, target=t, dest=prov, dest_coast=coast, target_power=self.notation.named_power(p.target))
 
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         u = pos.units[i]

@@ -19,6 +19,7 @@ from dipsat.maps import GameMap
 from .errors import OrderError
 from .models import VariantRecord, Bounced, Disbanded, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Partial, Position
 from .notation import Notation
+from .notation_additions import written_count
 from .orders import describe_unit
 from .rules import RuleOptions
 
@@ -200,7 +201,8 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
                 reject(power, text, "illegal", f"a dislodged unit may only retreat or disband, not {p.action}")
                 continue
             avail = sum(remaining[u] for u in cands)
-            want = p.unit.count if p.unit.count is not None else (1 if avail == 1 else None)
+            count = written_count(p.unit)
+            want = count if count is not None else (1 if avail == 1 else None)
             if want is None or want > avail:
                 reject(power, text, "illegal" if want else "ambiguous",
                        f"{avail} dislodged unit(s) there; write how many this order is for" if want is None

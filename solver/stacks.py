@@ -43,8 +43,8 @@ from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, 
 from .models import Convoy, Outcome, OrderRef, Position, Support, Unit, order_ref
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
 from .movement import Encoding, MovementRules, Reading, Terms, _name
-from .notation import ParsedOrder
 from .orders import OrderBinder, ParsedLine, describe_unit
+from .notation_additions import written_count
 
 
 
@@ -67,9 +67,6 @@ class StackBinder(OrderBinder):
     """Order binding where several units of one power share a province: an order says how many
     of them it is for ("2 F Nth ..."), and each order gets units of its own."""
 
-    def check_count(self, p: ParsedOrder) -> None:
-        return None  # counts are what orders on a stacked board say
-
     def assign_units(self, pos: Position, parsed: list[ParsedLine]) -> tuple[Position, dict[int, list[int]], dict[int, OrderError]]:
         """Give each order its own unit: ``2 F Nth ...`` takes two of the fleets in the North Sea.
         Returns the split position, order index -> its units, and allocation errors."""
@@ -83,7 +80,7 @@ class StackBinder(OrderBinder):
         # takes the one unit left ("F Con-Aeg sup by 1 F Con" with two fleets in Constantinople)
         def uncounted_last(i: int) -> tuple[bool, int]:
             p = parsed[i][2]
-            return (p is None or p.unit.count is None, i)
+            return (p is None or written_count(p.unit) is None, i)
 
         order_ix = sorted(range(len(parsed)), key=uncounted_last)
         for idx in order_ix:
@@ -99,7 +96,8 @@ class StackBinder(OrderBinder):
             if not cands:
                 continue  # bind_one reports it (no unit / another power's unit)
             available = sum(remaining[i] for i in cands)
-            want = ref.count if ref.count is not None else (1 if available == 1 else None)
+            count = written_count(ref)
+            want = count if count is not None else (1 if available == 1 else None)
             name = self.map.provinces[prov].name
             what = {"A": "armies", "F": "fleets", None: "units"}[ref.kind]
             if want is None:

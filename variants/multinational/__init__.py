@@ -38,6 +38,7 @@ read past (``mn_f_as_written``).
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, Literal, Optional
 
@@ -46,7 +47,8 @@ from dipsat.errors import DipsatError, InputFileError, PositionError
 from dipsat.errors import IllegalOrder, OrderError
 from dipsat.models import Convoy, Move, Outcome, Position, Support, register_order_kind
 from dipsat.movement import Encoding, MovementRules, Terms, decision_key, term_value
-from dipsat.notation import Cursor, Notation, ParsedOrder
+from dipsat.notation import Addition, Cursor, ParsedOrder
+from dipsat.notation_additions import NationNotation, SupportsWithMove
 from dipsat.orders import Geography, OrderBinder, describe_unit
 from dipsat.adjustments import AdjustmentResult
 from dipsat.rules import RuleOptions
@@ -98,7 +100,17 @@ class FlyOver(Move):
     route: tuple[str, ...] = ()  # the states it crosses, in order
 
 
-class MultinationalNotation(Notation):
+@dataclass(frozen=True)
+class FlyOverRoute(Addition):
+    """The states a fly-over crosses, as written after ``FO``."""
+
+    route: tuple[str, ...]
+
+
+class MultinationalNotation(SupportsWithMove, NationNotation):
+    """The core's notation with the multinationals' codes before a power (``S CC M Ida – Ore``),
+    the power kinds E, M, P, fly-overs (``FO``) and supports written with a move."""
+
     extra_keywords = {"fo": "FO", "flyover": "FO"}
 
     def parse_move_tail(self, p: Cursor, order: ParsedOrder) -> None:
@@ -109,12 +121,13 @@ class MultinationalNotation(Notation):
             route = []
             while (t := p.peek()) is not None and t.kind == "PROV":
                 route.append(p.expect_prov("a state of the route").province)
-            order.extras["flyover"] = tuple(route)
+            order.additions = (*order.additions, FlyOverRoute(tuple(route)))
+        super().parse_move_tail(p, order)
 
     kind_words = {"e": "E", "m": "M", "p": "P", "economical": "E", "economic": "E", "military": "M",
                   "political": "P", "a": "A"}  # "A" only appears as the seed's slip in example f
 
-    def power_kind(self, word: str):
+    def power_kind(self, word: str) -> Optional[tuple[Optional[str], Optional[str]]]:
         if word in MULTINATIONALS:
             return MULTINATIONALS[word], None
         return None
@@ -233,8 +246,9 @@ class MultinationalBinder(OrderBinder):
         prov = p.dest.province
         if prov == u.province:
             raise IllegalOrder(text, "a power cannot attack the state it stands on", unit=i)
-        if "flyover" in p.extras:
-            return self._check_flyover(pos, i, p)
+        written = p.addition(FlyOverRoute)
+        if written is not None:
+            return self._check_flyover(pos, i, p, written.route)
         d = self.geo.distance(u.kind, u.location, prov)
         if d is not None:
             return Move.build(unit=i, dest=prov, via_convoy=False, path=())
@@ -245,11 +259,10 @@ class MultinationalBinder(OrderBinder):
                              f"{self.map.provinces[prov].name} (range {max(KINDS[u.kind]['attack'])}, over land"
                              f"{'' if KINDS[u.kind]['seas'] else '; no seas'}) and no convoy could bring it", unit=i)
 
-    def _check_flyover(self, pos: Position, i: int, p: ParsedOrder) -> Move:
+    def _check_flyover(self, pos: Position, i: int, p: ParsedOrder, route: tuple[str, ...]) -> Move:
         u = pos.units[i]
         m = self.map
         text = p.text
-        route: tuple[str, ...] = p.extras["flyover"]
         assert p.dest is not None
         dest = p.dest.province
         owners = pos.owners
@@ -299,8 +312,8 @@ class MultinationalBinder(OrderBinder):
         if p.dest is not None:
             if self.geo.distance(tu.kind, tu.location, aim) is None and not self.geo.convoy_chain_possible(tu.province, aim, self._fleets):
                 raise IllegalOrder(text, f"{describe_unit(tu, self.map)} cannot reach {self.map.provinces[aim].name}", unit=i)
-            return Support.build(unit=i, target=t, dest=aim, dest_coast=None, target_power=p.target.power)
-        return Support.build(unit=i, target=t, dest=None, dest_coast=None, target_power=p.target.power)
+            return Support.build(unit=i, target=t, dest=aim, dest_coast=None, target_power=self.notation.named_power(p.target))
+        return Support.build(unit=i, target=t, dest=None, dest_coast=None, target_power=self.notation.named_power(p.target))
 
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         u = pos.units[i]

@@ -28,6 +28,7 @@ from typing import Optional
 from dipsat.errors import InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Unit
 from dipsat.notation import Notation, ParsedOrder
+from dipsat.notation_additions import StackNotation, written_parts
 
 # "A/F", "2A/F", "A/2F", "2A/2F" -> "A&F" ... (the core's grammar reads "&" between parts)
 _COMBO = re.compile(r"(?<![A-Za-z0-9])(\d*)\s*([AaFf])\s*/\s*(\d*)\s*([AaFf])(?![A-Za-z])")
@@ -46,7 +47,7 @@ _CUTTING = re.compile(r"^(?P<main>.+?)[\s,;]+(?:cutting|cuts?)\s+(?:supports?\s+
                       r"(?P<list>.+?)(?:\s+first)?\s*$", re.I)
 
 
-class MultiplicityNotation(Notation):
+class MultiplicityNotation(StackNotation):
     """The core's notation plus the seed's (see the module docstring)."""
 
     extra_keywords = {"std": "HOLD", "standing": "HOLD"}
@@ -193,7 +194,7 @@ class MultiplicityNotation(Notation):
         if p.action != "hold":
             raise InvalidOrder(text, "a unit is written as its make-up and its space, e.g. '2A(Bur)', 'A/F(ENG)' or '2 A Bur'")
         ref = p.unit
-        parts = ref.kinds or ((ref.count, ref.power, ref.kind),)
+        parts = written_parts(ref)
         out: list[Unit] = []
         m = self.map
         prov = ref.loc.province

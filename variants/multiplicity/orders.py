@@ -17,6 +17,7 @@ from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Support, Order, OrderBody, Position, Rejected, Unit, register_order_kind
 from dipsat.notation import ParsedOrder
 from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
+from dipsat.notation_additions import written_parts
 from dipsat.stacks import split_stacks
 
 from .options import MultiplicityOptions
@@ -135,16 +136,13 @@ class MultiplicityBinder(OrderBinder):
             out.append((power, part, p, None))
         return out
 
-    def check_count(self, p: ParsedOrder) -> None:
-        return None
-
     # -- units ---------------------------------------------------------------------------------
     def _wanted(self, pos: Position, power: str, p: ParsedOrder, text: str) -> dict[str, int]:
         ref = p.unit
         prov = ref.loc.province
         here = {k: sum(u.count for u in pos.units if u.power == power and u.province == prov and u.kind == k)
                 for k in (ARMY, FLEET)}
-        parts = ref.kinds or ((ref.count, ref.power, ref.kind),)
+        parts = written_parts(ref)
         want: dict[str, int] = {}
         for count, _, kind in parts:
             if kind is None:
@@ -296,7 +294,7 @@ class MultiplicityBinder(OrderBinder):
             by_sea = tu.kind == ARMY and (m.provinces[tu.province].is_sea or m.provinces[dest].is_sea)
             if not by_sea or not self._by_sea(tu.province, dest) or not self._reaches(pos.units[i].kind, pos.units[i].location, dest):
                 raise
-            return Support.build(unit=i, target=t, dest=dest, target_power=p.target.power)
+            return Support.build(unit=i, target=t, dest=dest, target_power=self.notation.named_power(p.target))
 
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         c = super().check_convoy(pos, i, p)

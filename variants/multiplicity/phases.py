@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from dipsat.adjustments import AdjustmentResult
 from dipsat.errors import OrderError
 from dipsat.models import ARMY, FLEET, Move, MovementResult, Outcome, Position, Unit
+from dipsat.notation_additions import written_parts
 from dipsat.retreats import RetreatOption, RetreatResult
 
 from . import placement_limit
@@ -77,7 +78,7 @@ def _default_coast(notation: MultiplicityNotation, text: str) -> str:
     except OrderError:
         return text
     prov = p.unit.loc.province
-    kinds = [k for _, _, k in p.unit.kinds] or [p.unit.kind]
+    kinds = [k for _, _, k in written_parts(p.unit)]
     if prov == "stp" and not p.unit.loc.coast and FLEET in kinds:
         return f"{notation.normalise(text)}/sc"
     return text
@@ -133,7 +134,7 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
                 outcomes.append(Outcome.rejected(power, text, exc.severity, exc.reason))
                 continue
             prov = p.unit.loc.province
-            parts = p.unit.kinds or ((p.unit.count, None, p.unit.kind),)
+            parts = written_parts(p.unit)
             kinds = {k for _, _, k in parts}
             cands = [u for u in options if pos.units[u].province == prov and pos.units[u].power == power
                      and (None in kinds or pos.units[u].kind in kinds) and u not in chosen]

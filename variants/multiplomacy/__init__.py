@@ -21,10 +21,11 @@ from typing import Literal
 
 from dipsat.errors import PositionError
 from dipsat.models import Hold, MovementResult, OrderBody, Position
-from dipsat.notation import Notation, ParsedOrder
+from dipsat.notation import ParsedOrder
 from dipsat.phases import DiplomacyYear, Phases, Victory
 from dipsat.retreats import RetreatResult, adjudicate_stack_retreats
 from dipsat.rules import RuleOptions
+from dipsat.notation_additions import StackNotation
 from dipsat.stacks import StackBinder, StackMovementRules
 from dipsat.variant import Variant
 from dipsat.variant import check_position as core_check_position
@@ -58,9 +59,10 @@ class MultiplomacyRules(StackMovementRules):
         return self.rules.stack_head_to_head == "combined"
 
 
-class MultiplomacyNotation(Notation):
-    """Standard notation plus the seed's: counts ("2 F Nth"), nation letters ("FA Bur", "2 FF
-    Gol", "1 I A Tun"), "sup by", "stand(s)", "sups", "1 A & 1 F Naf"."""
+class MultiplomacyNotation(StackNotation):
+    """Standard notation plus the seed's, the stacks grammar addition: counts ("2 F Nth"),
+    nation letters ("FA Bur", "2 FF Gol", "1 I A Tun"), "sup by", "1 A & 1 F Naf" ("stand(s)"
+    and "sups" are words of the core's)."""
 
     power_letters = {"e": "England", "g": "Germany", "r": "Russia", "t": "Turkey",
                      "a": "Austria", "i": "Italy", "f": "France"}

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from dipsat.notation_additions import SupportsWithMove
 from dipsat.variant import Variant
+
+
+class StandardNotation(SupportsWithMove):
+    """The core's DATC and MILA notation plus supports written with a move (``A Tyo-Mun sup by
+    A Boh``), the form seed 001 uses for its regular-Diplomacy analogies
+    (``tests/corpora/multiplomacy/m6_iv_analogy.toml`` runs one on the standard board)."""
+
 
 VARIANT = Variant(
     name="standard",
@@ -10,4 +18,5 @@ VARIANT = Variant(
     description="Standard Diplomacy, DATC 3.0 preferences by default; editions 1971, 1982, 2000, dptg as presets",
     map_name="standard",
     default_rules="datc",
+    notation_class=StandardNotation,
 )
