@@ -92,6 +92,7 @@ def test_a_new_variant_is_a_record_of_standard_parts_and_needs_no_edit_of_the_co
     assert game.phase_name == "Y1901M"
     rec = game.step({"France": ["A Bur - Mun", "A Ruh S A Bur - Mun"], "Germany": ["A Mun H"]})
     assert rec.result.variant is tiny  # the result records the record it was adjudicated by
+    assert "variant" not in rec.result.model_dump() and "armies only" not in repr(rec.result)  # nor in JSON or repr
     # pictures take the variant from the result: "tiny-test" is no registered name to look up
     assert rec.result.position.variant == "tiny-test" and render_svg(rec.result).startswith("<svg")
     assert game.phase_name == "Y1901R"
