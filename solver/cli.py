@@ -44,8 +44,9 @@ def _print_outcomes(outcomes) -> None:
             print(f"  {mark} {o.text:<{width}}  {o.reason}")
 
 
-def _print_result(res, variant) -> None:
-    """A phase result in words; its date and rules are those the result records."""
+def _print_result(res: Any) -> None:
+    """A phase result in words; its variant, date and rules are those the result records."""
+    variant: Variant = res.variant
     date = " ".join(str(x) for x in (res.position.season, res.position.year) if x)
     print(f"{variant.map.title} — {date + ' — ' if date else ''}rules: {res.rules.name}")
     movement = getattr(res, "movement", None)
@@ -128,7 +129,7 @@ def cmd_adjudicate(args) -> int:
         out["rules"] = res.rules.name
         print(json.dumps(out, indent=2, sort_keys=False))
     else:
-        _print_result(res, pipe.variant)
+        _print_result(res)
     return 0
 
 

@@ -15,7 +15,7 @@ evaluates the acyclic parts directly; the outcomes are the same.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .api import TurnRequest, adjudicate
 from .corpus import case_files, load_case
@@ -25,6 +25,9 @@ from .models import Convoy, Move, OrderBody, Support
 from .movement import Encoding, _name, _unit_of
 from .pipeline import Pipeline, Prepared
 from .rules import RuleOptions
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 
 # -- shared ------------------------------------------------------------------------------------
@@ -164,7 +167,7 @@ def option_values(annotation: Any) -> tuple[Any, ...]:
     return ()
 
 
-def option_settings(variant: Any) -> list[Setting]:
+def option_settings(variant: "Variant") -> list[Setting]:
     """The variant's rules, then each value of each of its own options (the fields its options
     model adds to the core's :class:`RuleOptions`) other than the variant's choice, one option
     changed at a time."""
