@@ -367,12 +367,20 @@ class OrderBinder:
                              unit=unit)
 
     def check_move(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
+        """A move order: the checks every board shares (a move to the unit's own province goes
+        to :meth:`move_to_own_province`), then :meth:`check_reach` for where it may go."""
+        assert p.dest is not None
+        if p.dest.province == pos.units[i].province:
+            return self.move_to_own_province(pos, i, p)
+        return self.check_reach(pos, i, p)
+
+    def check_reach(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
+        """Hook: a move to another province, by where the unit may go (DATC 4.E.1: by land, or
+        by a chain of fleets that could convoy it); the order body it makes."""
         u = pos.units[i]
         text = p.text
         assert p.dest is not None
         prov = p.dest.province
-        if prov == u.province:
-            return self.move_to_own_province(pos, i, p)
         dest = self.resolve_dest(u, p.dest, text, i)
         adjacent = self.map.can_reach_province(u.kind, u.location, prov)
         if u.kind == FLEET:

@@ -119,3 +119,16 @@ def test_variants_pick_their_additions():
     mn = find_variant("multinational").notation
     assert isinstance(mn, NationNotation) and not isinstance(mn, StackNotation)
     assert mn.named_power(mn.parse("E Mon S CC M Ida – Ore").target) == "CC"
+
+
+def test_a_binder_adds_only_where_its_move_check_differs():
+    """Multinational keeps the core's move prologue (check_move) and fills the two hooks."""
+    from dipsat.api import adjudicate
+    from dipsat.orders import OrderBinder
+
+    binder = find_variant("multinational").binder_class
+    assert binder.check_move is OrderBinder.check_move
+    assert binder.check_reach is not OrderBinder.check_reach
+    res = adjudicate({"variant": "multinational", "units": {"CC": ["E Clm"]}, "orders": {"CC": ["E Clm - Clm"]}})
+    out = {o.text: o for o in res.outcomes}["E Clm - Clm"]
+    assert out.result == "illegal" and "cannot attack the state it stands on" in out.reason

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
 from dipsat.errors import IllegalOrder, OrderError
-from dipsat.models import Convoy, Move, Outcome, Position, Support, register_order_kind
+from dipsat.models import Convoy, Move, OrderBody, Outcome, Position, Support, register_order_kind
 from dipsat.movement import Encoding, MovementRules, Terms, decision_key, term_value
 from dipsat.notation import Addition, Cursor, ParsedOrder
 from dipsat.notation_additions import NationNotation, SupportsWithMove
@@ -239,13 +239,16 @@ class MultinationalBinder(OrderBinder):
                 return True
         return False
 
-    def check_move(self, pos: Position, i: int, p: ParsedOrder) -> Move:
+    def move_to_own_province(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
+        raise IllegalOrder(p.text, "a power cannot attack the state it stands on", unit=i)
+
+    def check_reach(self, pos: Position, i: int, p: ParsedOrder) -> Move:
+        """A power reaches by its kind's range over land (an M also by sea), else by convoy; a
+        fly-over by its written route."""
         u = pos.units[i]
         text = p.text
         assert p.dest is not None
         prov = p.dest.province
-        if prov == u.province:
-            raise IllegalOrder(text, "a power cannot attack the state it stands on", unit=i)
         written = p.addition(FlyOverRoute)
         if written is not None:
             return self._check_flyover(pos, i, p, written.route)
