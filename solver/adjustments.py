@@ -64,10 +64,13 @@ def _parse(notation: Notation, text: str) -> tuple[str, Optional[UnitRef]]:
 
 
 def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position, orders: dict[str, list[str]],
-                           owners: dict[str, str], civil_rule: str = "2023", shared_provinces: bool = False) -> AdjustmentResult:
+                           owners: dict[str, str], civil_rule: str = "2023", shared_provinces: bool = False,
+                           stacked_builds: bool = False) -> AdjustmentResult:
     """``shared_provinces``: units of one power may share a province (counts); a build goes on an
     owned home province not held by another power, one per province, whatever own units are
-    there."""
+    there.  ``stacked_builds`` (with ``shared_provinces``): a province may take several builds in
+    one phase, and one order may build a multiple unit (``Build 2A Par``, ``Build A & F Bre``),
+    each unit one build; without it, a build order naming more than one unit is illegal."""
     centres: dict[str, int] = {}
     for power in owners.values():
         centres[power] = centres.get(power, 0) + 1
@@ -105,18 +108,31 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             assert ref is not None  # a build or a disband names its unit
             kind, prov, coast, count = ref.kind, ref.loc.province, ref.loc.coast, written_count(ref)
             if action == "build":
+                parts = ref.kinds or ((count, None, kind),)
+                n_units = sum(c or 1 for c, _, _ in parts)
+                if n_units > 1 and not stacked_builds:
+                    reject("illegal", f"a build order builds one unit; {n_units} named (one build per province in a phase)")
+                    continue
                 try:
-                    unit = _check_build(game_map, power, kind, prov, coast, owners, occupied | built_here, text)
+                    made = [_check_build(game_map, power, k, prov, coast, owners,
+                                         occupied if stacked_builds else occupied | built_here, text) for _, _, k in parts]
                 except OrderError as exc:
                     reject(exc.severity, exc.reason)
                     continue
                 if delta - done <= 0:
                     reject("illegal", f"{power} may build {max(delta, 0)} unit(s) and has used them (DATC 4.D.4: the first legal builds count)")
                     continue
-                done += 1
-                built_here.add(unit.province)
-                new_units.append(unit)
-                outcomes.append(Built.build(power=power, text=text, unit=None, order_kind="build", built=unit.short()))
+                if delta - done < n_units:
+                    left_ = delta - done
+                    reject("illegal", f"{power} may build {max(delta, 0)} unit(s), {left_} left for this order of {n_units} "
+                                      "(DATC 4.D.4: the first legal builds count)")
+                    continue
+                done += n_units
+                built_here.add(prov)
+                made = [u.model_copy(update={"count": c or 1}) for u, (c, _, _) in zip(made, parts)]
+                new_units.extend(made)
+                outcomes.append(Built.build(power=power, text=text, unit=None, order_kind="build",
+                                            built=", ".join(u.short() for u in made)))
                 continue
             # disband
             idx = [i for i in units_of.get(power, []) if pos.units[i].province == prov and left(i) > 0

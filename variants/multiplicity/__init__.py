@@ -93,14 +93,24 @@ def retreats(variant: Variant, rules: RuleOptions, movement: MovementResult, ord
     return adjudicate_retreats(variant, rules, movement, orders)
 
 
+def adjustments(variant: Variant, rules: RuleOptions, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
+    """The regular adjustments on a board of multiple units (a build on an occupied home centre
+    merges, rule 4(e)); several builds on one centre with the option ``builds_per_centre``."""
+    from dipsat.adjustments import adjudicate_adjustments
+
+    assert isinstance(rules, MultiplicityOptions)
+    return adjudicate_adjustments(variant.map, variant.notation, pos, orders, pos.owners, rules.civil_disorder,
+                                  shared_provinces=True, stacked_builds=rules.builds_per_centre == "stack")
+
+
 def calendar(variant: Variant, rules: RuleOptions) -> DiplomacyYear:
     """The normal year, or the postal year of three phases (rule 12, option ``year``), after a
     placement phase (rule 1); retreats merge and fight by strength (rule 11); builds by the
-    core's adjustments with stacks."""
+    core's adjustments with stacks (option ``builds_per_centre``)."""
     from .calendar import PostalYear
 
     year = PostalYear if getattr(rules, "year", "normal") == "three_season" else DiplomacyYear
-    return year(variant, phases=Phases(placement=placement, retreat=retreats), victory=variant.victory)
+    return year(variant, phases=Phases(placement=placement, retreat=retreats, adjustment=adjustments), victory=variant.victory)
 
 
 def check_position(variant: Variant, pos: Position) -> None:

@@ -47,10 +47,13 @@ class MultiplicityOptions(RuleOptions):
     # strength retreating into one space: neither is stronger, so both disband (the regular
     # rule for retreats to one space).  The only value; named so that it is listed.
     retreat_tie: Literal["both_disband"] = "both_disband"
-    # Rule 4(e) and the regular adjustment rules: how many units a power may build on one home
-    # centre in one adjustment phase: "one" (the regular rule; a build on an occupied centre
-    # merges, rule 4(e)).  Only this value is implemented; named so that the silence is listed.
-    builds_per_centre: Literal["one"] = "one"
+    # Rule 4(e): "Multiple units may also be formed by a player building on a home supply centre
+    # which is already occupied"; rule 2: "Each component part of a multiple unit requires a
+    # supply centre to support it."  How many units a power may build on one home centre in one
+    # adjustment phase: "one" (the regular rule, rule 0; a build on an occupied centre merges);
+    # "stack" (several builds on one centre, and one order may build a multiple unit:
+    # "Build 2A(Par)", "Build A/F(Bre)"; each unit is one build).
+    builds_per_centre: Literal["one", "stack"] = "one"
     # Rule 12: "For postal play it may be easier if Multiplicity Plus is played to a 3 season
     # year: Spring; Spring retreats and Autumn; Autumn retreats and adjustments.  Players should
     # determine the relevant system of play at the outset."  "normal": the regular year (spring,
@@ -71,7 +74,8 @@ OPTION_NOTES: dict[str, tuple[str, str, str]] = {
                              "attacking component (component) or stay (attacker)"),
     "bare_unit_count": ("silence", "notation", "'A(Par)' with several armies in Paris: one army (one) or all of them (all)"),
     "retreat_tie": ("silence", "rule 11", "retreats of equal strength into one space"),
-    "builds_per_centre": ("silence", "rule 4(e)", "builds on one home centre in one adjustment phase (only 'one' so far)"),
+    "builds_per_centre": ("silence", "rule 4(e)", "builds on one home centre in one adjustment phase: one (the regular "
+                          "rule) or any number, also as one order for a multiple unit (stack)"),
     "year": ("choice", "rule 12", "the normal year (normal) or the postal year of three phases: Spring (S1901M); Spring "
              "retreats and Autumn (F1901M); Autumn retreats and adjustments (W1901A)"),
 }
