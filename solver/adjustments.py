@@ -23,7 +23,7 @@ from pydantic import Field, SerializeAsAny
 from .models import VariantRecord, Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
 from .rules import RuleOptions
 from .notation import Notation, UnitRef
-from .notation_additions import written_count
+from .notation_additions import written_count, written_parts
 
 _BUILD_RE = re.compile(r"^\s*(?:build|b)\s+(.*)$|^(.*?)\s+(?:build|builds|b)\s*$", re.I)
 _DISBAND_RE = re.compile(r"^\s*(?:disband|remove|d|r)\s+(.*)$|^(.*?)\s+(?:disband|disbands|remove|d|r)\s*$", re.I)
@@ -108,7 +108,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             assert ref is not None  # a build or a disband names its unit
             kind, prov, coast, count = ref.kind, ref.loc.province, ref.loc.coast, written_count(ref)
             if action == "build":
-                parts = ref.kinds or ((count, None, kind),)
+                parts = written_parts(ref)
                 n_units = sum(c or 1 for c, _, _ in parts)
                 if n_units > 1 and not stacked_builds:
                     reject("illegal", f"a build order builds one unit; {n_units} named (one build per province in a phase)")
