@@ -52,6 +52,8 @@ class TurnRequest(BaseModel):
 def power_name(variant: Variant, name: str, where: str) -> str:
     """The power a name or adjective means on the variant's map ("france", "French" -> France);
     a :class:`PositionError` naming ``where`` otherwise.  Public for variants' own phases."""
+    if name in variant.map.powers:  # the power's own name, as written on the map
+        return name
     for p in variant.map.powers:
         if p.lower() == name.strip().lower() or variant.map.powers[p].adjective.lower() == name.strip().lower():
             return p

@@ -43,23 +43,26 @@ class Frozen(BaseModel):
             type.__setattr__(cls, "_build_defaults", defaults)
             type.__setattr__(cls, "_build_factories",
                              {n: f.default_factory for n, f in cls.model_fields.items() if f.default_factory is not None})
-        data = dict(defaults)
+        data = {**defaults, **values}
         factories = cls.__dict__["_build_factories"]
         if factories:
             for name, factory in factories.items():
                 if name not in values:
                     data[name] = factory()
-        data.update(values)
         obj = _new(cls)
         _set(obj, "__dict__", data)
-        _set(obj, "__pydantic_fields_set__", set(values))
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", None)
+        _set_fields_set(obj, set(values))
+        _set_extra(obj, None)
+        _set_private(obj, None)
         return obj
 
 
 _new = object.__new__  # pydantic models define no __new__ of their own
 _set = object.__setattr__
+# the setters of BaseModel's slots, called directly (no attribute lookup per object)
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 class Drawable:

@@ -679,7 +679,7 @@ def explain(impl: MovementRules, enc: Encoding, values: Values, components: Sequ
         Backup.model_validate(dict(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
                                    orders=tuple(sorted({b.orders[_unit_of(n)].text for n in c.decisions}))))
         for c in components if c.backup)
-    return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(r.dislodged_by)),
+    return MovementResult.build(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(r.dislodged_by)),
                           dislodged_by=r.dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
                           contested=tuple(impl.contested(r, occupied_after)), convoyed=convoyed, failed_into=failed_into)
 
@@ -700,15 +700,16 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
             return s.value, s
         return (0 if zero else sum(term_value(w, f, values) for _, w, f in terms)), None
 
-    backup_rule = overridden[_name("M", u)].backup[1] if _name("M", u) in overridden else None
+    key = _name("M", u)
+    backup_rule = overridden[key].backup[1] if key in overridden else None
+    if u in moved and not enc.detail:  # nothing to compare: the strength only explains
+        return Moved.build(order_kind="move", via_convoy=val(impl.via(enc.route, u)), backup_rule=backup_rule, **common)
     occ = [v for v in enc.occupants.get(d, []) if v != u]
     v = occ[0] if occ else None
     battle = u in enc.h2h and val(enc.h2h[u][1])
     stayer = v if v is not None and (v not in moved or battle) else None  # the unit that stays there
     restricted_by = pos.units[stayer].power if stayer is not None else None
     by_convoy = val(impl.via(enc.route, u))
-    if u in moved and not enc.detail:  # nothing to compare: the strength only explains
-        return Moved.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, **common)
     attack_value, attack = weigh("attack", lbl, impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
     strengths = [attack] if attack is not None else []
     if u in moved:

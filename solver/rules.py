@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Self, Union
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import DipsatError
+from .option_space import guarded, option_cases
 
 if TYPE_CHECKING:
     from .equations import Formula
@@ -87,16 +88,15 @@ class RuleOptions(BaseModel):
         it is the reading: normally the one value set here (condition true); when readings are
         studied in one model (:mod:`dipsat.option_space`), every value, each under its literal.
         Rules code declares through this (or :meth:`choose`) that a formula depends on an option."""
-        from .option_space import option_cases
-
         return option_cases(self, name)
 
     def choose(self, name: str, build: "Callable[[Any], Formula]") -> "Formula":
         """The formula ``build(value)`` of option ``name``'s value: normally for the value set
         here; in one model of every reading, each value's formula enforced under its literal."""
-        from .option_space import guarded
-
-        return guarded([(g, build(v)) for g, v in self.cases(name)])
+        cases = option_cases(self, name)
+        if len(cases) == 1:  # one reading (the usual case): its formula, no guard
+            return build(cases[0][1])
+        return guarded([(g, build(v)) for g, v in cases])
 
     def with_(self, **changes: Any) -> Self:
         """A copy with ``changes`` (validated; a bad name or value is a :class:`RuleError`)."""

@@ -50,9 +50,10 @@ def check_position(variant: Variant, pos: Position) -> None:
     m = variant.map
     seen: dict[str, Unit] = {}
     for u in pos.units:
-        if u.province not in m.provinces:
-            raise PositionError(f"{u.label()}: unknown province {u.province!r}")
-        p = m.provinces[u.province]
+        prov = u.province
+        p = m.provinces.get(prov)
+        if p is None:
+            raise PositionError(f"{u.label()}: unknown province {prov!r}")
         if not p.passable:
             raise PositionError(f"{u.label()}: {p.name} is impassable")
         if u.kind not in variant.unit_kinds:
@@ -65,10 +66,10 @@ def check_position(variant: Variant, pos: Position) -> None:
         if u.power not in m.powers:
             raise PositionError(f"{u.label()}: unknown power {u.power!r}; powers: {', '.join(m.powers)}")
         if variant.max_units_per_province is not None:
-            other = seen.get(u.province)
+            other = seen.get(prov)
             if other is not None:
                 raise PositionError(f"two units in {p.name}: {other.label()} and {u.label()}")
-            seen[u.province] = u
+            seen[prov] = u
 
 
 def start_position(variant: Variant) -> Position:
