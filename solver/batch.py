@@ -299,15 +299,24 @@ Handler = Callable[[Line, BatchSettings], str]
 class _Task:
     seq: int
     line: Line
-    attempts: int = 0
+    attempts: int = 0  # deaths of a worker while this line may have been in progress
 
 
 @dataclass
 class _Worker:
     proc: Any  # multiprocessing.process.BaseProcess
     conn: Connection
-    pending: deque[_Task] = field(default_factory=deque)
+    pending: deque[_Task] = field(default_factory=deque)  # sent, not answered, in the order sent
+    chunks: deque[int] = field(default_factory=deque)  # the sizes of the messages those went in
     busy_since: float = 0.0
+    answered: int = 0  # lines answered so far (the chunks grow with it)
+
+
+# Lines go to a worker in messages of up to CHUNK lines (and come back as one message of
+# answers), so the parent's cost per line -- pickling, pipe system calls, waking up -- is shared
+# by the chunk; a worker keeps up to two chunks in flight.  A worker's first messages hold one
+# line and grow with the lines it has answered, so a short batch still spreads over every worker.
+CHUNK = 8
 
 
 def warm_up(settings: BatchSettings) -> None:
@@ -360,13 +369,15 @@ def _worker_main(conn: Connection, settings: BatchSettings, handler: Handler) ->
             return
         if msg is None:
             return
-        seq, line = msg
-        try:
-            text = handler(line, settings)
-        except BaseException as exc:  # noqa: BLE001 - the worker must answer every line it takes
-            text = json.dumps(_error(line.number, "internal_error", f"unexpected {type(exc).__name__} in the worker: "
-                                     f"{_short(str(exc))} (please report it with the line: {ISSUES})"), separators=(",", ":"))
-        conn.send((seq, text))
+        answers: list[tuple[int, str]] = []
+        for seq, line in msg:
+            try:
+                text = handler(line, settings)
+            except BaseException as exc:  # noqa: BLE001 - the worker must answer every line it takes
+                text = json.dumps(_error(line.number, "internal_error", f"unexpected {type(exc).__name__} in the worker: "
+                                         f"{_short(str(exc))} (please report it with the line: {ISSUES})"), separators=(",", ":"))
+            answers.append((seq, text))
+        conn.send(answers)
 
 
 def _context() -> Any:
@@ -383,7 +394,12 @@ def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs:
              prefetch: int = 4) -> BatchReport:
     """Answer ``lines`` with ``jobs`` worker processes; results are written in input order as
     soon as they can be.  Ctrl-C stops reading, lets the lines in flight finish, writes them and
-    returns with ``interrupted``; a second Ctrl-C stops at once (what was written stays)."""
+    returns with ``interrupted``; a second Ctrl-C stops at once (what was written stays).
+
+    Lines travel in chunks (:data:`CHUNK`).  When a worker dies, the answers it sent are kept;
+    the lines of the message it was working on are each counted as tried once and go to other
+    workers one per message, so the line that kills a worker again is known exactly and answered
+    with an error; its other lines go back to the queue as they were."""
     ctx = _context()
     report = BatchReport()
     source = iter(lines)
@@ -402,13 +418,22 @@ def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs:
         child.close()
         return _Worker(proc, parent)
 
+    def receive(w: _Worker, now: float) -> None:
+        """Every answer message waiting in the worker's pipe."""
+        while w.conn.poll():
+            answers = w.conn.recv()
+            w.chunks.popleft()
+            for seq, text in answers:
+                task = w.pending.popleft()
+                assert task.seq == seq, "answers come back in the order sent"
+                done[seq] = (task.line.number, text)
+            w.answered += len(answers)
+            w.busy_since = now
+
     def died(w: _Worker) -> None:
         report.worker_deaths += 1
         try:
-            while w.conn.poll():
-                seq, text = w.conn.recv()
-                task = w.pending.popleft()
-                done[task.seq] = (task.line.number, text)
+            receive(w, time.monotonic())
         except (EOFError, OSError):
             pass
         if w.proc.is_alive():
@@ -417,18 +442,55 @@ def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs:
         code = w.proc.exitcode
         w.conn.close()
         if w.pending:
-            first = w.pending.popleft()
-            first.attempts += 1
-            if first.attempts >= 2:
-                msg = (f"line {first.line.number}: the worker process answering it died twice "
-                       f"(exit code {code}); please report it with the line: {ISSUES}")
-                done[first.seq] = (first.line.number, json.dumps(
-                    _error(first.line.number, "worker_died", msg), separators=(",", ":")))
-            else:
-                retry.appendleft(first)
-                report.retried += 1
+            # the lines of the message in progress: each may have killed the worker
+            current = [w.pending.popleft() for _ in range(min(w.chunks[0] if w.chunks else 1, len(w.pending)))]
+            again: list[_Task] = []
+            for task in current:
+                task.attempts += 1
+                if task.attempts >= 2 and len(current) == 1:
+                    msg = (f"line {task.line.number}: the worker process answering it died twice "
+                           f"(exit code {code}); please report it with the line: {ISSUES}")
+                    done[task.seq] = (task.line.number, json.dumps(
+                        _error(task.line.number, "worker_died", msg), separators=(",", ":")))
+                else:
+                    again.append(task)
+                    report.retried += 1
+            retry.extendleft(reversed(again))
             retry.extend(w.pending)
             w.pending.clear()
+        w.chunks.clear()
+
+    def message(w: _Worker) -> list[_Task]:
+        """The next lines to send to ``w``: one line that a dying worker held (alone, so a second
+        death names it), or up to the worker's chunk size of others."""
+        size = min(CHUNK, 1 + w.answered // 4)
+        tasks: list[_Task] = []
+        while len(tasks) < size:
+            if retry:
+                if retry[0].attempts:
+                    if tasks:
+                        break
+                    return [retry.popleft()]
+                tasks.append(retry.popleft())
+            elif not exhausted and not stopping and next_seq - write_seq < window:
+                line = pull()
+                if line is None:
+                    break
+                tasks.append(line)
+            else:
+                break
+        return tasks
+
+    def pull() -> Optional[_Task]:
+        nonlocal next_seq, exhausted
+        try:
+            line = next(source)
+        except StopIteration:
+            exhausted = True
+            return None
+        task = _Task(next_seq, line)
+        next_seq += 1
+        return task
 
     def flush() -> None:
         nonlocal write_seq
@@ -445,30 +507,21 @@ def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs:
 
     def step() -> bool:
         """Send, wait, collect once; False when everything is answered."""
-        nonlocal next_seq, exhausted
         for i, w in enumerate(workers):
             if not w.proc.is_alive() and w.proc.exitcode is not None:
                 died(w)
                 workers[i] = start()
         for w in sorted(workers, key=lambda w: len(w.pending)):
-            while len(w.pending) < prefetch:
-                if retry:
-                    task = retry.popleft()
-                elif not exhausted and not stopping and next_seq - write_seq < window:
-                    try:
-                        line = next(source)
-                    except StopIteration:
-                        exhausted = True
-                        break
-                    task = _Task(next_seq, line)
-                    next_seq += 1
-                else:
+            while len(w.chunks) < 2:
+                tasks = message(w)
+                if not tasks:
                     break
                 if not w.pending:
                     w.busy_since = time.monotonic()
-                w.pending.append(task)
+                w.pending.extend(tasks)
+                w.chunks.append(len(tasks))
                 try:
-                    w.conn.send((task.seq, task.line))
+                    w.conn.send([(t.seq, t.line) for t in tasks])
                 except (BrokenPipeError, OSError):
                     break  # found dead at the next step
         busy = [w for w in workers if w.pending]
@@ -479,12 +532,7 @@ def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs:
         for i, w in enumerate(workers):
             if w.conn in ready:
                 try:
-                    while w.conn.poll():
-                        seq, text = w.conn.recv()
-                        task = w.pending.popleft()
-                        assert task.seq == seq, "answers come back in the order sent"
-                        done[seq] = (task.line.number, text)
-                        w.busy_since = now
+                    receive(w, now)
                 except (EOFError, OSError):
                     died(w)
                     workers[i] = start()
@@ -492,8 +540,8 @@ def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs:
             if w.proc.sentinel in ready and not w.proc.is_alive():
                 died(w)
                 workers[i] = start()
-            elif watchdog is not None and w.pending and now - w.busy_since > watchdog:
-                w.proc.kill()  # stuck past every limit: counts as a death of its line
+            elif watchdog is not None and w.pending and now - w.busy_since > watchdog * (w.chunks[0] if w.chunks else 1):
+                w.proc.kill()  # stuck past every line's limit: counts as a death of its message's lines
                 died(w)
                 workers[i] = start()
         flush()

@@ -136,6 +136,24 @@ def test_a_dying_worker_costs_only_its_line(tmp_path):
     assert report.worker_deaths == 2 and report.retried == 1
 
 
+def test_a_dying_worker_in_the_middle_of_a_chunk_costs_only_its_line():
+    """Lines travel to the workers in chunks: when the killing line is one of a chunk, every line
+    of that chunk is tried again alone, so only the killer is answered with an error (after the
+    second death, its own) and every other line keeps its result, in order."""
+    from dipsat.batch import CHUNK
+
+    lines = [Line(i + 1, json.dumps({**GOOD, "id": i}).encode()) for i in range(60)]
+    lines[45] = Line(46, b'{"id": "CRASH"}')
+    out = io.StringIO()
+    report = run_pool(lines, out, BatchSettings(), jobs=1, handler=crash_on_marker)
+    res = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [r["line"] for r in res] == list(range(1, 61))
+    assert res[45]["error"]["kind"] == "worker_died" and "died twice" in res[45]["error"]["message"]
+    assert all(r["ok"] for i, r in enumerate(res) if i != 45)
+    # by line 46 a chunk holds CHUNK lines: each was tried again alone
+    assert report.worker_deaths == 2 and report.retried == CHUNK > 1
+
+
 def test_an_exception_in_the_worker_is_an_internal_error_of_its_line():
     lines = [Line(1, json.dumps(GOOD).encode()), Line(2, b'{"RAISE": 1}'), Line(3, json.dumps(GOOD).encode())]
     out = io.StringIO()
