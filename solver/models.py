@@ -274,7 +274,7 @@ class Obstacle(Frozen):
 
     why: Literal["own_unit", "head_to_head", "hold", "prevent"]
     by: OrderRef
-    label: str = ""  # the unit, as it is labelled (own_unit)
+    label: str = ""  # the unit, as it is labelled (own_unit); the side named instead of its order (prevent)
     strength: Optional[Strength] = None  # the strength that stood against the attack (None: not explained)
 
     def describe(self) -> str:
@@ -285,7 +285,7 @@ class Obstacle(Frozen):
             return f"head-to-head against {against}"
         if self.why == "hold":
             return f"against {against}"
-        return f"bounced by {self.by.text}" + (f": {self.strength.describe()}" if self.strength is not None else "")
+        return f"bounced by {self.label or self.by.text}" + (f": {self.strength.describe()}" if self.strength is not None else "")
 
 
 class Spared(Frozen):
@@ -424,13 +424,19 @@ class Held(Outcome):
         return "holds"
 
 
+# the rulebook's word for a unit forced out of its province: DATC's "dislodged", or "displaced"
+# (the word of rulebooks with stacks, e.g. seed 001)
+Dislodging = Literal["dislodged", "displaced"]
+
+
 class Dislodged(Outcome):
-    """A unit that did not move was dislodged (``dislodged_by``)."""
+    """A unit that did not move was dislodged (``dislodged_by``); ``term``: the rulebook's word."""
 
     kind: Literal["dislodged"] = "dislodged"
+    term: Dislodging = "dislodged"
 
     def describe(self) -> str:
-        return f"dislodged by {self.dislodged_by.text if self.dislodged_by else '?'}"
+        return f"{self.term} by {self.dislodged_by.text if self.dislodged_by else '?'}"
 
 
 class Given(Outcome):
@@ -438,10 +444,11 @@ class Given(Outcome):
 
     kind: Literal["given"] = "given"
     spared: tuple[Spared, ...] = ()
+    units: int = 1  # how many units give it (a support order of a stack's units)
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        return "support given" + "".join(f"; not cut by {s.by.text}: {s.why}" for s in self.spared)
+        return "support given" + (f" by all {self.units}" if self.units > 1 else "") + "".join(f"; not cut by {s.by.text}: {s.why}" for s in self.spared)
 
 
 class Cut(Outcome):
@@ -461,8 +468,11 @@ class Void(Outcome):
     kind: Literal["void"] = "void"
     wanted: Optional[str] = None  # support: the province of the move it offered (None: a hold)
     unordered: Optional[str] = None  # support: the label of the unit it named, which had no order
+    several: bool = False  # it named several units (a stack; a force): none has a matching order
 
     def describe(self) -> str:
+        if self.several:
+            return "void: no matching " + ("convoyed move" if self.order_kind == "convoy" else "order of the supported units")
         target = self.by[0].text if self.by else "?"
         if self.order_kind == "convoy":
             return f"void: no matching convoyed move ({target})"
@@ -486,27 +496,33 @@ class Disrupted(Outcome):
     kind: Literal["disrupted"] = "disrupted"
     cause: Literal["backup", "no_path", "dislodged"] = "dislodged"
     backup_rule: Optional[str] = None
+    term: Dislodging = "dislodged"  # the rulebook's word for the fleet's dislodgement
 
     def describe(self) -> str:
         if self.cause == "backup":
             return f"fails: {self.backup_rule}"
         if self.cause == "no_path":
             return f"not carried out: {self.by[0].text if self.by else 'the army'} has no convoy path"
-        return f"disrupted: dislodged by {self.dislodged_by.text if self.dislodged_by else None}"
+        return f"disrupted: {self.term} by {self.dislodged_by.text if self.dislodged_by else None}"
 
 
 class Partial(Outcome):
-    """Partly carried out (a stack's support partly cut, a retreat partly destroyed: ``kept`` of
-    ``total`` pieces reach ``dest``)."""
+    """Partly carried out: a stack's support partly cut (``kept`` of ``total`` units give it;
+    ``published``: the order as the rulebook publishes such a split, when it does), a retreat
+    partly destroyed (``kept`` of ``total`` pieces reach ``dest``)."""
 
     kind: Literal["partial"] = "partial"
     kept: Optional[int] = None
     total: Optional[int] = None
     dest: Optional[str] = None
+    published: Optional[str] = None
 
     def describe(self) -> str:
         if self.order_kind == "retreat":
             return f"{self.kept} of {self.total} reach {self.dest}; the rest are destroyed in the retreat battle"
+        if self.order_kind == "support" and self.kept is not None and self.total is not None:
+            return (f"partly cut: {self.kept} of {self.total} give support, {self.total - self.kept} cut"
+                    + (f" — published as {self.published!r}" if self.published is not None else ""))
         return "partly carried out"
 
 

@@ -40,7 +40,8 @@ from collections import defaultdict
 from typing import Callable, ClassVar, Optional
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key
-from .models import Convoy, Outcome, OrderRef, Position, Support, Unit, order_ref
+from .models import (Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Moved, NoPath, Obstacle, Outcome,
+                     OrderRef, Partial, Position, Support, Unit, Void, order_ref)
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
 from .movement import Encoding, MovementRules, Reading, Terms, _name
 from .orders import OrderBinder, ParsedLine, describe_unit
@@ -438,20 +439,18 @@ class StackMovementRules(MovementRules):
         enc, b = r.enc, r.enc.bound
         pos = b.position
         common = r.common(u)
-        dis = r.dislodged_by.get(u)
-        dis_txt = b.orders[dis].text if dis is not None else None
         k = enc.force_of[u]
         owner_units = enc.occupants.get(k[1], [])
         owner = pos.units[owner_units[0]].power if owner_units else None
         restricted = owner if owner and owner != k[0] and not all(v in r.moved for v in owner_units) else None
         att = r.strength("attack", f"{k[0]} into {k[1]}", self.force_terms(enc, k, restricted))
         if u in r.moved:
-            return Outcome.build(order_kind="move", result="moved", reason=f"moves — {att.describe()}",
-                                 strengths=(att,), by=(), **common)
+            return Moved.build(order_kind="move", strengths=(att,), **common)
         if not r.val(self.P(enc, u)):
-            return Outcome.build(order_kind="move", result="no_path", by=(), strengths=(),
-                                 reason="no convoy path", **common)
-        parts: list[str] = []
+            fleets = enc.convoyers.get(u, [])
+            return NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets),
+                                broken=tuple(order_ref(b.orders[f]) for f in fleets if not r.val(self.C(enc, f))), **common)
+        obstacles: list[Obstacle] = []
         culprits: list[OrderRef] = []
         strengths = [att]
         combined = k in enc.force_h2h and self.head_to_head_combined()
@@ -460,87 +459,71 @@ class StackMovementRules(MovementRules):
                             self.head_to_head_terms(enc, k))
             strengths.append(ds)
             if ds.value >= att.value:
-                parts.append(f"head-to-head against {ds.describe()}")
+                obstacles.append(Obstacle.build(why="head_to_head", by=order_ref(b.orders[owner_units[0]]), strength=ds))
                 culprits.extend(order_ref(b.orders[v]) for v in owner_units)
         elif owner and owner != k[0] and restricted:
             d = r.strength("defence", k[1], self.defence_terms(enc, k[1], tuple(enc.force_h2h.get(k, (None, []))[1])))
             strengths.append(d)
             if d.value >= att.value:
-                parts.append(f"against {d.describe()}")
+                obstacles.append(Obstacle.build(why="hold", by=order_ref(b.orders[owner_units[0]]), strength=d))
                 culprits.extend(order_ref(b.orders[v]) for v in owner_units)
         if k in enc.force_h2h and not combined:
             opp = enc.force_h2h[k][0]
             ds = r.strength("head-to-head", f"{opp[0]} into {opp[1]}", self.force_terms(enc, opp))
             if ds.value >= att.value:
                 strengths.append(ds)
-                parts.append(f"head-to-head against {ds.describe()}")
+                obstacles.append(Obstacle.build(why="head_to_head", by=order_ref(b.orders[enc.forces[opp][0]]), strength=ds))
         for rival in enc.forces:
             if rival[1] == k[1] and rival != k and not r.val(self.prevent_zero_force(enc, rival)):
                 ps = r.strength("prevent", f"{rival[0]} into {rival[1]}", self.force_terms(enc, rival))
                 if ps.value >= att.value:
                     strengths.append(ps)
                     culprits.extend(order_ref(b.orders[m]) for m in enc.forces[rival])
-                    parts.append(f"bounced by {rival[0]}: {ps.describe()}")
-        reason = f"fails — {att.describe()} " + "; ".join(parts)
-        if dis_txt:
-            reason += f"; dislodged by {dis_txt}"
-        return Outcome.build(order_kind="move", result="bounced", by=tuple(culprits),
-                             reason=reason.strip(), strengths=tuple(strengths), **common)
+                    obstacles.append(Obstacle.build(why="prevent", by=order_ref(b.orders[enc.forces[rival][0]]),
+                                                    label=rival[0], strength=ps))
+        return Bounced.build(order_kind="move", by=tuple(culprits), obstacles=tuple(obstacles),
+                             strengths=tuple(strengths), **common)
 
     def support_outcome(self, r: Reading, u: int) -> Outcome:
         """Given by all its units, by some (partly cut: the seed's published split), or none."""
         enc, b = r.enc, r.enc.bound
         o = b.orders[u]
         common = r.common(u)
-        dis = r.dislodged_by.get(u)
-        dis_txt = b.orders[dis].text if dis is not None else None
         dis_ref = common["dislodged_by"]
         if not enc.matched.get(u):
-            return Outcome.build(order_kind="support", result="void", by=(), strengths=(),
-                                 reason="void: no matching order of the supported units", **common)
+            return Void.build(order_kind="support", several=True, **common)
         slots = enc.slots[u]
         given = sum(1 for name, _ in slots if r.values[name])
         n = len(slots)
         if given == n:
-            return Outcome.build(order_kind="support", result="given", by=(), strengths=(),
-                                 reason="support given" + (f" by all {n}" if n > 1 else ""), **common)
+            return Given.build(order_kind="support", units=n, **common)
         if given == 0:
-            attackers = _attackers(self, enc, r.val, u)
-            by = (dis_ref,) if dis_ref else attackers
-            why = f"dislodged by {dis_txt}" if dis_txt else "by " + ", ".join(a.text for a in attackers)
-            return Outcome.build(order_kind="support", result="cut", by=by, strengths=(), reason=f"cut {why}", **common)
-        return Outcome.build(order_kind="support", result="partial", by=(), strengths=(),
-                             reason=f"partly cut: {given} of {n} give support, {n - given} cut"
-                             f" — published as {published_split(o.text, given, n - given)!r}", **common)
+            return Cut.build(order_kind="support", by=(dis_ref,) if dis_ref else _attackers(self, enc, r.val, u), **common)
+        return Partial.build(order_kind="support", kept=given, total=n,
+                             published=published_split(o.text, given, n - given), **common)
 
     def convoy_outcome(self, r: Reading, u: int) -> Outcome:
         enc, b = r.enc, r.enc.bound
         common = r.common(u)
-        dis = r.dislodged_by.get(u)
-        dis_txt = b.orders[dis].text if dis is not None else None
         dis_ref = common["dislodged_by"]
         if not enc.matched.get(u):
-            return Outcome.build(order_kind="convoy", result="void", by=(), strengths=(),
-                                 reason="void: no matching convoyed move", **common)
-        if r.values[_name("C", u)] and not any(r.values.get(_name("P", a), True) for a in enc.routes
-                                               if u in enc.convoyers.get(a, [])):
+            return Void.build(order_kind="convoy", several=True, **common)
+        carried = [a for a in sorted(enc.routes) if u in enc.convoyers.get(a, [])]
+        if r.values[_name("C", u)] and not any(r.values.get(_name("P", a), True) for a in carried):
             # the fleet stayed, but no army it convoys had a path: nothing was carried
-            return Outcome.build(order_kind="convoy", result="disrupted", by=(), strengths=(),
-                                 reason="not carried out: the convoyed army has no convoy path", **common)
+            return Disrupted.build(order_kind="convoy", cause="no_path", by=tuple(order_ref(b.orders[a]) for a in carried[:1]),
+                                   **common)
         if r.values[_name("C", u)]:
-            return Outcome.build(order_kind="convoy", result="convoyed", by=(), strengths=(), reason="convoys", **common)
-        return Outcome.build(order_kind="convoy", result="disrupted", by=(dis_ref,) if dis_ref else (), strengths=(),
-                             reason=f"disrupted: displaced by {dis_txt}", **common)
+            return Convoyed.build(order_kind="convoy", **common)
+        return Disrupted.build(order_kind="convoy", cause="dislodged", term="displaced", by=(dis_ref,) if dis_ref else (),
+                               **common)
 
     def hold_outcome(self, r: Reading, u: int) -> Outcome:
-        b = r.enc.bound
         common = r.common(u)
-        dis = r.dislodged_by.get(u)
         dis_ref = common["dislodged_by"]
-        if dis is not None:
-            return Outcome.build(order_kind="hold", result="dislodged", by=(dis_ref,) if dis_ref else (), strengths=(),
-                                 reason=f"displaced by {b.orders[dis].text}", **common)
-        return Outcome.build(order_kind="hold", result="held", by=(), strengths=(), reason="holds", **common)
+        if dis_ref is not None:
+            return Dislodged.build(order_kind="hold", term="displaced", by=(dis_ref,), **common)
+        return Held.build(order_kind="hold", **common)
 
     def contested(self, r: Reading, occupied_after: set[str]) -> list[str]:
         """Provinces no force entered where some force kept its strength and had a path."""

@@ -1,0 +1,45 @@
+"""Outcomes of the stacks core and of Multinational carry their facts as typed fields; their words
+are rendered from those fields (no producer's own ``wording``)."""
+
+from dipsat.api import adjudicate
+from dipsat.models import Bounced, Dislodged, Given, Obstacle, Outcome, Partial, outcome_from
+
+
+def _outcomes(req: dict) -> dict[str, Outcome]:
+    return {o.text: o for o in adjudicate(req).outcomes}
+
+
+def _round_trip(o: Outcome) -> None:
+    """The words come back from the typed values alone (JSON and back)."""
+    assert outcome_from(o.model_dump()).reason == o.reason
+    assert o.wording is None
+
+
+def test_a_stack_support_partly_cut_is_typed():
+    out = _outcomes({"variant": "multiplomacy", "units": {"England": ["4 F Nth", "F Nwy", "F Lon"], "France": ["4 F Eng"]},
+                     "orders": {"France": ["3 F Eng-Bre", "1 F Eng-Nth"],
+                                "England": ["F Lon stands", "3 F Nth sup F Lon", "1 F Nth-Nwy", "F Nwy-Nwy"]}})
+    p = out["3 F Nth sup F Lon"]
+    assert isinstance(p, Partial) and (p.kept, p.total, p.published) == (2, 3, "2 F Nth sup F Lon; 1 F Nth sups F Lon")
+    assert p.reason == "partly cut: 2 of 3 give support, 1 cut — published as '2 F Nth sup F Lon; 1 F Nth sups F Lon'"
+    for o in out.values():
+        _round_trip(o)
+
+
+def test_displaced_stacks_and_bouncing_sides_are_typed():
+    out = _outcomes({"variant": "multiplomacy",
+                     "units": {"Germany": ["2 A Mun"], "Italy": ["3 A Swi"], "France": ["A Bur"], "Austria": ["3 A Boh"]},
+                     "orders": {"Germany": ["2 A Mun stands"], "Italy": ["2 A Swi-Mun sup by 1 A Swi"],
+                                "France": ["A Bur-Mun"], "Austria": ["3 A Boh sup FA Bur-Mun"]}})
+    held = out["2 A Mun stands"]
+    assert isinstance(held, Dislodged) and held.term == "displaced" and held.reason == "displaced by A Bur-Mun"
+    italy = out["2 A Swi-Mun sup by 1 A Swi"]
+    assert isinstance(italy, Bounced)
+    assert any(ob.why == "prevent" and ob.label == "France" and ob.by.text == "A Bur-Mun" for ob in italy.obstacles)
+    assert "bounced by France: prevent 4" in italy.reason
+    given = out["3 A Boh sup FA Bur-Mun"]
+    assert isinstance(given, Given) and given.units == 3 and given.reason == "support given by all 3"
+    for o in out.values():
+        _round_trip(o)
+
+
