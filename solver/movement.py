@@ -63,6 +63,11 @@ def _unit_of(name: Key) -> int:
     return name.unit
 
 
+# A force's key: (its side, the province it moves to).  The side is the nation for the core's
+# rules (:attr:`MovementRules.merge_moves`); a variant's rules may join nations into one side.
+ForceKey = tuple[Any, str]
+
+
 @dataclass
 class Encoding:
     """The equations of one turn and what is needed to explain their solution."""
@@ -80,18 +85,18 @@ class Encoding:
     move_supports: dict[int, list[int]] = field(default_factory=dict)  # mover -> supporters (matched)
     hold_supports: dict[int, list[int]] = field(default_factory=dict)  # unit -> supporters (matched)
     convoyers: dict[int, list[int]] = field(default_factory=dict)  # convoyed army -> fleets with matched convoys
-    routes: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)  # convoyed army -> fleet chains
+    routes: dict[int, list[tuple[Any, ...]]] = field(default_factory=dict)  # convoyed army -> fleet chains (a variant's: e.g. seas)
     matched: dict[int, bool] = field(default_factory=dict)  # supporter/convoyer -> does its order match
     cutters: dict[int, list[int]] = field(default_factory=dict)  # supporter -> moves that cut it when they have a path
     exempt: dict[int, list[tuple[int, Formula, str]]] = field(default_factory=dict)  # supporter -> (mover, when not cut, why)
     # rules that merge moves (:attr:`MovementRules.merge_moves`): the moves of one power into one
     # province are one force, with one decision ``Key("force", first member)``
-    forces: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # (nation, province) -> movers
-    force_of: dict[int, tuple[str, str]] = field(default_factory=dict)  # mover -> its force
-    supports_of_force: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # force -> supporters
+    forces: dict[ForceKey, list[int]] = field(default_factory=dict)  # (nation, province) -> movers
+    force_of: dict[int, ForceKey] = field(default_factory=dict)  # mover -> its force
+    supports_of_force: dict[ForceKey, list[int]] = field(default_factory=dict)  # force -> supporters
     hold_supports_at: dict[str, list[int]] = field(default_factory=dict)  # province -> its hold supporters
     slots: dict[int, list[tuple[Key, int]]] = field(default_factory=dict)  # supporter -> [(decision, cut rank)]
-    force_h2h: dict[tuple[str, str], tuple[tuple[str, str], list[int]]] = field(default_factory=dict)  # force -> (opposing force, its units)
+    force_h2h: dict[ForceKey, tuple[ForceKey, list[int]]] = field(default_factory=dict)  # force -> (opposing force, its units)
     # explain the solution in full (strength terms of every move); False: outcome kinds and
     # culprits only (strengths are still compared to find the culprits, but not kept)
     detail: bool = True
@@ -115,10 +120,8 @@ class MovementRules:
         self.rules = rules
         self.geo = geography or Geography(game_map)
 
-    def explain(self, enc, values: Values, components) -> MovementResult:
-        """The result of a solved turn (shared: :func:`explain`, with the explanation hooks).  The
-        parameters stay untyped while a variant's rules still override it with an encoding of
-        their own; they are an :class:`Encoding` and its solution's components."""
+    def explain(self, enc: Encoding, values: Values, components: Sequence[Component]) -> MovementResult:
+        """The result of a solved turn (shared: :func:`explain`, with the explanation hooks)."""
         return explain(self, enc, values, components)
 
     # -- hooks ----------------------------------------------------------------------------
@@ -129,6 +132,7 @@ class MovementRules:
     #   plan        how orders relate (matching supports and convoys, head-to-head meetings)
     #   battle      when a move (a force) gets in: single winner, numeric battles, ...
     #   cuts        the support decisions: what cuts a support and how much (boolean or integer)
+    #   decisions   decisions of the variant's own (strengths as integers, conditions of its rules)
     #   dislodgers, move_outcome, support_outcome, convoy_outcome, hold_outcome, contested:
     #               the explanation of a solved turn in the variant's terms
     head_to_head_battles = True  # units swapping places over land fight each other (DATC 5.B.1)
@@ -163,8 +167,9 @@ class MovementRules:
         """The equations of a turn.  Shared by every variant: what the orders are
         (:meth:`collect`), then the decisions in a fixed order — paths of convoyed moves
         (:meth:`path_formula`), moves (:meth:`battle`, per force when :attr:`merge_moves`), supports
-        (:meth:`cuts`), convoys (:meth:`convoy_formula`).  How the orders relate (who supports,
-        convoys or meets whom) is :meth:`plan`."""
+        (:meth:`cuts`), convoys (:meth:`convoy_formula`); a variant's own decisions
+        (:meth:`decisions`) come before the moves.  How the orders relate (who supports, convoys
+        or meets whom) is :meth:`plan`."""
         enc = self.collect(b)
         self.plan(enc)
         sysm = enc.system
@@ -172,6 +177,11 @@ class MovementRules:
             if enc.route[u] != "land":
                 enc.routes[u] = self.convoy_routes(enc, u)
                 sysm.define(_name("P", u), "path", self.path_formula(enc, u))
+        for key, kind, definition in self.decisions(enc):
+            if is_formula(definition):
+                sysm.define(key, kind, definition)
+            else:
+                sysm.define_int(key, kind, definition)
         if self.merge_moves:
             for k in sorted(enc.forces, key=lambda k: enc.forces[k][0]):
                 members = enc.forces[k]
@@ -263,6 +273,12 @@ class MovementRules:
         u = movers[0]
         return self.move_formula(enc, u) if self.is_attack(enc.moves[u]) else self.nonattack_formula(enc, u)
 
+    def decisions(self, enc: Encoding) -> list[tuple[Key, str, Definition]]:
+        """Hook: decisions of the variant's own, as (key, kind, definition), defined after the
+        paths and before the moves (an integer one only over decisions defined before it, or
+        booleans).  DATC: none."""
+        return []
+
     def cuts(self, enc: Encoding) -> list[tuple[Key, Definition]]:
         """Hook: the support decisions of the turn and their definitions — what cuts a support,
         and how much of it.  A boolean decision is "given / cut"; an integer one says how much
@@ -292,7 +308,7 @@ class MovementRules:
     def C(self, enc: Encoding, f: int) -> Formula:
         return VAR(_name("C", f)) if enc.matched.get(f) else FALSE
 
-    def convoy_routes(self, enc: Encoding, u: int) -> list[tuple[int, ...]]:
+    def convoy_routes(self, enc: Encoding, u: int) -> list[tuple[Any, ...]]:
         """Chains of convoying fleets from the army's province to its destination."""
         pos = enc.bound.position
         fleets = enc.convoyers.get(u, [])

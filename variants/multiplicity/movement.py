@@ -1,7 +1,9 @@
 """Multiplicity Plus movement: merges, multiple and multinational units, A/F, cut budgets.
 
 The turn is a system of exact equations over the engine's decisions (:mod:`dipsat.equations`),
-like the core's; this module says what they are for this variant.
+built by the core's shared :meth:`MovementRules.encode`; this module says what they are for this
+variant through its hooks (``collect``, ``plan``, ``decisions``, ``battle``, ``cuts``,
+``path_formula``, ``convoy_formula``) and explains a solution in its own terms.
 
 * A **side** is the nations acting as one: a nation, or two nations whose orders agree to merge
   (rule 5).  A **force** is every unit of one side ordered to one space (rule 3: units of one
@@ -32,13 +34,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Component, Definition, Formula, IntExpr, Key,
                               System, Values, evaluate)
 from dipsat.models import (ARMY, FLEET, Backup, Convoy, Move, MovementResult, OrderRef, Outcome, Position, Strength,
                            Support, Term, Unit, order_ref)
-from dipsat.movement import MovementRules
+from dipsat.movement import Encoding, MovementRules
 from dipsat.stacks import slot_cut
 from dipsat.orders import BoundOrders, describe_unit
 
@@ -55,6 +57,12 @@ def _k(kind: str, u: int, part: int = 0) -> Key:
     return Key(kind, u, part)
 
 
+def _enc(enc: Encoding) -> "Enc":
+    """The hooks are handed the encoding these rules' :meth:`MultiplicityRules.collect` made."""
+    assert isinstance(enc, Enc), "Multiplicity's hooks take the encoding its collect made"
+    return enc
+
+
 @dataclass
 class Slot:
     key: Key
@@ -64,29 +72,21 @@ class Slot:
 
 
 @dataclass
-class Enc:
-    bound: BoundOrders
-    system: System
-    moves: dict[int, Move]
-    dest: dict[int, str]
-    route: dict[int, str]  # "land" | "convoy"
-    forces: dict[ForceKey, list[int]]
-    force_of: dict[int, ForceKey]
-    occupants: dict[str, list[int]]
-    owners: dict[str, frozenset[str]]
-    labels: list[str]
+class Enc(Encoding):
+    """The core's encoding of a turn (moves, routes "land" or "convoy", occupants, forces keyed by
+    side and space, supports of forces, hold supports per space, sea routes of convoyed armies,
+    head-to-head forces) plus what these rules add."""
+
+    owners: dict[str, frozenset[str]] = field(default_factory=dict)  # space -> nations standing there
     supports_of_force: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))
-    hold_supports: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    hold_supports_at: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
     merge_supports: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))
     inside_supports: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
     merge_attacks: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))  # attack -> merging movers
     implied_merge: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))  # stationary units
     in_place: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))  # merging movers
-    slots: dict[int, list[Slot]] = field(default_factory=dict)
-    matched: dict[int, bool] = field(default_factory=dict)
+    support_slots: dict[int, list[Slot]] = field(default_factory=dict)  # supporter -> one decision per unit
     convoyers: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
-    routes: dict[int, list[tuple[str, ...]]] = field(default_factory=dict)
-    h2h: dict[ForceKey, tuple[ForceKey, list[int]]] = field(default_factory=dict)
     not_seaworthy: dict[ForceKey, str] = field(default_factory=dict)
     cut_rank: dict[Key, int] = field(default_factory=dict)  # slot -> its place in the default cutting order
 
@@ -108,8 +108,13 @@ class MultiplicityRules(MovementRules):
         unit = pos.units[u]
         return 0 if unit.kind == ARMY and self.is_sea(prov) else unit.count
 
-    # -- encoding ------------------------------------------------------------------------------
-    def encode(self, b: BoundOrders) -> Enc:  # type: ignore[override]
+    # -- encoding: the core's shared encode (:meth:`MovementRules.encode`) with these hooks -----
+    merge_moves = True  # a force (the units of one side ordered to one space) gets in or not
+
+    def collect(self, b: BoundOrders) -> Enc:
+        """The turn's moves, occupants and forces: a force is every unit of one side ordered to
+        one space; a side is a nation, or two nations whose merge orders name each other (rule
+        5), or the components of a multinational unit moving together."""
         pos = b.position
         orders = b.orders
         moves = {u: o.body for u, o in sorted(orders.items()) if isinstance(o.body, Move)}
@@ -127,9 +132,9 @@ class MultiplicityRules(MovementRules):
             side: Side = (me,)
             if isinstance(mv, MergeMove):
                 partner = mv.partner
-                agreed = any(isinstance(moves[v], MergeMove) and pos.units[v].power == partner
-                             and moves[v].partner == me and dest[v] == dest[u]  # type: ignore[attr-defined]
-                             for v in moves)
+                agreed = any(isinstance(other, MergeMove) and pos.units[v].power == partner
+                             and other.partner == me and dest[v] == dest[u]
+                             for v, other in moves.items())
                 if agreed:
                     side = tuple(sorted((me, partner)))
             else:
@@ -144,34 +149,48 @@ class MultiplicityRules(MovementRules):
         forces: dict[ForceKey, list[int]] = defaultdict(list)
         for u in sorted(moves):
             forces[(side_of[u], dest[u])].append(u)
-        force_of = {u: k for k, us in forces.items() for u in us}
-        enc = Enc(b, System(), moves, dest, route, dict(forces), force_of, dict(occupants), owners,
-                  [self.label(pos, i) for i in range(len(pos.units))])
+        enc = Enc(bound=b, system=System(), moves=moves, dest=dest, route=route, occupants=dict(occupants),
+                  labels=[self.label(pos, i) for i in range(len(pos.units))], forces=dict(forces),
+                  force_of={u: k for k, us in forces.items() for u in us}, owners=owners)
         enc.system.labels = enc.labels
-        self._match(enc)
-        self._plan_slots(enc)
-        self._head_to_head(enc)
-        sysm = enc.system
-        for u in sorted(moves):
-            if route[u] == "convoy":
-                enc.routes[u] = self._convoy_routes(enc, u)
-                sysm.define(_k("path", u), "path", self._path_formula(enc, u))
-        for k in sorted(forces, key=lambda k: forces[k][0]):
-            rep = forces[k][0]
-            sysm.define_int(_k("strength", rep), "strength", self._sum(self.force_terms(enc, k)))
-        for k in sorted(forces, key=lambda k: forces[k][0]):
-            rep = forces[k][0]
-            sysm.define(_k("seaworthy", rep), "seaworthy", self.seaworthy(enc, k))
-            sysm.define(_k("force", rep), "force", self.force_formula(enc, k))
-            for u in forces[k]:
-                sysm.define(_k("move", u), "move", AND(VAR(_k("force", rep)), self.P(enc, u)))
-        self._define_slots(enc)
-        for f, o in sorted(orders.items()):
-            if isinstance(o.body, Convoy) and enc.matched.get(f):
-                sysm.define(_k("convoy", f), "convoy", NOT(self.displaced(enc, pos.units[f].province)))
-            if isinstance(o.body, InsideAttack):
-                sysm.define(_k("inside", f), "inside", self.inside_formula(enc, f))
         return enc
+
+    def plan(self, enc: Encoding) -> None:
+        """Which orders match what (supports, merge supports, inside supports, convoys, the
+        implied supports of rule 4(b)), one decision per supporting unit, head-to-head forces."""
+        e = _enc(enc)
+        self._match(e)
+        self._plan_slots(e)
+        self._head_to_head(e)
+
+    def convoy_routes(self, enc: Encoding, u: int) -> list[tuple[str, ...]]:
+        return self._convoy_routes(_enc(enc), u)
+
+    def path_formula(self, enc: Encoding, u: int) -> Formula:
+        return self._path_formula(_enc(enc), u)
+
+    def decisions(self, enc: Encoding) -> list[tuple[Key, str, Definition]]:
+        """Each force's strength (an integer decision) and seaworthiness; each inside attack."""
+        e = _enc(enc)
+        keys = sorted(e.forces, key=lambda k: e.forces[k][0])
+        out: list[tuple[Key, str, Definition]] = [
+            (_k("strength", e.forces[k][0]), "strength", self._sum(self.force_terms(e, k))) for k in keys]
+        out += [(_k("seaworthy", e.forces[k][0]), "seaworthy", self.seaworthy(e, k)) for k in keys]
+        for f, o in sorted(e.bound.orders.items()):
+            if isinstance(o.body, InsideAttack):
+                out.append((_k("inside", f), "inside", self.inside_formula(e, f)))
+        return out
+
+    def battle(self, enc: Encoding, movers: list[int]) -> Formula:
+        e = _enc(enc)
+        return self.force_formula(e, e.force_of[movers[0]])
+
+    def cuts(self, enc: Encoding) -> list[tuple[Key, Definition]]:
+        return self._slot_definitions(_enc(enc))
+
+    def convoy_formula(self, enc: Encoding, f: int) -> Formula:
+        """A convoy succeeds unless its sea space is taken (rule 9: the usual rules)."""
+        return NOT(self.displaced(_enc(enc), enc.bound.position.units[f].province))
 
     # which orders match what ---------------------------------------------------------------
     def _match(self, enc: Enc) -> None:
@@ -185,7 +204,7 @@ class MultiplicityRules(MovementRules):
                     holders = [v for v in enc.occupants[tprov] if v not in enc.moves and v != s]
                     enc.matched[s] = bool(holders)
                     if holders:
-                        enc.hold_supports[tprov].append(s)
+                        enc.hold_supports_at[tprov].append(s)
                 else:
                     movers = [u for u in enc.moves if pos.units[u].province == tprov and enc.dest[u] == body.dest]
                     mine = [u for u in movers if pos.units[u].power == tpow] or movers
@@ -252,9 +271,9 @@ class MultiplicityRules(MovementRules):
         for s, (aim, what) in sorted(gives.items()):
             n = self.weight(pos, s, aim) if aim is not None else self.weight(pos, s, pos.units[s].province)
             kind = "support"
-            enc.slots[s] = [Slot(_k(kind, s, j + 1), s, aim, what) for j in range(max(n, 0))]
+            enc.support_slots[s] = [Slot(_k(kind, s, j + 1), s, aim, what) for j in range(max(n, 0))]
         by_prov: dict[str, list[int]] = defaultdict(list)
-        for s in sorted(enc.slots):
+        for s in sorted(enc.support_slots):
             by_prov[pos.units[s].province].append(s)
         for prov, sups in by_prov.items():
             multinational = len({pos.units[s].power for s in sups}) > 1
@@ -265,12 +284,12 @@ class MultiplicityRules(MovementRules):
                     return (last_first, s)
                 if self.rules.multinational_cut_order == "nation":
                     return (pos.units[s].power, last_first, s)
-                aim = enc.slots[s][0].aim if enc.slots[s] else None
+                aim = enc.support_slots[s][0].aim if enc.support_slots[s] else None
                 return (self.map.provinces[aim].name if aim else self.map.provinces[prov].name, last_first, s)
 
             rank = 0
             for s in sorted(sups, key=order_key):
-                for sl in enc.slots[s]:
+                for sl in enc.support_slots[s]:
                     rank += 1
                     enc.cut_rank[sl.key] = rank
 
@@ -287,7 +306,7 @@ class MultiplicityRules(MovementRules):
                         opp = enc.force_of[v]
                         if set(opp[0]) & set(side):
                             continue
-                        entry = enc.h2h.setdefault(k, (opp, []))
+                        entry = enc.force_h2h.setdefault(k, (opp, []))
                         if v not in entry[1]:
                             entry[1].append(v)
 
@@ -330,9 +349,6 @@ class MultiplicityRules(MovementRules):
             by_sea[pos.units[f].province].append(f)
         return OR(*(AND(*(VAR(_k("convoy", f)) for s in r for f in by_sea[s])) for r in enc.routes[u]))
 
-    def P(self, enc: Enc, u: int) -> Formula:  # type: ignore[override]
-        return VAR(_k("path", u)) if enc.route[u] == "convoy" else TRUE
-
     def Mv(self, u: int) -> Formula:
         return VAR(_k("move", u))
 
@@ -352,7 +368,7 @@ class MultiplicityRules(MovementRules):
     def slot_terms(self, enc: Enc, units: list[int], label: str, exclude: frozenset[str] = frozenset()) -> Terms:
         pos = enc.bound.position
         return [(f"{label} {enc.labels[s]}", 1, VAR(sl.key)) for s in units if pos.units[s].power not in exclude
-                for sl in enc.slots.get(s, [])]
+                for sl in enc.support_slots.get(s, [])]
 
     def member_terms(self, enc: Enc, k: ForceKey) -> Terms:
         pos = enc.bound.position
@@ -385,12 +401,13 @@ class MultiplicityRules(MovementRules):
                 terms.append((enc.labels[v], w, TRUE))
             elif self.rules.failed_split_defends == "counted" or pos.units[v].power not in standing:
                 terms.append((f"{enc.labels[v]}, whose move failed", w, NOT(self.Mv(v))))
-        return (terms + self.slot_terms(enc, enc.hold_supports.get(prov, []), "support")
+        return (terms + self.slot_terms(enc, enc.hold_supports_at.get(prov, []), "support")
                 + self.slot_terms(enc, enc.in_place.get(prov, []), "implied support in place by"))
 
-    def prevent_zero(self, enc: Enc, k: ForceKey) -> Formula:  # type: ignore[override]
-        if k in enc.h2h:
-            return self.F(enc, enc.h2h[k][0])
+    def force_prevent_zero(self, enc: Enc, k: ForceKey) -> Formula:
+        """A force coming head-to-head that got in prevents nothing in the space it left."""
+        if k in enc.force_h2h:
+            return self.F(enc, enc.force_h2h[k][0])
         return FALSE
 
     @staticmethod
@@ -399,7 +416,7 @@ class MultiplicityRules(MovementRules):
 
     def beats(self, enc: Enc, attack: Terms, rival: ForceKey) -> Formula:
         full = INT(_k("strength", enc.forces[rival][0]))
-        return OR(self.prevent_zero(enc, rival), GE([(w, f) for _, w, f in attack] + [(-1, full)], 1))
+        return OR(self.force_prevent_zero(enc, rival), GE([(w, f) for _, w, f in attack] + [(-1, full)], 1))
 
     def seaworthy(self, enc: Enc, k: ForceKey) -> Formula:
         """Rule 7: armies enter a sea space only with as many fleets (the force's and its side's
@@ -441,8 +458,8 @@ class MultiplicityRules(MovementRules):
         owners = enc.owners[p]
         restricted = self.force_terms(enc, k, owners)
         beat_r = [self.beats(enc, restricted, r) for r in rivals]
-        if k in enc.h2h:
-            opp, opp_units = enc.h2h[k]
+        if k in enc.force_h2h:
+            opp, opp_units = enc.force_h2h[k]
             return AND(sea, self.gt(restricted, self.force_terms(enc, opp) + self.defence_terms(enc, p, tuple(opp_units))), *beat_r)
         occ = enc.occupants.get(p, [])
         movers_out = [v for v in occ if v in enc.moves]
@@ -465,7 +482,7 @@ class MultiplicityRules(MovementRules):
         # units merging into the attacking component with a combined order count when they arrive
         attack += [(f"merging {enc.labels[u]}", self.weight(pos, u, prov), VAR(_k("move", u))) for u in enc.merge_attacks.get(a, [])]
         victims = [v for v in enc.occupants.get(prov, []) if pos.units[v].power == body.victim and v not in enc.moves]
-        hold = [s for s in enc.hold_supports.get(prov, []) if self.supported_power(enc, s) == body.victim]
+        hold = [s for s in enc.hold_supports_at.get(prov, []) if self.supported_power(enc, s) == body.victim]
         defence = [(enc.labels[v], self.weight(pos, v, prov), TRUE) for v in victims] + self.slot_terms(enc, hold, "support")
         return attack, defence
 
@@ -498,20 +515,21 @@ class MultiplicityRules(MovementRules):
                     key = pos.units[m].province if enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts else None
                     terms.append((key, w, self.P(enc, m)))
             for s in enc.supports_of_force.get(k, []) + enc.merge_supports.get(k, []):
-                terms += [(pos.units[s].province, 1, VAR(sl.key)) for sl in enc.slots.get(s, [])]
+                terms += [(pos.units[s].province, 1, VAR(sl.key)) for sl in enc.support_slots.get(s, [])]
             out.append((k, terms))
         return out
 
-    def _define_slots(self, enc: Enc) -> None:
+    def _slot_definitions(self, enc: Enc) -> list[tuple[Key, Definition]]:
         pos = enc.bound.position
         b = enc.bound
         priority = b.priority if isinstance(b, MultiplicityBound) else {}
-        scope: dict[object, list[Slot]] = defaultdict(list)
-        for s in sorted(enc.slots):
-            key: object = pos.units[s].province if self.rules.cut_budget == "stack" else (pos.units[s].province, s)
-            scope[key].extend(enc.slots[s])
-        for key, slots in sorted(scope.items(), key=lambda kv: str(kv[0])):
-            prov = key if isinstance(key, str) else key[0]  # type: ignore[index]
+        out: list[tuple[Key, Definition]] = []
+        # one budget per space (stack) or per support order (order): (space, supporter or -1)
+        scope: dict[tuple[str, int], list[Slot]] = defaultdict(list)
+        per_order = self.rules.cut_budget != "stack"
+        for s in sorted(enc.support_slots):
+            scope[(pos.units[s].province, s if per_order else -1)].extend(enc.support_slots[s])
+        for (prov, _), slots in sorted(scope.items(), key=lambda kv: str(kv[0]) if per_order else kv[0][0]):
             groups = self.cutting_groups(enc, prov)
             cut_by: dict[Key, list[Formula]] = defaultdict(list)
             for k, terms in groups:
@@ -524,9 +542,10 @@ class MultiplicityRules(MovementRules):
             for sl in slots:
                 cut = OR(*cut_by.get(sl.key, []))
                 if sl.what == "in place":
-                    enc.system.define(sl.key, "support", NOT(cut))
+                    out.append((sl.key, NOT(cut)))
                 else:
-                    enc.system.define(sl.key, "support", AND(NOT(cut), NOT(self.displaced(enc, prov))))
+                    out.append((sl.key, AND(NOT(cut), NOT(self.displaced(enc, prov)))))
+        return out
 
     # backup rules ----------------------------------------------------------------------------
     def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int) -> Optional[tuple[str, str, dict[Key, Definition]]]:
@@ -546,8 +565,8 @@ class MultiplicityRules(MovementRules):
                 {n: FALSE for n in members if n.kind in ("force", "move", "support", "inside")})
 
     # -- explanation ---------------------------------------------------------------------------
-    def explain(self, enc: Enc, values: Values, components: list[Component]) -> MovementResult:
-        return _explain(self, enc, values, components)
+    def explain(self, enc: Encoding, values: Values, components: Sequence[Component]) -> MovementResult:
+        return _explain(self, _enc(enc), values, components)
 
 
 def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> MovementResult:
@@ -586,13 +605,13 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                     for u in enc.merge_attacks.get(a, []):
                         if u in moved:
                             dislodged_by.setdefault(u, victims[0] if victims else a)
-    overridden: dict[Key, object] = {}
+    overridden: dict[Key, Component] = {}
     for c in components:
         for n in c.overrides:
             overridden[n] = c
 
     def slots_text(s: int) -> tuple[int, int]:
-        sl = enc.slots.get(s, [])
+        sl = enc.support_slots.get(s, [])
         return sum(1 for x in sl if values[x.key]), len(sl)
 
     def cutters(s: int) -> list[OrderRef]:
@@ -621,7 +640,8 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                 nations = " and ".join(k[0])
                 merge = (f" and merges ({nations})" if len(k[0]) > 1 else " and merges") + \
                     (" with " + ", ".join(together + staying) if together or staying else "")
-            backup_note = f" ({overridden[_k('move', u)].backup[1]})" if _k("move", u) in overridden else ""  # type: ignore[attr-defined]
+            backup = overridden[_k("move", u)].backup if _k("move", u) in overridden else None
+            backup_note = f" ({backup[1]})" if backup else ""
             if u in moved:
                 reason = f"moves{merge}{backup_note} — {att.describe()}"
                 if isinstance(body, MergeAttack):
@@ -641,8 +661,8 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                 parts.append(enc.not_seaworthy[k])
             elif not values[_k("seaworthy", enc.forces[k][0])]:
                 parts.append("the armies left at sea would outnumber the fleets, so the fleets cannot leave (rule 10)")
-            if hostile and k in enc.h2h:
-                opp, opp_units = enc.h2h[k]
+            if hostile and k in enc.force_h2h:
+                opp, opp_units = enc.force_h2h[k]
                 ds = strength("head-to-head", f"{' + '.join(opp[0])} into {m.provinces[opp[1]].name} and the units staying",
                               impl.force_terms(enc, opp) + impl.defence_terms(enc, k[1], tuple(opp_units)))
                 strengths.append(ds)
@@ -656,7 +676,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                     parts.append(f"against {d.describe()}")
                     culprits.extend(order_ref(b.orders[v]) for v in enc.occupants.get(k[1], []))
             for r in sorted(enc.forces):
-                if r[1] == k[1] and r != k and not val(impl.prevent_zero(enc, r)):
+                if r[1] == k[1] and r != k and not val(impl.force_prevent_zero(enc, r)):
                     ps = strength("strength", f"{' + '.join(r[0])} into {m.provinces[r[1]].name}", impl.force_terms(enc, r))
                     if ps.value >= att.value:
                         strengths.append(ps)
@@ -716,7 +736,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
             continue
         # a hold (or an implicit one)
         extra = ""
-        if enc.slots.get(u):
+        if enc.support_slots.get(u):
             given, n = slots_text(u)
             extra = f"; implied support of the merge: {given} of {n} given" if n else ""
         if dis is not None:
@@ -737,7 +757,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                      owners=pos.owners).canonical()
     occupied_after = {x.province for x in new_units}
     contested = sorted({k[1] for k, members in enc.forces.items() if k[1] not in occupied_after
-                        and not any(x in moved for x in members) and not val(impl.prevent_zero(enc, k))
+                        and not any(x in moved for x in members) and not val(impl.force_prevent_zero(enc, k))
                         and any(val(impl.P(enc, x)) for x in members)})
     backups = tuple(Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
                            orders=tuple(sorted({b.orders[n.unit].text for n in c.decisions if n.unit in b.orders})))
@@ -777,7 +797,7 @@ def _budget_text(impl: MultiplicityRules, enc: Enc, values: Values, s: int) -> s
     """Why the cut stopped where it did: the strongest attack's cutting strength (rule 6), less
     what comes from the space the support is aimed at."""
     pos = enc.bound.position
-    aim = enc.slots[s][0].aim if enc.slots.get(s) else None
+    aim = enc.support_slots[s][0].aim if enc.support_slots.get(s) else None
     best: Optional[tuple[int, ForceKey, int]] = None
     for k, terms in impl.cutting_groups(enc, pos.units[s].province):
         counted = sum(w for key, w, f in terms if evaluate(f, values) and (aim is None or key != aim))

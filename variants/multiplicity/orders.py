@@ -20,6 +20,7 @@ from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
 from dipsat.notation_additions import written_parts
 from dipsat.stacks import split_stacks
 
+from .notation import MultiplicityNotation
 from .options import MultiplicityOptions
 
 
@@ -99,10 +100,12 @@ class MultiplicityBinder(OrderBinder):
         A(Par)-Gas``) gives one order per part, each for a part of the header's unit."""
         out: list[ParsedLine] = []
         self._line_notes: dict[int, str] = {}
+        notation = self.notation
+        assert isinstance(notation, MultiplicityNotation)  # the variant's record names it
         for power in sorted(orders):
             for text in orders[power]:
                 m = _HEADER.match(text)
-                if m and self.notation.power_named(m.group("head")) is None:  # type: ignore[attr-defined]
+                if m and notation.power_named(m.group("head")) is None:
                     out.extend(self._split_line(power, text, m.group("head"), m.group("rest")))
                     continue
                 try:
