@@ -30,7 +30,7 @@ from dipsat.maps import GameMap, load_map
 
 from .errors import PositionError
 from .family import Family
-from .models import Position, Unit, ARMY, FLEET
+from .models import ARMY, FLEET, OrderBody, Position, Unit, register_order_kind
 from .movement import MovementRules
 from .notation import Notation
 from .orders import Geography, OrderBinder
@@ -164,6 +164,9 @@ class Variant:
     readings: tuple[str, ...] = ()
     rules_text: Callable[[Variant], Optional[str]] = no_rules_text
     reading_options: Callable[[Variant], type[BaseModel]] = own_options
+    # the variant's own order kinds (OrderBody subclasses), registered into the order union when
+    # the record is made (a tag another kind has is an error)
+    order_kinds: tuple[type[OrderBody], ...] = ()
     # grammar, legality and movement: classes the core instantiates over the map and rules
     notation_class: type[Notation] = Notation
     geography_class: type[Geography] = Geography
@@ -182,6 +185,8 @@ class Variant:
         # the record is a value: its tables are read-only views of copies of what it was given
         object.__setattr__(self, "rule_overrides", MappingProxyType(dict(self.rule_overrides)))
         object.__setattr__(self, "map_changes", tuple(MappingProxyType(dict(c)) for c in self.map_changes))
+        for kind in self.order_kinds:
+            register_order_kind(kind)
 
     # -- derived, computed on first use -----------------------------------------------------------
     @cached_property

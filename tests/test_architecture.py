@@ -101,3 +101,20 @@ def test_a_new_variant_is_a_record_of_standard_parts_and_needs_no_edit_of_the_co
     assert game.winner == "France"  # Munich changed hands at the end of the year: 4 centres
     with pytest.raises(PositionError, match="not 'F'"):
         Game(tiny, start=StartSpec(year=1901, season="year", units={"England": ["F Lon"]}))
+
+
+def test_the_order_kinds_of_the_variants_are_those_their_records_name():
+    """A variant's own order kinds are a field of its record (registered into the order union
+    when the record is made): every kind beyond the core's belongs to exactly one record."""
+    from dipsat.models import ORDER_KINDS, Convoy, Hold, Move, Support
+
+    core = {c.model_fields["kind"].default for c in (Hold, Move, Support, Convoy)}
+    named: dict[str, str] = {}
+    for record in VARIANTS:
+        for kind in record.order_kinds:
+            tag = kind.model_fields["kind"].default
+            assert tag not in named and tag not in core, (tag, record.name)
+            named[tag] = record.name
+            assert ORDER_KINDS[tag] is kind
+    of_variants = {t for t, c in ORDER_KINDS.items() if c.__module__.startswith("dipsat.variants.")}
+    assert sorted(of_variants) == sorted(named)

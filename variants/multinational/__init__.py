@@ -848,6 +848,7 @@ VARIANT = Variant(
         "A convoy order whose power has no convoy path is reported not carried out, though the M stays "
         "(rule 7: 'A convoy order itself always succeeds ... but the actual convoy can always fail').",
     ),
+    order_kinds=(FlyOver,),
     notation_class=MultinationalNotation,
     geography_class=MultinationalGeography,
     binder_class=MultinationalBinder,

@@ -27,7 +27,7 @@ from dipsat.variant import Variant, empty_start
 from .movement import MultiplicityRules
 from .notation import MultiplicityNotation
 from .options import OPTION_NOTES, MultiplicityOptions
-from .orders import MultiplicityBinder
+from .orders import InsideAttack, InsideSupport, MergeAttack, MergeMove, MergeSupport, MultiplicityBinder
 
 
 # Rule 1: "provided that the number of units does not exceed 3 (4 in the case of Russia)"
@@ -190,6 +190,7 @@ VARIANT = Variant(
     rule_overrides={"name": "multiplicity"},
     readings=READINGS,
     rules_text=rules_text,
+    order_kinds=(MergeMove, MergeAttack, MergeSupport, InsideAttack, InsideSupport),
     notation_class=MultiplicityNotation,
     binder_class=MultiplicityBinder,
     movement_rules_class=MultiplicityRules,
