@@ -5,6 +5,13 @@
 Each command runs ``--runs`` times as a fresh process (wall clock around ``subprocess.run``;
 the commands take turns, so a busy machine slows them alike).  Reported per command: median,
 min and max seconds, and whether OR-Tools was imported (``-X importtime`` on one extra run).
+
+Bytecode: ``pip install .`` compiles dipsat's modules when it installs them, and an editable
+install writes the compiled files on the first run -- unless ``PYTHONDONTWRITEBYTECODE`` is set,
+when every run compiles dipsat's sources again (about 0.1 s).  So the benchmark first compiles
+the installed package's sources (``compileall``, as pip does) and times the command as a user
+runs it; ``--no-compile`` times whatever is there (with the variable set and no compiled files:
+the compiling run).
 The acyclic turn (``examples/spring1901.toml``) needs no solver, nor does a small cycle
 (``examples/pandin.toml``: its resolutions are counted by trying the values of one decision per
 cycle, :func:`dipsat.equations.enumerate_cycle`); OR-Tools is imported for a cycle past that
@@ -40,6 +47,22 @@ def commands() -> dict[str, list[str]]:
     }
 
 
+def compile_package() -> list[str]:
+    """Compile the installed dipsat's sources to bytecode (as ``pip install`` does); the
+    folders compiled."""
+    import compileall
+    import importlib.util
+
+    folders = []
+    for name in ("dipsat", "dipsat.variants", "dipsat.maps"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            folders.extend(spec.submodule_search_locations)
+    for folder in folders:
+        compileall.compile_dir(folder, quiet=1)
+    return folders
+
+
 def imports_ortools(cmd: list[str]) -> bool:
     env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
     r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
@@ -49,7 +72,10 @@ def imports_ortools(cmd: list[str]) -> bool:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--no-compile", action="store_true", help="do not compile dipsat's sources to bytecode first")
     args = ap.parse_args(argv)
+    if not args.no_compile:
+        print(f"bytecode compiled first (as pip install does): {', '.join(compile_package())}")
     cmds = commands()
     times: dict[str, list[float]] = {k: [] for k in cmds}
     for _ in range(args.runs):
