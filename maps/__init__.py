@@ -174,7 +174,12 @@ class GameMap:
             return False
         if kind == "A":
             return province in self.army_neighbours(location)
-        return any(self.province_of(n) == province for n in self.fleet_neighbours(location))
+        return province in self._fleet_reach.get(location, ())
+
+    @cached_property
+    def _fleet_reach(self) -> dict[str, frozenset[str]]:
+        """Fleet location -> the provinces of its neighbouring locations."""
+        return {loc: frozenset(self.province_of(n) for n in adj) for loc, adj in self._fleet_adj.items()}
 
     def fleet_coasts_reachable(self, location: str, province: str) -> tuple[str, ...]:
         return tuple(sorted(n for n in self.fleet_neighbours(location) if self.province_of(n) == province))

@@ -209,6 +209,11 @@ class Notation:
         self._first_chars: dict[str, list[tuple[str, str]]] = {}
         for name, pid in self._names:
             self._first_chars.setdefault(name[:2], []).append((name, pid))
+        # the candidates at a position, by its first two characters: the names starting with
+        # both, then the one-letter names of the first (the order the lexer tries them in)
+        self._candidates: dict[str, tuple[tuple[str, str], ...]] = {
+            key: (*names, *(self._first_chars.get(key[0], ()) if len(key) == 2 else ()))
+            for key, names in self._first_chars.items()}
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
         self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
         self.unit_memo: dict[tuple[str, str], Unit] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
@@ -250,6 +255,7 @@ class Notation:
         keywords = self.keywords
         kind_words = self.kind_words
         first_chars = self._first_chars
+        candidates = self._candidates
         while i < n:
             ch = s[i]
             if ch.isspace() or ch in ",.;":
@@ -301,7 +307,9 @@ class Notation:
                 continue
             # a province name (longest first) followed by a boundary
             hit = None
-            for name, pid in (*first_chars.get(s[i:i + 2], ()), *first_chars.get(ch, ())):
+            two = s[i:i + 2]
+            cands = candidates.get(two) if len(two) == 2 else None
+            for name, pid in cands if cands is not None else first_chars.get(ch, ()):
                 if s.startswith(name, i):
                     end = i + len(name)
                     if end == n or not (s[end].isalnum()):

@@ -233,6 +233,9 @@ class OrderBinder:
         final: dict[int, Order] = {}
         for u in sorted(per_unit):
             cands = per_unit[u]
+            if len(cands) == 1:  # one order (the usual case)
+                final[u] = cands[0]
+                continue
             distinct = {o.body for o in cands}
             if len(distinct) == 1:
                 final[u] = cands[-1]
