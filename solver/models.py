@@ -526,39 +526,72 @@ class Partial(Outcome):
         return "partly carried out"
 
 
+class Lots(Frozen):
+    """Lots drawn from the seeded random source: among what (display names), the seed, the key
+    of the draw."""
+
+    among: tuple[str, ...]
+    seed: int
+    key: str
+
+    def describe(self) -> str:
+        return f" (lots drawn among {', '.join(self.among)}; seed {self.seed}, draw {self.key!r})"
+
+
 class Built(Outcome):
-    """A build; ``built``: the unit, as it is written."""
+    """A build, or a unit placed in a placement phase (``order_kind`` "placement"); ``built``: the
+    unit, as it is written; ``default``: the rule that placed it when no order did."""
 
     kind: Literal["built"] = "built"
     built: str = ""
+    default: Optional[str] = None
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        return f"builds {self.built}"
+        if self.default is not None:
+            return f"placed by default ({self.default})"
+        return f"{'places' if self.order_kind == 'placement' else 'builds'} {self.built}"
 
 
 class Disbanded(Outcome):
     """A unit disbanded: as ordered (a retreat phase), with no retreat order or nowhere to go, by
-    an adjustment order (``removed``: what it removed), or by the civil-disorder rule."""
+    an adjustment order (``removed``: what it removed), by a removal order (the word of
+    rulebooks that "remove"), by the rule for removals nobody ordered (``default``: that rule,
+    ``lots``: when lots chose), or by the civil-disorder rule.  ``off_board``: the rulebook says
+    a disbanded unit goes off the board."""
 
     kind: Literal["disbanded"] = "disbanded"
-    cause: Literal["ordered", "no_retreat_order", "no_retreat", "adjustment", "civil_disorder"] = "ordered"
+    cause: Literal["ordered", "no_retreat_order", "no_retreat", "adjustment", "removal", "default",
+                   "civil_disorder"] = "ordered"
     removed: str = ""
+    off_board: bool = False
+    default: Optional[str] = None
+    lots: Optional[Lots] = None
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
+        if self.off_board and self.cause in ("ordered", "no_retreat"):
+            return "disbanded off the board" + (": no province to retreat to" if self.cause == "no_retreat" else "")
         return {"ordered": "disbanded as ordered",
                 "no_retreat_order": "disbanded: no retreat order",
                 "no_retreat": "disbanded: no province to retreat to",
                 "adjustment": f"disbands {self.removed}",
+                "removal": f"removes {self.removed}",
+                "default": f"removed by default ({self.default})" + (self.lots.describe() if self.lots else ""),
                 "civil_disorder": "disbanded by the civil-disorder rule (farthest from an owned centre)"}[self.cause]
 
 
 class Waived(Outcome):
+    """A build not made: waived by an order, or ``short`` builds the power could not make (it
+    plays short)."""
+
     kind: Literal["waived"] = "waived"
+    short: Optional[int] = None
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
+        if self.short is not None:
+            return f"{self.short} build(s) not made: {self.power} plays short"
         return "build waived"
 
 

@@ -43,3 +43,41 @@ def test_displaced_stacks_and_bouncing_sides_are_typed():
         _round_trip(o)
 
 
+
+
+def test_multinational_phases_outside_movement_are_typed():
+    """Placement, retreats and adjustments of the bundled Multinational game: every outcome is
+    typed and its words come from its fields (the lots of a default removal as a typed value)."""
+    from conftest import ROOT
+    from dipsat.game import load_saved_game, replay
+
+    game = replay(load_saved_game(ROOT / "examples" / "multinational_game.toml"), check=False)
+    seen = set()
+    for rec in game.history:
+        if rec.name.endswith("M") and not rec.name.endswith("P"):
+            continue  # movement: the seed-style strengths are Multinational's own words still
+        for o in rec.outcomes:
+            if o.order_kind in ("hold", "move", "support", "convoy"):
+                continue
+            _round_trip(o)
+            seen.add(o.kind)
+    assert {"built"} <= seen
+
+
+def test_multinational_default_removals_carry_their_lots():
+    from dipsat.models import Disbanded, Lots, Position, Unit
+    from dipsat.variants import find_variant
+    from dipsat.variants.multinational import _adjustments
+
+    v = find_variant("multinational")
+    m = v.map
+    plain = sorted(p for p, d in m.provinces.items() if not d.is_sea and not d.supply_centre)[:2]
+    pos = Position(variant="multinational", year=1992, season="winter", owners={"vir": "CC"},
+                   units=tuple(Unit(power="CC", kind="E", location=p) for p in plain) + (Unit(power="CC", kind="M", location="vir"),))
+    res = _adjustments(v, v.rules(), pos, {})
+    first = res.outcomes[0]
+    assert isinstance(first, Disbanded) and first.cause == "default" and isinstance(first.lots, Lots)
+    assert first.lots.among == tuple(m.display(p) for p in plain)
+    assert first.reason.startswith("removed by default (neutral states first, then controlled, then home) (lots drawn among ")
+    for o in res.outcomes:
+        _round_trip(o)

@@ -45,7 +45,8 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
 from dipsat.errors import IllegalOrder, OrderError
-from dipsat.models import Convoy, Move, OrderBody, Outcome, Position, Support, register_order_kind
+from dipsat.models import (Bounced, Built, Convoy, Disbanded, Lots, Move, Moved, OrderBody, OrderRef, Outcome, Position,
+                           Support, Waived, register_order_kind)
 from dipsat.movement import Encoding, MovementRules, Terms, decision_key, term_value
 from dipsat.notation import Addition, Cursor, ParsedOrder
 from dipsat.notation_additions import NationNotation, SupportsWithMove
@@ -594,13 +595,8 @@ def draw_key(*parts: object) -> str:
     return key(*parts)
 
 
-def _lots_note(m, tied: list[str], src, key: str) -> str:
-    return f" (lots drawn among {', '.join(m.display(t) for t in tied)}; seed {src.seed}, draw {key!r})"
-
-
-def _mk(power, text, kind, result, reason, unit=None) -> Outcome:
-    return Outcome.build(power=power, text=text, unit=unit, order_kind=kind, result=result,
-                                   reason=reason, by=(), strengths=(), dislodged_by=None)
+def _lots_drawn(m, tied: list[str], src, key: str) -> Lots:
+    return Lots.build(among=tuple(m.display(t) for t in tied), seed=src.seed, key=key)
 
 
 def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
@@ -617,22 +613,22 @@ def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> Adjustme
             try:
                 p = variant.notation.parse(text, mn)
             except OrderError as exc:
-                outcomes.append(_mk(mn, text, "rejected", "invalid", f"invalid: {exc.reason}"))
+                outcomes.append(Outcome.rejected(mn, text, "invalid", exc.reason))
                 continue
             kind, prov = p.unit.kind, p.unit.loc.province
             if kind not in KINDS or prov not in home or kind in placed or prov in placed.values():
-                outcomes.append(_mk(mn, text, "rejected", "illegal",
-                                    f"illegal: place one E, one M and one P on {mn}'s home centres "
-                                    f"({', '.join(sorted(m.display(h) for h in home))}), one power each"))
+                outcomes.append(Outcome.rejected(mn, text, "illegal",
+                                                 f"place one E, one M and one P on {mn}'s home centres "
+                                                 f"({', '.join(sorted(m.display(h) for h in home))}), one power each"))
                 continue
             placed[kind] = prov
-            outcomes.append(_mk(mn, text, "placement", "built", f"places {kind} {m.display(prov)}"))
+            outcomes.append(Built.build(power=mn, text=text, order_kind="placement", built=f"{kind} {m.display(prov)}"))
         for kind, prov in DEFAULT_PLACEMENT.get(mn, {}).items():
             if kind not in placed:
                 free = [prov] if prov not in placed.values() else sorted(home - set(placed.values()))
                 placed[kind] = free[0]
-                outcomes.append(_mk(mn, f"(default) {kind} {m.display(free[0])}", "placement", "built",
-                                    "placed by default (the seed's table)"))
+                outcomes.append(Built.build(power=mn, text=f"(default) {kind} {m.display(free[0])}", order_kind="placement",
+                                            built=f"{kind} {m.display(free[0])}", default="the seed's table"))
         units += [Unit(power=mn, kind=k, location=p) for k, p in sorted(placed.items())]
     after = pos.model_copy(update={"units": tuple(units)}).canonical()
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after)
@@ -673,11 +669,11 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
             try:
                 p = variant.notation.parse(text, power)
             except OrderError as exc:
-                outcomes.append(_mk(power, text, "rejected", "invalid", f"invalid: {exc.reason}"))
+                outcomes.append(Outcome.rejected(power, text, "invalid", exc.reason))
                 continue
             cands = [u for u in options if pos.units[u].province == p.unit.loc.province and pos.units[u].power == power]
             if not cands or p.action not in ("move", "disband") or cands[0] in chosen:
-                outcomes.append(_mk(power, text, "rejected", "illegal", "illegal: not a retreat or disband of a dislodged power"))
+                outcomes.append(Outcome.rejected(power, text, "illegal", "not a retreat or disband of a dislodged power"))
                 continue
             u = cands[0]
             if p.action == "disband":
@@ -686,7 +682,7 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
             assert p.dest is not None  # a retreat is a move
             if p.dest.province not in options[u].open:
                 why = options[u].closed.get(p.dest.province, "not a bordering state")
-                outcomes.append(_mk(power, text, "rejected", "illegal", f"illegal: not a retreat option: {why}", u))
+                outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}", u))
                 continue
             chosen[u] = (p.dest.province, power, text)
     for u in sorted(options):
@@ -708,7 +704,7 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
         unit = pos.units[u]
         key = draw_key(pos.year, "retreat", f"{unit.kind} {m.display(unit.location)}")
         pick = lots.choice(key, tied)
-        note = _lots_note(m, tied, lots, key) if len(tied) > 1 else ""
+        note = _lots_drawn(m, tied, lots, key).describe() if len(tied) > 1 else ""
         chosen[u] = (pick, unit.power, f"(default) {unit.kind} {m.display(unit.location)} R {m.display(pick)}{note}")
     targets: dict[str, list[int]] = {}
     for u, (dest, _, _) in chosen.items():
@@ -717,17 +713,18 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
     new_units = list(mv.after.units)
     for u, (dest, power, text) in sorted(chosen.items()):
         if dest == "disband":
-            outcomes.append(_mk(power, text, "disband", "disbanded", "disbanded off the board", u))
+            outcomes.append(Disbanded.build(power=power, text=text, unit=u, order_kind="disband", cause="ordered", off_board=True))
         elif len(targets[dest]) > 1:
-            outcomes.append(_mk(power, text, "retreat", "bounced", "fails: another power retreats there too; both are disbanded", u))
+            rivals = tuple(OrderRef.build(power=chosen[v][1], text=chosen[v][2], unit=v) for v in sorted(targets[dest]) if v != u)
+            outcomes.append(Bounced.build(power=power, text=text, unit=u, order_kind="retreat", by=rivals))
         else:
             new_units.append(pos.units[u].model_copy(update={"location": dest}))
-            outcomes.append(_mk(power, text, "retreat", "moved", f"retreats to {m.display(dest)}", u))
+            outcomes.append(Moved.build(power=power, text=text, unit=u, order_kind="retreat", dest=m.display(dest)))
     for u in options:
         if u not in chosen:
             unit = pos.units[u]
-            outcomes.append(_mk(unit.power, f"{unit.kind} {m.display(unit.location)} (no retreat)", "disband",
-                                "disbanded", "disbanded off the board: no state to retreat to", u))
+            outcomes.append(Disbanded.build(power=unit.power, text=f"{unit.kind} {m.display(unit.location)} (no retreat)", unit=u,
+                                            order_kind="disband", cause="no_retreat", off_board=True))
     after = mv.after.model_copy(update={"units": tuple(new_units)}).canonical()
     return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
                          outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
@@ -761,10 +758,10 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
             try:
                 p = variant.notation.parse(body, mn) if action else None
             except OrderError as exc:
-                outcomes.append(_mk(mn, text, "rejected", "invalid", f"invalid: {exc.reason}"))
+                outcomes.append(Outcome.rejected(mn, text, "invalid", exc.reason))
                 continue
             if p is None or p.unit.kind not in KINDS:
-                outcomes.append(_mk(mn, text, "rejected", "invalid", "invalid: expected 'Build E Uta' or 'Remove P Kan'"))
+                outcomes.append(Outcome.rejected(mn, text, "invalid", "expected 'Build E Uta' or 'Remove P Kan'"))
                 continue
             prov = p.unit.loc.province
             occupied = {u.province for i, u in enumerate(units) if i not in removed}
@@ -779,20 +776,21 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
                            + ("" if free_home else
                               " and the one build on another controlled centre is used" if elsewhere_used else
                               " (nor a free controlled centre for the one build elsewhere)"))
-                    outcomes.append(_mk(mn, text, "rejected", "illegal", f"illegal: {why}"))
+                    outcomes.append(Outcome.rejected(mn, text, "illegal", why))
                     continue
                 elsewhere_used |= not ok_home
                 done += 1
                 units.append(Unit(power=mn, kind=p.unit.kind, location=prov))
-                outcomes.append(_mk(mn, text, "build", "built", f"builds {p.unit.kind} {m.display(prov)}"))
+                outcomes.append(Built.build(power=mn, text=text, order_kind="build", built=f"{p.unit.kind} {m.display(prov)}"))
             else:
                 idx = [i for i in mine if units[i].province == prov and i not in removed]
                 if -delta - done <= 0 or not idx:
-                    outcomes.append(_mk(mn, text, "rejected", "illegal", "illegal: no power there to remove, or no removal due"))
+                    outcomes.append(Outcome.rejected(mn, text, "illegal", "no power there to remove, or no removal due"))
                     continue
                 removed.add(idx[0])
                 done += 1
-                outcomes.append(_mk(mn, text, "disband", "disbanded", f"removes {units[idx[0]].kind} {m.display(prov)}"))
+                outcomes.append(Disbanded.build(power=mn, text=text, order_kind="disband", cause="removal",
+                                                removed=f"{units[idx[0]].kind} {m.display(prov)}"))
         while delta < 0 and done < -delta:
             left = [i for i in mine if i not in removed]
             def rank(i: int) -> int:
@@ -804,13 +802,14 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
             tied = [i for i in left if rank(i) == best]
             key = draw_key(pos.year, "removal", mn, done + 1)
             pick = lots.choice(key, tied)
-            note = _lots_note(m, [units[i].location for i in tied], lots, key) if len(tied) > 1 else ""
+            drawn = _lots_drawn(m, [units[i].location for i in tied], lots, key) if len(tied) > 1 else None
             removed.add(pick)
             done += 1
-            outcomes.append(_mk(mn, f"(default) Remove {units[pick].kind} {m.display(units[pick].location)}",
-                                "disband", "disbanded", "removed by default (neutral states first, then controlled, then home)" + note))
+            outcomes.append(Disbanded.build(power=mn, text=f"(default) Remove {units[pick].kind} {m.display(units[pick].location)}",
+                                            order_kind="disband", cause="default", lots=drawn,
+                                            default="neutral states first, then controlled, then home"))
         if delta > done:
-            outcomes.append(_mk(mn, f"({mn} plays short)", "waive", "waived", f"{delta - done} build(s) not made: {mn} plays short"))
+            outcomes.append(Waived.build(power=mn, text=f"({mn} plays short)", order_kind="waive", short=delta - done))
     after = pos.model_copy(update={"units": tuple(u for i, u in enumerate(units) if i not in removed)}).canonical()
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after, random_seed=lots.seed)
 
