@@ -372,3 +372,20 @@ def test_compare_runs_each_value_of_the_variants_options(capsys):
     assert "a case of the standard variant, not multiplicity" in capsys.readouterr().out
     assert main(["compare", "--variant", "standard", "tests/corpora/datc/6.A.01.toml"]) == 2
     assert "has no rule options of its own" in capsys.readouterr().err
+
+
+def test_movement_through_the_core_hooks():
+    """The variant's movement rules fill the core's hooks; the shared encoding builds the turn
+    (no wholesale encode, and the core's P and prevent_zero mean what they say)."""
+    from dipsat.movement import MovementRules
+    from dipsat.pipeline import Pipeline
+    from dipsat.variants.multiplicity.movement import Enc, MultiplicityRules
+
+    for name in ("encode", "P", "prevent_zero"):
+        assert getattr(MultiplicityRules, name) is getattr(MovementRules, name), name
+    pos = build_position(V, TurnRequest(variant="multiplicity", units={"France": ["A(Bur)", "A(Par)"], "Italy": ["A(Bur)"]}))
+    pipe = Pipeline(V, V.rules())
+    enc = pipe.encode(pipe.bind(pos, {"France": ["A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)"]}))
+    assert isinstance(enc, Enc)
+    kinds = {enc.system.kinds[k] for k in enc.system.defs}
+    assert {"strength", "seaworthy", "inside", "force", "move"} <= kinds
