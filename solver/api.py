@@ -80,9 +80,10 @@ def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[s
         if req.season not in seasons:
             raise PositionError(f"season: {req.season!r} is not one of {', '.join(seasons)} (the {variant.name} variant's seasons)")
     # Checked before units are merged into stacks: two identical units are two units.
-    variant.check_position(variant, Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units)))
-    pos = Position(variant=variant.name, year=req.year, season=req.season, units=tuple(units),
-                   owners=build_owners(variant, req)).canonical()
+    # (built from the validated request and engine-made units: no second validation pass)
+    variant.check_position(variant, Position.build(variant=variant.name, year=req.year, season=req.season, units=tuple(units)))
+    pos = Position.build(variant=variant.name, year=req.year, season=req.season, units=tuple(units),
+                         owners=build_owners(variant, req)).canonical()
     variant.check_position(variant, pos)
     if not pos.units and not (req.phase == "adjustment" and req.owners):
         raise PositionError("units: the position is empty (no units given); nothing to adjudicate")

@@ -32,29 +32,34 @@ class Frozen(BaseModel):
         """Construct without validation, for values the engine makes itself (pydantic's
         ``model_construct`` walks every field's default on each call; this copies a prepared
         dict of defaults).  Input from users always goes through validation."""
-        defaults = cls.__dict__.get("_build_defaults")
-        if defaults is None:
-            defaults = {}
-            for name, f in cls.model_fields.items():
-                if f.default_factory is not None:
-                    defaults[name] = None  # filled per call below
-                elif not f.is_required():
-                    defaults[name] = f.default
-            type.__setattr__(cls, "_build_defaults", defaults)
-            type.__setattr__(cls, "_build_factories",
-                             {n: f.default_factory for n, f in cls.model_fields.items() if f.default_factory is not None})
-        data = {**defaults, **values}
-        factories = cls.__dict__["_build_factories"]
-        if factories:
-            for name, factory in factories.items():
-                if name not in values:
-                    data[name] = factory()
-        obj = _new(cls)
-        _set(obj, "__dict__", data)
-        _set_fields_set(obj, set(values))
-        _set_extra(obj, None)
-        _set_private(obj, None)
-        return obj
+        return _construct(cls, values)
+
+
+def _construct(cls: type[Frozen], values: dict[str, Any]) -> Any:
+    """:meth:`Frozen.build` of ``cls`` from a dict of field values."""
+    defaults = cls.__dict__.get("_build_defaults")
+    if defaults is None:
+        defaults = {}
+        for name, f in cls.model_fields.items():
+            if f.default_factory is not None:
+                defaults[name] = None  # filled per call below
+            elif not f.is_required():
+                defaults[name] = f.default
+        type.__setattr__(cls, "_build_defaults", defaults)
+        type.__setattr__(cls, "_build_factories",
+                         {n: f.default_factory for n, f in cls.model_fields.items() if f.default_factory is not None})
+    data = {**defaults, **values}
+    factories = cls.__dict__["_build_factories"]
+    if factories:
+        for name, factory in factories.items():
+            if name not in values:
+                data[name] = factory()
+    obj = _new(cls)
+    _set(obj, "__dict__", data)
+    _set_fields_set(obj, set(values))
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
 
 
 _new = object.__new__  # pydantic models define no __new__ of their own
@@ -352,7 +357,7 @@ class Outcome(Frozen):
             return target.build(**values)
         if "reason" in values:
             values["wording"] = values.pop("reason")
-        return super().build(**values)
+        return _construct(cls, values)
 
     @classmethod
     def rejected(cls, power: str, text: str, severity: str, reason: str, unit: Optional[int] = None) -> "Outcome":

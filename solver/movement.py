@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain
 from typing import Any, ClassVar, Optional, Sequence
 
@@ -56,7 +57,8 @@ def decision_key(prefix: str, u: int) -> Key:
     return Key(KINDS[prefix], u)
 
 
-_name = decision_key  # the core's short name for it
+# the core's short name for it; keys are immutable values, so the few of a turn are made once
+_name = lru_cache(maxsize=4096)(decision_key)
 
 
 def _unit_of(name: Key) -> int:
