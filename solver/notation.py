@@ -156,6 +156,9 @@ def format_order(p: "ParsedOrder") -> str:
 TokenValue = LocRef | int | str | tuple[Optional[str], ...] | None
 
 
+_UNSEEN = object()  # a word not yet in the word memo
+
+
 @dataclass(frozen=True)
 class _Tok:
     kind: str  # PROV, DASH, HOLD, SUPPORT, CONVOY, VIA, BY, KIND, NUM, MOVE, or a variant's own
@@ -215,6 +218,10 @@ class Notation:
             key: (*names, *(self._first_chars.get(key[0], ()) if len(key) == 2 else ()))
             for key, names in self._first_chars.items()}
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
+        # the words a longer name continues past (a name's text before each of its spaces):
+        # such a word is never read on its own (see _word_token)
+        self._continued = frozenset(name[:j] for name, _ in self._names for j, c in enumerate(name) if c == " ")
+        self._word_memo: dict[str, Optional[_Tok]] = {}  # word -> its one token, or None (pure memo)
         self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
         self.unit_memo: dict[tuple[str, str], Unit] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
         # the lexer asks lex_word only of a notation that has one of its own
@@ -241,11 +248,57 @@ class Notation:
     def tokenize(self, text: str) -> list[_Tok]:
         hit = self._token_memo.get(text)
         if hit is None:
-            hit = tuple(self._tokenize(text))
+            hit = self._word_tokens(text)
+            if hit is None:
+                hit = tuple(self._tokenize(text))
             if len(self._token_memo) > 50_000:
                 self._token_memo.clear()
             self._token_memo[text] = hit
         return list(hit)
+
+    def _word_tokens(self, text: str) -> Optional[tuple[_Tok, ...]]:
+        """The tokens of an order whose every word (split at white space) is one token read the
+        same way on its own -- most orders: ``A Par - Bur``, ``F Nth C A Lon - Nwy`` -- from a
+        memo of words (their tokens moved to the word's column); None when some word is not such
+        a word, and :meth:`_tokenize` reads the text.  The same tokens as :meth:`_tokenize`
+        (a test compares them on every kind of order)."""
+        s = text.lower()
+        memo = self._word_memo
+        toks: list[_Tok] = []
+        pos = 0
+        for w in s.split():
+            i = s.index(w, pos)
+            pos = i + len(w)
+            tok = memo.get(w, _UNSEEN)
+            if tok is _UNSEEN:
+                tok = self._word_token(w)
+                if len(memo) > 50_000:
+                    memo.clear()
+                memo[w] = tok
+            if tok is None:
+                return None
+            assert isinstance(tok, _Tok)
+            if i:
+                value = tok.value
+                if isinstance(value, LocRef):
+                    value = LocRef(value.province, value.coast, value.column + i)
+                tok = _Tok(tok.kind, value, tok.column + i)
+            toks.append(tok)
+        return tuple(toks)
+
+    def _word_token(self, w: str) -> Optional[_Tok]:
+        """The one token a word is read as wherever it stands, or None: when it is not exactly
+        one token, when its token takes in the words after it (``via convoy``), or when a
+        longer province name continues past it (``north`` of ``north sea``)."""
+        if w in self._continued:
+            return None
+        try:
+            toks = self._tokenize(w)
+        except InvalidOrder:
+            return None
+        if len(toks) != 1 or toks[0].kind in ("VIA", "BY"):
+            return None
+        return toks[0]
 
     def _tokenize(self, text: str) -> list[_Tok]:
         s = text.lower()
