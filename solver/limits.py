@@ -140,8 +140,8 @@ def deadline(seconds: float | None) -> Iterator[None]:
                           f"(parsing, checking and solving; {time.monotonic() - start:.1f} s)")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
+    try:  # a limit shorter than the next bytecode expires here, and the handler is still restored
+        signal.setitimer(signal.ITIMER_REAL, seconds)
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
