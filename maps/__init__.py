@@ -182,7 +182,19 @@ class GameMap:
         return {loc: frozenset(self.province_of(n) for n in adj) for loc, adj in self._fleet_adj.items()}
 
     def fleet_coasts_reachable(self, location: str, province: str) -> tuple[str, ...]:
-        return tuple(sorted(n for n in self.fleet_neighbours(location) if self.province_of(n) == province))
+        """The locations of ``province`` a fleet at ``location`` borders (sorted)."""
+        return self._fleet_coasts.get(location, {}).get(province, ())
+
+    @cached_property
+    def _fleet_coasts(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        """Fleet location -> neighbouring province -> its locations there (sorted)."""
+        out: dict[str, dict[str, tuple[str, ...]]] = {}
+        for loc, adj in self._fleet_adj.items():
+            by: dict[str, list[str]] = {}
+            for n in adj:
+                by.setdefault(self.province_of(n), []).append(n)
+            out[loc] = {prov: tuple(sorted(ns)) for prov, ns in by.items()}
+        return out
 
     def lookup_province(self, text: str) -> str | None:
         return self._names.get(normalise_name(text))
