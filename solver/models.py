@@ -369,16 +369,56 @@ def _via(via_convoy: bool, backup_rule: Optional[str]) -> str:
     return (" via convoy" if via_convoy else "") + (f" ({backup_rule})" if backup_rule else "")
 
 
+class TallyPart(Frozen):
+    value: int  # what the part counts for (0: a support that was cut)
+    label: str
+
+
+class Tally(Frozen):
+    """A strength as a rulebook tallies it, every part shown with what it counts for:
+    "Attacking strength: 2 (2 Clm, 0 Mon)", "Revised attacking strength: 3 (3 Sas)",
+    "Defending strength: 3 (Alb)" (``alone``: one part shown by its label), "Defending
+    strength: 0 (Cal leaves)" (``leaves``), "Attacking strength Cal: 3 (3 Cal)" (``of``: another
+    unit's)."""
+
+    name: Literal["attacking", "revised attacking", "defending"]
+    total: int
+    parts: tuple[TallyPart, ...] = ()
+    of: Optional[str] = None
+    alone: bool = False
+    leaves: bool = False
+
+    def describe(self) -> str:
+        title = f"{self.name.capitalize()} strength" + (f" {self.of}" if self.of else "")
+        if self.leaves and self.parts:
+            return f"{title}: {self.total} ({self.parts[0].label} leaves)"
+        if self.alone and len(self.parts) == 1:
+            return f"{title}: {self.total} ({self.parts[0].label})"
+        return f"{title}: {self.total} ({', '.join(f'{p.value} {p.label}' for p in self.parts) or 'none'})"
+
+
+def _tallies(tally: tuple[Tally, ...]) -> str:
+    return "; ".join(t.describe() for t in tally)
+
+
 class Moved(Outcome):
-    """The move (or retreat) succeeded."""
+    """The move (or retreat) succeeded.  ``tally``: the strengths as the rulebook tallies them
+    (when it does); ``nonattack``: the name of a move that attacks nothing (it succeeds unless
+    another order conflicts with it)."""
 
     kind: Literal["moved"] = "moved"
     via_convoy: bool = False
     backup_rule: Optional[str] = None  # the backup rule that settled its cycle, when one did
     dest: Optional[str] = None  # where a retreat went (display name)
+    tally: tuple[Tally, ...] = ()
+    nonattack: Optional[str] = None
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
+        if self.nonattack is not None:
+            return f"{self.nonattack} succeeds" + self.dislodged_note()
+        if self.tally:
+            return f"succeeds — {_tallies(self.tally)}" + self.dislodged_note()
         if self.order_kind == "retreat":
             return f"retreats to {self.dest}"
         attack = f" — {self.strengths[0].describe()}" if self.strengths else ""
@@ -393,8 +433,14 @@ class Bounced(Outcome):
     backup_rule: Optional[str] = None
     obstacles: tuple[Obstacle, ...] = ()
     dest: Optional[str] = None  # a retreat destroyed in a retreat battle there (display name)
+    tally: tuple[Tally, ...] = ()  # as on Moved
+    nonattack: Optional[str] = None  # as on Moved: it failed on a conflict with another order
 
     def describe(self) -> str:
+        if self.nonattack is not None:
+            return f"{self.nonattack} fails: it conflicts with another order" + self.dislodged_note()
+        if self.tally:
+            return f"fails — {_tallies(self.tally)}" + self.dislodged_note()
         if self.order_kind == "retreat" and self.dest is not None:
             return f"destroyed: another nation retreated more units into {self.dest}, or as many"
         if self.order_kind == "retreat":
@@ -410,6 +456,7 @@ class NoPath(Outcome):
 
     kind: Literal["no_path"] = "no_path"
     broken: tuple[OrderRef, ...] = ()
+    tally: tuple[Tally, ...] = ()  # as on Moved
 
     def describe(self) -> str:
         if not self.by:
@@ -418,6 +465,8 @@ class NoPath(Outcome):
             why = "no convoy path: " + "; ".join(f"{t.text} fails" for t in self.broken)
         else:
             why = "no convoy path: the fleets do not form a chain"
+        if self.tally:
+            return f"fails: {why} — {_tallies(self.tally)}" + self.dislodged_note()
         return why + self.dislodged_note()
 
 

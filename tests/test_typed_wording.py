@@ -54,14 +54,30 @@ def test_multinational_phases_outside_movement_are_typed():
     game = replay(load_saved_game(ROOT / "examples" / "multinational_game.toml"), check=False)
     seen = set()
     for rec in game.history:
-        if rec.name.endswith("M") and not rec.name.endswith("P"):
-            continue  # movement: the seed-style strengths are Multinational's own words still
         for o in rec.outcomes:
-            if o.order_kind in ("hold", "move", "support", "convoy"):
-                continue
             _round_trip(o)
             seen.add(o.kind)
-    assert {"built"} <= seen
+    assert {"built", "moved", "held", "given"} <= seen
+
+
+def test_multinational_tallies_and_flyovers_are_typed():
+    """The seed's tallies ("Attacking strength: 5 (3 Sas, 2 Wyo)") and fly-overs are fields of the
+    move's outcome, rendered as the seed writes them."""
+    from conftest import ROOT
+    from dipsat.api import adjudicate, load_request
+    from dipsat.models import Moved, Tally
+
+    res = adjudicate(load_request(ROOT / "tests" / "corpora" / "multinational" / "mn_e.toml"))
+    out = {o.text: o for o in res.outcomes}
+    sas = out["M Sas – Alb"]
+    assert isinstance(sas, (Moved, Bounced)) and [t.name for t in sas.tally][:2] == ["attacking", "revised attacking"]
+    assert isinstance(sas.tally[0], Tally) and sas.tally[0].total == 5
+    assert "Attacking strength: 5 (3 Sas, 2 Wyo); Revised attacking strength: 3 (3 Sas)" in sas.reason
+    fly = adjudicate(load_request(ROOT / "tests" / "corpora" / "multinational" / "mn_rule_flyover_allowance.toml"))
+    flown = [o for o in fly.outcomes if getattr(o, "nonattack", None) == "fly-over"]
+    assert flown and flown[0].reason.startswith("fly-over ")
+    for o in (*res.outcomes, *fly.outcomes):
+        _round_trip(o)
 
 
 def test_multinational_default_removals_carry_their_lots():

@@ -45,8 +45,8 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
 from dipsat.errors import IllegalOrder, OrderError
-from dipsat.models import (Bounced, Built, Convoy, Disbanded, Lots, Move, Moved, OrderBody, OrderRef, Outcome, Position,
-                           Support, Waived, register_order_kind)
+from dipsat.models import (Bounced, Built, Convoy, Disbanded, Lots, Move, Moved, NoPath, OrderBody, OrderRef, Outcome, Position,
+                           Support, Tally, TallyPart, Waived, register_order_kind)
 from dipsat.movement import Encoding, MovementRules, Terms, decision_key, term_value
 from dipsat.notation import Addition, Cursor, ParsedOrder
 from dipsat.notation_additions import NationNotation, SupportsWithMove
@@ -442,16 +442,14 @@ class MultinationalRules(MovementRules):
             return FALSE  # one power per state: an occupied destination conflicts
         return TRUE
 
-    # the seed's own words for strengths ---------------------------------------------------
+    # the seed's own tallies of strengths -------------------------------------------------
     @staticmethod
-    def seed_strength(title: str, terms: Terms, values: Values, defence: bool = False) -> tuple[int, str]:
+    def seed_strength(name: Literal["attacking", "revised attacking", "defending"], terms: Terms, values: Values,
+                      defence: bool = False, of: Optional[str] = None) -> Tally:
         """The seed's way: "Attacking strength: 2 (2 Clm, 0 Mon)" (a cut support shows 0),
         "Defending strength: 3 (Alb)", "Defending strength: 5 (3 Cal, 2 Bca)"."""
-        parts = [(term_value(w, f, values), l) for l, w, f in terms]
-        total = sum(w for w, _ in parts)
-        if defence and len(parts) == 1:
-            return total, f"{title}: {total} ({parts[0][1]})"
-        return total, f"{title}: {total} ({', '.join(f'{w} {l}' for w, l in parts) or 'none'})"
+        parts = tuple(TallyPart.build(value=term_value(w, f, values), label=l) for l, w, f in terms)
+        return Tally.build(name=name, total=sum(p.value for p in parts), parts=parts, of=of, alone=defence)
 
     def explain_move(self, enc: Encoding, values: Values, u: int, outcome: Outcome) -> Outcome:
         self._attacker = u
@@ -461,42 +459,38 @@ class MultinationalRules(MovementRules):
             self._attacker = None
 
     def _explain_move(self, enc: Encoding, values: Values, u: int, outcome: Outcome) -> Outcome:
+        """The core's outcome of a move with the seed's tallies of the strengths involved (a
+        fly-over: named as such, it attacks nothing)."""
+        if not isinstance(outcome, (Moved, Bounced, NoPath)):
+            return outcome
         pos = enc.bound.position
         mv: Move = enc.moves[u]
         if isinstance(mv, FlyOver):
-            ok = values[decision_key("M", u)]
-            return outcome.model_copy(update={"wording": "fly-over " + ("succeeds" if ok else "fails: it conflicts with another order")
-                                              + outcome.dislodged_note()})
+            if isinstance(outcome, NoPath):
+                return outcome
+            return outcome.model_copy(update={"nonattack": "fly-over"})
         d = enc.dest[u]
-        _, full = self.seed_strength("Attacking strength", self.attack_terms(enc, u, None), values)
-        lines = [full]
+        tally = [self.seed_strength("attacking", self.attack_terms(enc, u, None), values)]
         occ = [v for v in enc.occupants.get(d, []) if v != u]
         if occ:
             v = occ[0]
             vpow = pos.units[v].power
             if any(pos.units[s].power == vpow for s in enc.move_supports.get(u, [])):
-                _, rev = self.seed_strength("Revised attacking strength", self.attack_terms(enc, u, vpow), values)
-                lines.append(rev)
+                tally.append(self.seed_strength("revised attacking", self.attack_terms(enc, u, vpow), values))
             if u in enc.h2h and enc.h2h[u][0] == v:
-                _, dtext = self.seed_strength("Defending strength", [(enc.labels[v], self.defence_of(enc, v), TRUE)], values, True)
-                _, otext = self.seed_strength(f"Attacking strength {enc.labels[v]}", self.attack_terms(enc, v, None), values)
-                lines += [dtext, otext]
+                tally.append(self.seed_strength("defending", [(enc.labels[v], self.defence_of(enc, v), TRUE)], values, True))
+                tally.append(self.seed_strength("attacking", self.attack_terms(enc, v, None), values, of=enc.labels[v]))
             elif v in enc.moves and values[decision_key("M", v)]:
-                lines.append(f"Defending strength: 0 ({enc.labels[v]} leaves)")
+                tally.append(Tally.build(name="defending", total=0, parts=(TallyPart.build(value=0, label=enc.labels[v]),),
+                                         leaves=True))
             elif v in enc.moves:
-                lines.append(self.seed_strength("Defending strength", self.failed_terms(enc, v), values, True)[1])
+                tally.append(self.seed_strength("defending", self.failed_terms(enc, v), values, True))
             else:
-                lines.append(self.seed_strength("Defending strength", self.hold_terms(enc, v), values, True)[1])
+                tally.append(self.seed_strength("defending", self.hold_terms(enc, v), values, True))
         for r in enc.into.get(d, []):
             if r != u:
-                lines.append(self.seed_strength(f"Attacking strength {enc.labels[r]}", self.attack_terms(enc, r, None), values)[1])
-        if outcome.result == "moved":
-            verdict = "succeeds"
-        elif outcome.result == "no_path":
-            verdict = "fails: " + outcome.reason
-        else:
-            verdict = "fails"
-        return outcome.model_copy(update={"wording": f"{verdict} — " + "; ".join(lines) + outcome.dislodged_note()})
+                tally.append(self.seed_strength("attacking", self.attack_terms(enc, r, None), values, of=enc.labels[r]))
+        return outcome.model_copy(update={"tally": tuple(tally)})
 
 
 def _even_year(year: int) -> bool:
