@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional, TypeVar
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from dipsat.maps import GameMap
 
@@ -159,6 +160,14 @@ TokenValue = LocRef | int | str | tuple[Optional[str], ...] | None
 _UNSEEN = object()  # a word not yet in the word memo
 
 
+@lru_cache(maxsize=1)
+def _parse_unit_spec() -> Callable[["Notation", str, str], "Unit"]:
+    """:func:`dipsat.orders.parse_unit_spec` (imported once: orders imports this module)."""
+    from .orders import parse_unit_spec
+
+    return parse_unit_spec
+
+
 @dataclass(frozen=True)
 class _Tok:
     kind: str  # PROV, DASH, HOLD, SUPPORT, CONVOY, VIA, BY, KIND, NUM, MOVE, or a variant's own
@@ -240,9 +249,7 @@ class Notation:
         """Hook: the unit records a position's unit spec stands for (``"F Spain(nc)"``, ``"2 A
         Par"``).  One by default; a variant whose units are composite (an army and a fleet
         written as one) returns one record per part."""
-        from .orders import parse_unit_spec
-
-        return [parse_unit_spec(self, power, text)]
+        return [_parse_unit_spec()(self, power, text)]
 
     # -- tokens ---------------------------------------------------------------------------
     def tokenize(self, text: str) -> list[_Tok]:
