@@ -70,6 +70,9 @@ READINGS = (
     "(rule 8: 'the order written for the fleet will always prevail').",
     "Placement beyond the limit: the orders that would exceed it, in the order written, are illegal (rule 1: "
     "'provided that the number of units does not exceed 3 (4 in the case of Russia)').",
+    "A merge that supports an inside attack counts for the attack with its units when its move succeeds, and "
+    "not otherwise; it is a move, not a support order, so nothing cuts it, and the component's attack is implied "
+    "when it has no order of its own (rule 5(a): 'A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)').",
     "The postal year's phases are coded by the movement or adjustment each ends with: S1901M, F1901M (with the "
     "spring's retreats), W1901A (with the autumn's retreats); the third is played only when retreats or "
     "adjustments are due (rule 12: 'Spring; Spring retreats and Autumn; Autumn retreats and adjustments').",
