@@ -598,6 +598,8 @@ def _readings_text(variant: "Variant") -> str:
     return "\n".join([
         f"How 'dipsat readings' enumerates the {variant.name} options:",
         f"  in the model (one literal per value, each value's equations under its own): {', '.join(inside) or 'none'}",
+        *([f"    ({', '.join(rules.bound_too)}: also read while binding some orders; such turns enumerate it outside)"]
+          if rules.bound_too else []),
         f"  per reading, by the backup rules: {', '.join(backup) or 'none'}",
         "    (each reading's backup rule is applied to that reading's consistent resolutions from the one model",
         "    where it chooses one of them, e.g. circular movement; where a cycle has none (a paradox) or the rule's",

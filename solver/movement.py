@@ -116,6 +116,9 @@ class MovementRules:
         "multi_route_disruption", "convoy_paradox_rule", "convoyed_attack_from_target_cuts",
         "dislodged_no_effect_on_origin")
     backup_options: ClassVar[tuple[str, ...]] = ("convoy_paradox_rule", "paradox_fallback")
+    # Options of ``option_formulas`` that binding also reads directly in some turns (then those
+    # turns enumerate them outside the model).
+    bound_too: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game_map: GameMap, rules: RuleOptions, geography: Optional[Geography] = None):
         self.map = game_map

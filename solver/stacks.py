@@ -306,10 +306,14 @@ class StackMovementRules(MovementRules):
         beat_r = [self.beats(enc, restricted, r) for r in rivals]
         if k in enc.force_h2h:
             opp, opp_units = enc.force_h2h[k]
-            if self.head_to_head_combined():
-                return AND(self._ge(restricted, self.head_to_head_terms(enc, k), 1), *beat_r)
-            return AND(self._ge(restricted, self.force_terms(enc, opp), 1),
-                       self._ge(restricted, self.defence_terms(enc, p, tuple(opp_units)), 1), *beat_r)
+
+            def head_on(combined: bool) -> Formula:
+                if combined:
+                    return AND(self._ge(restricted, self.head_to_head_terms(enc, k), 1), *beat_r)
+                return AND(self._ge(restricted, self.force_terms(enc, opp), 1),
+                           self._ge(restricted, self.defence_terms(enc, p, tuple(opp_units)), 1), *beat_r)
+
+            return self.choose_head_to_head(head_on)
         movers_out = [v for v in occ if v in enc.moves]
         all_leave = AND(*(self.M(v) for v in movers_out)) if len(movers_out) == len(occ) else FALSE
         left = AND(all_leave, self._ge(full, [], 1), *(self.beats(enc, full, r) for r in rivals))
@@ -346,12 +350,40 @@ class StackMovementRules(MovementRules):
         for prov, sups in sorted(by_prov.items()):
             # the slots of the province in cutting order (rank 1 = last-written), with their aims
             ranked = sorted(((rank, name, self._aim(enc, s)) for s in sups for name, rank in enc.slots[s]), key=lambda t: t[0])
-            groups = self.cutting_groups(enc, prov)
+            # the options that decide how attacks cut are declared through the readings hooks
+            convoyed = any(enc.route.get(m) == "convoy" for (_, p), ms in enc.forces.items() if p == prov for m in ms)
+            readings: dict[tuple[bool, bool], list[CutTerms]] = {}
+
+            def groups(by_strength: bool, target_cuts: bool, prov: str = prov) -> list[CutTerms]:
+                key = (by_strength, target_cuts)
+                if key not in readings:
+                    readings[key] = self.cutting_groups(enc, prov, by_strength, target_cuts)
+                return readings[key]
+
             for j, (rank, name, aim) in enumerate(ranked, start=1):
                 before = [a for _, _, a in ranked[: j - 1]]
-                cut = OR(*(slot_cut(group, j, aim, before) for group in groups))
-                out.append((name, AND(NOT(cut), NOT(self.displaced(enc, prov)))))
+
+                def cut(by_strength: bool, j: int = j, aim: Optional[str] = aim, before: list[Optional[str]] = before,
+                        groups: Callable[[bool, bool], list[CutTerms]] = groups, convoyed: bool = convoyed) -> Formula:
+                    def under(target_cuts: bool) -> Formula:
+                        return OR(*(slot_cut(group, j, aim, before) for group in groups(by_strength, target_cuts)))
+
+                    if not convoyed:  # no convoyed attack: whether one from the target cuts never matters
+                        return under(False)
+                    return self.rules.choose("convoyed_attack_from_target_cuts", under)
+
+                out.append((name, AND(NOT(self.choose_cut_reading(cut)), NOT(self.displaced(enc, prov)))))
         return out
+
+    def choose_cut_reading(self, build: Callable[[bool], Formula]) -> Formula:
+        """``build(cuts_by_strength)``: a variant whose rule option decides how attacks cut
+        declares it here through :meth:`RuleOptions.choose`, so that one model of every reading
+        (``dipsat readings``) holds each value's formula under its literal."""
+        return build(self.cuts_by_strength())
+
+    def choose_head_to_head(self, build: Callable[[bool], Formula]) -> Formula:
+        """``build(head_to_head_combined)``, declared as :meth:`choose_cut_reading` is."""
+        return build(self.head_to_head_combined())
 
     @staticmethod
     def _aim(enc: Encoding, s: int) -> Optional[str]:
@@ -359,13 +391,16 @@ class StackMovementRules(MovementRules):
         body = enc.bound.orders[s].body
         return body.dest if isinstance(body, Support) else None
 
-    def cutting_groups(self, enc: Encoding, prov: str) -> list["CutTerms"]:
+    def cutting_groups(self, enc: Encoding, prov: str, by_strength: Optional[bool] = None,
+                       target_cuts: Optional[bool] = None) -> list["CutTerms"]:
         """The attacks on ``prov`` that cut its supports, as groups whose weights cut together:
         by default one group of every attacking unit (attacks of different nations add up);
         when :meth:`cuts_by_strength`, one group per nation: its moving units
         and the supports for its attack (attacks of different nations overlap).  Each term
         carries the province it comes from when it cannot cut supports aimed there."""
         pos = enc.bound.position
+        if by_strength is None:
+            by_strength = self.cuts_by_strength()
         owner = pos.units[enc.occupants[prov][0]].power if enc.occupants.get(prov) else None
         by_nation: dict[str, CutTerms] = {}
         for (nation, p), members in sorted(enc.forces.items()):
@@ -373,16 +408,17 @@ class StackMovementRules(MovementRules):
                 continue
             terms: CutTerms = []
             for m in members:
-                land = enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts
+                land = enc.route[m] == "land" or not (self.rules.convoyed_attack_from_target_cuts
+                                                      if target_cuts is None else target_cuts)
                 key = pos.units[m].province if land else None
                 terms.append((key, pos.units[m].count, self.P(enc, m)))
-            if self.cuts_by_strength():
+            if by_strength:
                 keys = {k for k, _, _ in terms}
                 key = next(iter(keys)) if len(keys) == 1 else None
                 terms += [(key, 1, VAR(n)) for sup in enc.supports_of_force.get((nation, p), [])
                           for n, _ in enc.slots.get(sup, [])]
             by_nation[nation] = terms
-        if self.cuts_by_strength():
+        if by_strength:
             return list(by_nation.values())
         return [[t for terms in by_nation.values() for t in terms]]
 

@@ -345,6 +345,13 @@ class MultinationalRules(MovementRules):
     geo: MultinationalGeography
     rules: MultinationalOptions
 
+    # declared through RuleOptions.choose: in one model of every reading (dipsat readings) each
+    # value's formula holds under its own literal (mn_convoy_orders is read directly too, while
+    # binding a convoy order off every route: it is then enumerated outside the model)
+    option_formulas = MovementRules.option_formulas + (
+        "mn_head_to_head", "mn_flyover_conflict", "mn_convoy_orders", "mn_defensive_strength_of")
+    bound_too = ("mn_convoy_orders",)
+
     def is_attack(self, mv: Move) -> bool:
         return not isinstance(mv, FlyOver)  # a fly-over attacks nothing
 
@@ -353,9 +360,10 @@ class MultinationalRules(MovementRules):
         given for the move intact: "all convoy orders must be successful, if one convoy order
         fails the whole convoy fails"."""
         route = super().path_formula(enc, u)
-        if self.rules.mn_convoy_orders == "on_route":
+        given = [self.C(enc, f) for f in enc.convoyers.get(u, [])]
+        if not given:
             return route
-        return AND(route, *(self.C(enc, f) for f in enc.convoyers.get(u, [])))
+        return self.rules.choose("mn_convoy_orders", lambda reading: route if reading == "on_route" else AND(route, *given))
 
     def label(self, pos: Position, u: int) -> str:
         loc = pos.units[u].location
@@ -368,22 +376,26 @@ class MultinationalRules(MovementRules):
         return self.geo.strength(unit.kind, self.geo.distance(unit.kind, unit.location, target))
 
     _attacker: Optional[int] = None  # the attack being judged (for mn_defensive_strength_of)
+    _defence_reading: Optional[str] = None  # its reading while a move's formula is built
 
     def defence_of(self, enc: Encoding, v: int) -> int:
         """The defensive strength of the power ``v`` being attacked: its own kind's, or, read
         literally ("defensive strength of the attacking power"), the attacker's kind's."""
         pos = enc.bound.position
         who = v
-        if self.rules.mn_defensive_strength_of == "attacking_power" and self._attacker is not None:
+        if self._attacker is not None and (self._defence_reading or self.rules.mn_defensive_strength_of) == "attacking_power":
             who = self._attacker
         return KINDS[pos.units[who].kind]["defence"]
 
     def move_formula(self, enc: Encoding, u: int) -> Formula:
-        self._attacker = u
-        try:
-            return super().move_formula(enc, u)
-        finally:
-            self._attacker = None
+        def build(reading: str) -> Formula:
+            self._attacker, self._defence_reading = u, reading
+            try:
+                return super(MultinationalRules, self).move_formula(enc, u)
+            finally:
+                self._attacker = self._defence_reading = None
+
+        return self.rules.choose("mn_defensive_strength_of", build)
 
     def own_terms(self, enc: Encoding, u: int) -> Terms:
         body = enc.bound.orders[u].body
@@ -410,37 +422,44 @@ class MultinationalRules(MovementRules):
         """A reciprocal attack (rule 7: "no reciprocal attack with the same strength"): equal
         strengths both fail; unequal ones by ``mn_head_to_head``.  Either way an attack must beat
         the defending strength (3) of the power that stays."""
-        mode = self.rules.mn_head_to_head
-        if mode == "both_fail":
-            return FALSE
         beats_defence = self._ge(restricted, self.failed_terms(enc, n), 1)
         other = self.attack_terms(enc, n, None)
-        if mode == "stronger_wins":
-            return AND(beats_defence, self._ge(restricted, other, 1))
-        # "both_succeed": no battle; a power that leaves has no defensive strength, so unequal
-        # reciprocal attacks swap (a cycle the circular-movement rule settles)
-        equal = AND(self._ge(restricted, other, 0), self._ge(other, restricted, 0))
-        return AND(NOT(equal), OR(self.M(n), beats_defence))
+
+        def reading(mode: str) -> Formula:
+            if mode == "both_fail":
+                return FALSE
+            if mode == "stronger_wins":
+                return AND(beats_defence, self._ge(restricted, other, 1))
+            # "both_succeed": no battle; a power that leaves has no defensive strength, so unequal
+            # reciprocal attacks swap (a cycle the circular-movement rule settles)
+            equal = AND(self._ge(restricted, other, 0), self._ge(other, restricted, 0))
+            return AND(NOT(equal), OR(self.M(n), beats_defence))
+
+        return self.rules.choose("mn_head_to_head", reading)
 
     def nonattack_formula(self, enc: Encoding, u: int) -> Formula:
         """A fly-over gets through unless another order conflicts with it."""
         pos = enc.bound.position
         mv: Move = enc.moves[u]
         d = enc.dest[u]
-        touched = {d}
-        if self.rules.mn_flyover_conflict == "any_involvement":
-            touched |= {pos.units[u].province, *(mv.route if isinstance(mv, FlyOver) else ())}
-        for v, o in enc.bound.orders.items():
-            if v == u:
-                continue
-            body = o.body
-            if isinstance(body, Move) and body.dest.split("/")[0] in touched:
-                return FALSE
-            if isinstance(body, Support) and body.dest in touched:
-                return FALSE
         if any(x.province == d for x in pos.units):
             return FALSE  # one power per state: an occupied destination conflicts
-        return TRUE
+
+        def reading(conflict: str) -> Formula:
+            touched = {d}
+            if conflict == "any_involvement":
+                touched |= {pos.units[u].province, *(mv.route if isinstance(mv, FlyOver) else ())}
+            for v, o in enc.bound.orders.items():
+                if v == u:
+                    continue
+                body = o.body
+                if isinstance(body, Move) and body.dest.split("/")[0] in touched:
+                    return FALSE
+                if isinstance(body, Support) and body.dest in touched:
+                    return FALSE
+            return TRUE
+
+        return self.rules.choose("mn_flyover_conflict", reading)
 
     # the seed's own tallies of strengths -------------------------------------------------
     @staticmethod

@@ -17,8 +17,9 @@ from the standard notation and rules.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Callable, ClassVar, Literal
 
+from dipsat.equations import Formula
 from dipsat.errors import PositionError
 from dipsat.models import Hold, MovementResult, OrderBody, Position
 from dipsat.notation import ParsedOrder
@@ -52,11 +53,21 @@ class MultiplomacyOptions(RuleOptions):
 class MultiplomacyRules(StackMovementRules):
     rules: MultiplomacyOptions
 
+    # declared through RuleOptions.choose: one literal per value in one model of every reading
+    option_formulas: ClassVar[tuple[str, ...]] = (
+        "stack_support_cuts", "stack_head_to_head", "convoyed_attack_from_target_cuts")
+
     def cuts_by_strength(self) -> bool:
         return self.rules.stack_support_cuts == "strength"
 
     def head_to_head_combined(self) -> bool:
         return self.rules.stack_head_to_head == "combined"
+
+    def choose_cut_reading(self, build: Callable[[bool], Formula]) -> Formula:
+        return self.rules.choose("stack_support_cuts", lambda v: build(v == "strength"))
+
+    def choose_head_to_head(self, build: Callable[[bool], Formula]) -> Formula:
+        return self.rules.choose("stack_head_to_head", lambda v: build(v == "combined"))
 
 
 class MultiplomacyNotation(StackNotation):
