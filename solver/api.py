@@ -84,7 +84,8 @@ def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[s
     variant.check_position(variant, Position.build(variant=variant.name, year=req.year, season=req.season, units=tuple(units)))
     pos = Position.build(variant=variant.name, year=req.year, season=req.season, units=tuple(units),
                          owners=build_owners(variant, req)).canonical()
-    variant.check_position(variant, pos)
+    if len(pos.units) != len(units):  # units were merged into stacks: check the stacks too
+        variant.check_position(variant, pos)
     if not pos.units and not (req.phase == "adjustment" and req.owners):
         raise PositionError("units: the position is empty (no units given); nothing to adjudicate")
     return pos
