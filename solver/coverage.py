@@ -11,6 +11,10 @@ one that differs between them among the options that could have mattered:
   (:mod:`dipsat.option_space`): an option neither run read cannot have made the difference;
 * for a case a variant checks itself (its own game family) every differing option counts.
 
+An expectation that states an error or a refusal (its ``error`` fact) and one that states a result
+differ too: a case refused under one value of an option and adjudicated under another tells
+those values apart.
+
 A pair of expectations that differ in several such options is reported as telling apart only
 the options together (it does not count for any one of them).  Every pair of values of every
 option of the variant's options model that no case tells apart is *untested* by the corpus.
@@ -84,6 +88,9 @@ def stated(exp: Expectation) -> dict[tuple[str, ...], Any]:
         out[("retreat_options", norm(k))] = norm(provs)
     for k, fv in exp.facts.items():
         out[("fact", k)] = norm(fv)
+    # an error or refusal under one reading and a result under another tell the readings apart
+    # (their other items are not comparable: an error states nothing else)
+    out[("error_or_result",)] = "error" if "error" in exp.facts else "result"
     out[("dislodged",)] = norm(exp.dislodged)
     if exp.units_after is not None:
         out[("units_after",)] = norm({p: u for p, u in exp.units_after.items() if u})

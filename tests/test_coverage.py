@@ -63,3 +63,17 @@ def test_cli_json_and_text(capsys):
 def test_cli_missing_path_is_a_clear_error(capsys):
     assert main(["coverage", "no/such/folder"]) == 2
     assert "no/such/folder: no such file or folder" in capsys.readouterr().err
+
+
+def test_an_error_under_one_value_and_a_result_under_another_tell_them_apart():
+    # Supremacy: the airlift assault is refused while airlift_assault is unspecified, and fought
+    # under occupy_by_airlift; the two expectations share no other item
+    case = Path(__file__).parent / "corpora" / "supremacy" / "assault_airlift.toml"
+    pairs, cov = _pairs(coverage([case]), "supremacy")
+    assert pairs[("airlift_assault", "unspecified", "occupy_by_airlift")] == [cov_case_id(case)]
+
+
+def cov_case_id(path: Path) -> str:
+    from dipsat.corpus import load_case
+
+    return load_case(path).id
