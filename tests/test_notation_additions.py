@@ -132,3 +132,17 @@ def test_a_binder_adds_only_where_its_move_check_differs():
     res = adjudicate({"variant": "multinational", "units": {"CC": ["E Clm"]}, "orders": {"CC": ["E Clm - Clm"]}})
     out = {o.text: o for o in res.outcomes}["E Clm - Clm"]
     assert out.result == "illegal" and "cannot attack the state it stands on" in out.reason
+
+
+def test_multinational_allowances_are_read_by_its_notation():
+    from dipsat.api import adjudicate
+
+    mn = find_variant("multinational").notation
+    a = mn.parse_allowance("GM", "AL EX M Sas Mon")
+    assert (a.giver, a.to, a.kind, a.origin, a.states) == ("GM", "EX", "M", "sas", ("mon",))
+    for bad, fragment in (("AL XX", "names a multinational"), ("AL EX M Atlantis", "unknown state 'Atlantis'"),
+                          ("AL EX Mon Moon", "unknown state 'Moon'")):
+        with pytest.raises(InvalidOrder, match=fragment):
+            mn.parse_allowance("GM", bad)
+    res = adjudicate({"variant": "multinational", "units": {"CC": ["E Clm"]}, "orders": {"CC": ["AL EX M Atlantis"]}})
+    assert [(o.text, o.result) for o in res.outcomes if o.order_kind == "rejected"] == [("AL EX M Atlantis", "invalid")]

@@ -44,9 +44,9 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.errors import DipsatError, InputFileError, PositionError
-from dipsat.errors import IllegalOrder, OrderError
+from dipsat.errors import IllegalOrder, InvalidOrder, OrderError
 from dipsat.models import (Bounced, Built, Convoy, Disbanded, Lots, Move, Moved, NoPath, OrderBody, OrderRef, Outcome, Position,
-                           Support, Tally, TallyPart, Waived, register_order_kind)
+                           Rejected, Support, Tally, TallyPart, Waived, register_order_kind)
 from dipsat.movement import Encoding, MovementRules, Terms, decision_key, term_value
 from dipsat.notation import Addition, Cursor, ParsedOrder
 from dipsat.notation_additions import NationNotation, SupportsWithMove
@@ -108,6 +108,18 @@ class FlyOverRoute(Addition):
     route: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Allowance:
+    """``AL EX [M Sas] [Mon Wyo ...]``: ``giver`` lets ``to`` fly over its states (only the power of
+    ``kind`` standing on ``origin``, when one is named; only ``states``, when listed)."""
+
+    giver: str
+    to: str
+    kind: Optional[str]
+    origin: Optional[str]
+    states: tuple[str, ...]
+
+
 class MultinationalNotation(SupportsWithMove, NationNotation):
     """The core's notation with the multinationals' codes before a power (``S CC M Ida – Ore``),
     the power kinds E, M, P, fly-overs (``FO``) and supports written with a move."""
@@ -132,6 +144,34 @@ class MultinationalNotation(SupportsWithMove, NationNotation):
         if word in MULTINATIONALS:
             return MULTINATIONALS[word], None
         return None
+
+    @staticmethod
+    def is_allowance(text: str) -> bool:
+        words = text.split()
+        return bool(words) and words[0].lower() == "al"
+
+    def parse_allowance(self, power: str, text: str) -> Allowance:
+        """``AL EX``; ``AL EX M Sas``; ``AL EX Mon Wyo``; ``AL EX M Sas Mon`` (rule 6: an
+        allowance to fly over one's states, for a multinational, one of its powers, some states)."""
+        words = text.replace(",", " ").split()[1:]
+        if not words or words[0].lower() not in MULTINATIONALS:
+            raise InvalidOrder(text, "an allowance names a multinational: 'AL EX', 'AL EX M Sas', 'AL EX Mon Wyo'")
+        to = MULTINATIONALS[words[0].lower()]
+        kind = origin = None
+        rest = words[1:]
+        if len(rest) >= 2 and rest[0].lower() in ("e", "m", "p"):
+            kind = rest[0].upper()
+            origin = self.map.lookup_province(rest[1])
+            if origin is None:
+                raise InvalidOrder(text, f"unknown state {rest[1]!r} (the state of the {kind} power allowed)")
+            rest = rest[2:]
+        states = []
+        for w in rest:
+            pid = self.map.lookup_province(w)
+            if pid is None:
+                raise InvalidOrder(text, f"unknown state {w!r}")
+            states.append(pid)
+        return Allowance(power, to, kind, origin, tuple(states))
 
 
 class MultinationalGeography(Geography):
@@ -193,52 +233,29 @@ class MultinationalBinder(OrderBinder):
     geo: MultinationalGeography
     rules: MultinationalOptions
 
+    notation: MultinationalNotation
+
     def bind(self, position: Position, orders: dict[str, list[str]]):
-        self.allowances: list[tuple[str, str, Optional[str], Optional[str], tuple[str, ...]]] = []
+        self.allowances: list[Allowance] = []
         unit_orders: dict[str, list[str]] = {}
-        self._al_errors: list = []
+        refused: list[Rejected] = []
         for power, texts in orders.items():
             for t in texts:
-                if t.strip().lower().startswith("al ") or t.strip().lower() == "al":
-                    self._allowance(power, t)
+                if self.notation.is_allowance(t):
+                    try:
+                        self.allowances.append(self.notation.parse_allowance(power, t))
+                    except InvalidOrder as exc:
+                        refused.append(Rejected(power=power, text=t, severity="invalid", reason=exc.reason))
                 else:
                     unit_orders.setdefault(power, []).append(t)
         self._flyovers: dict[str, int] = {}
         bound = super().bind(position, unit_orders)
-        from dipsat.models import Rejected
-
-        for power, text, sev, reason in self._al_errors:
-            bound.rejected.append(Rejected(power=power, text=text, severity=sev, reason=reason))
+        bound.rejected.extend(refused)
         return bound
 
-    def _allowance(self, power: str, text: str) -> None:
-        """``AL EX``; ``AL EX M Sas``; ``AL EX Mon Wyo``; ``AL EX M Sas Mon``."""
-        words = text.replace(",", " ").split()[1:]
-        if not words or words[0].lower() not in MULTINATIONALS:
-            self._al_errors.append((power, text, "invalid", "an allowance names a multinational: 'AL EX', 'AL EX M Sas', 'AL EX Mon Wyo'"))
-            return
-        to = MULTINATIONALS[words[0].lower()]
-        kind = loc = None
-        rest = words[1:]
-        if len(rest) >= 2 and rest[0].lower() in ("e", "m", "p"):
-            kind = rest[0].upper()
-            loc = self.map.lookup_province(rest[1])
-            rest = rest[2:]
-        states = []
-        for w in rest:
-            pid = self.map.lookup_province(w)
-            if pid is None:
-                self._al_errors.append((power, text, "invalid", f"unknown state {w!r}"))
-                return
-            states.append(pid)
-        self.allowances.append((power, to, kind, loc, tuple(states)))
-
     def allowed(self, owner: str, mover_power: str, kind: str, origin: str, state: str) -> bool:
-        for giver, to, k, loc, states in self.allowances:
-            if giver == owner and to == mover_power and (k is None or (k == kind and loc == origin)) \
-                    and (not states or state in states):
-                return True
-        return False
+        return any(a.giver == owner and a.to == mover_power and (a.kind is None or (a.kind == kind and a.origin == origin))
+                   and (not a.states or state in a.states) for a in self.allowances)
 
     def move_to_own_province(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
         raise IllegalOrder(p.text, "a power cannot attack the state it stands on", unit=i)
