@@ -115,7 +115,9 @@ class ParsedOrder:
     path: tuple[str, ...] = ()  # intermediate provinces of a written convoy path
     power: Optional[str] = None  # "England: ..." prefix, when written
     additions: tuple[Addition, ...] = ()  # what a variant's grammar additions read (typed)
-    extras: dict[str, Any] = field(default_factory=dict)  # untyped values of a variant's own grammar
+    # untyped values of a variant's own grammar: the older route, still used by one variant's
+    # notation; new grammar additions record typed ``additions``
+    extras: dict[str, Any] = field(default_factory=dict)
 
     def addition(self, cls: type[A]) -> Optional[A]:
         """The addition of that type a grammar addition recorded on this order, if any."""
