@@ -344,12 +344,16 @@ def cmd_readings(args: argparse.Namespace) -> int:
 
     from .readings import format_readings, readings_json, turn_readings
 
-    own, _ = _own(args)
-    if own is not None:
-        raise DipsatError(f"{args.file}: this variant is a game of its own family; 'dipsat readings' works on "
-                          "Diplomacy-family turns ('dipsat coverage' covers its corpus from the expectations; "
-                          "'dipsat compare' runs it under every option value)")
-    rd = turn_readings(_request(args))
+    own, data = _own(args)
+    if own is not None:  # a game of its own family: its Family runs each reading
+        from dipsat.variants import find_variant
+
+        from .readings import family_readings
+
+        name = getattr(args, "variant", None) or data.get("variant")
+        rd = family_readings(find_variant(name), data, args.file, args.rules, tuple(args.option or ()))
+    else:
+        rd = turn_readings(_request(args))
     print(json.dumps(readings_json(rd), indent=2, default=str) if args.json else format_readings(rd, args.order))
     return 0
 

@@ -80,6 +80,17 @@ class Family:
         """Run corpus files under several rule readings; the report and the number of errors."""
         self._none("compare")
 
+    def reading_base(self, data: Any, where: str, rules: Optional[str], options: tuple[str, ...]) -> Any:
+        """``dipsat readings``: the options the file runs under (its own and ``--option``), an
+        instance of the variant's reading-options model; the options it sets are not enumerated."""
+        self._none("readings")
+
+    def reading_run(self, data: Any, where: str, opts: Any) -> dict[str, Any]:
+        """``dipsat readings``: the file's data run once under ``opts`` (an instance of the
+        reading-options model that records which options the run reads), its result as JSON
+        data (an error is raised as a :class:`DipsatError`, and is a reading's outcome too)."""
+        self._none("readings")
+
     def describe_rules(self, preset: Optional[str] = None) -> str:
         """``dipsat rules NAME``: every rule option with its value and what it means."""
         self._none("rules")

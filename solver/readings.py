@@ -34,7 +34,10 @@ How (see :mod:`dipsat.option_space` for the machinery):
    class is explained; solutions are shared between classes whose systems and backup readings
    agree.
 
-Phases other than movement (retreats, adjustments) are enumerated outside the model only.
+Phases other than movement (retreats, adjustments) are enumerated outside the model only.  A
+variant of another game family (continents, Supremacy) answers through its ``Family``
+(``reading_base``/``reading_run``): its file is run once per class of the options the runs read,
+with no one model (:func:`family_readings`); the output says so.
 """
 
 from __future__ import annotations
@@ -42,11 +45,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
+from pydantic import BaseModel
+
 from .api import TurnRequest, adjudicate, build_owners, build_position, resolve_rules, _power_name
 from .equations import (Backup, Component, Key, Solution, System, Value, check_value, evaluate, is_formula,
                         strongly_connected, substitute_def, value_of, variables)
-from .errors import SolverError
-from .errors import DipsatError
+from .errors import DipsatError, SolverError
 from .option_space import Assignment, Leaf, Scope, Wanted, literal_key, assignments, categorical_options, option_values, recording, split_by_reads
 from .rules import RuleOptions
 
@@ -84,6 +88,7 @@ class Readings:
     space_calls: int = 0  # one-model enumerations of the in-model readings
     space_capped: bool = False
     stats: "SpaceStats" = field(default_factory=lambda: SpaceStats())
+    family: bool = False  # a variant of another game family: one run per class, no one model
 
     def orders(self) -> list[str]:
         seen: dict[str, None] = {}
@@ -142,8 +147,14 @@ def turn_readings(req: TurnRequest, rules: str | RuleOptions | None = None, fixe
         leaves = _outside(req, base, model, cands)
     for leaf in leaves:
         out.classes.append(Reading(dict(leaf.assignment), *leaf.result))
+    _tabulate(out, model)
+    return out
+
+
+def _tabulate(out: Readings, model: type[BaseModel]) -> None:
+    """The full table of ``out``: every assignment of the options some class was split on."""
     touched = {n for r in out.classes for n in r.assignment}
-    out.options = [n for n in cands if n in touched]
+    out.options = [n for n in out.candidates if n in touched]
     n_full = 1
     for n in out.options:
         n_full *= len(option_values(model, n))
@@ -157,7 +168,6 @@ def turn_readings(req: TurnRequest, rules: str | RuleOptions | None = None, fixe
     for full in assignments(model, out.options):
         hit = next(by[tuple(full[n] for n in names)] for names, by in index.items() if tuple(full[n] for n in names) in by)
         out.table.append((full, hit))
-    return out
 
 
 def _outside(req: TurnRequest, base: RuleOptions, model: type[RuleOptions], cands: list[str]) -> list[Leaf[Any]]:
@@ -439,6 +449,48 @@ def _bound_key(b: Any) -> str:
 _MISSING = object()
 
 
+# -- other game families: one run per class of readings -----------------------------------------
+
+
+def family_readings(variant: Any, data: Any, where: str, rules: Optional[str] = None,
+                    options: tuple[str, ...] = ()) -> Readings:
+    """Every reading of a file of a variant of another game family (its :class:`dipsat.family.Family`
+    answers ``reading_base``/``reading_run``).  Its phases are not one equation system, so there
+    is no one model: the file's data is run once per class of assignments, splitting only on the
+    options a run actually reads (:func:`dipsat.option_space.split_by_reads`: brute force over a
+    decision tree of the options consulted).  An error or refusal is that reading's outcome."""
+    family = variant.family()
+    model = variant.reading_options(variant)
+    base = family.reading_base(data, where, rules, options)
+    doc = data if isinstance(data, dict) else {}
+    file_opts = doc.get("options", {}) if isinstance(doc.get("options", {}), dict) else {}
+    keep = set(file_opts) | {o.partition("=")[0].strip().replace("-", "_") for o in options}
+    cands = [n for n in categorical_options(model) if n not in keep]
+    out = Readings(model, cands, [], family=True)
+
+    def run(scope: Scope) -> tuple[tuple[OrderOutcome, ...], tuple[str, ...]]:
+        try:
+            res = family.reading_run(data, where, recording(base))
+        except DipsatError as exc:
+            return (OrderOutcome("error", str(exc), ""),), ()
+        out.solves += 1
+        return tuple(OrderOutcome(k, v, "") for k, v in _flatten(res)), ()
+
+    for leaf in split_by_reads(run, model, cands):
+        out.classes.append(Reading(dict(leaf.assignment), *leaf.result))
+    _tabulate(out, model)
+    return out
+
+
+def _flatten(x: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """A result's JSON data as (path, value) items: dicts opened, other values as compact JSON."""
+    import json
+
+    if isinstance(x, dict) and x:
+        return [kv for k in sorted(x, key=str) for kv in _flatten(x[k], f"{prefix}.{k}" if prefix else str(k))]
+    return [(prefix or "result", x if isinstance(x, str) else json.dumps(x, sort_keys=True, default=str))]
+
+
 # -- brute force (the reference the tests and the benchmark compare against) ---------------------
 
 
@@ -571,7 +623,8 @@ def order_readings(rd: Readings, order: Optional[str] = None) -> list[OrderReadi
             raise DipsatError(f"order {order!r} is not one of the turn's orders: " + "; ".join(names))
         names = hits
     for name in names:
-        table = [(a, next((o.result for o in r.outcomes if o.order == name), "(not ordered)")) for a, r in rd.table]
+        absent = "(absent)" if rd.family else "(not ordered)"
+        table = [(a, next((o.result for o in r.outcomes if o.order == name), absent)) for a, r in rd.table]
         deps, covers = conditions(rd.model, rd.options, table)
         counts = {v: sum(1 for _, x in table if x == v) for v in covers}
         ordered = sorted(covers, key=lambda v: (counts[v], str(v)))
@@ -610,6 +663,17 @@ def format_readings(rd: Readings, order: Optional[str] = None) -> str:
         text = ("; ".join(f"{_count(v)}{capped} iff {describe_condition(rd.model, deps_b, covers[v])}" for v in parts[:-1])
                 + ("; else " if len(parts) > 1 else "") + f"{_count(parts[-1])}{capped}" + (" under every reading" if len(parts) == 1 else ""))
         lines.append(f"Consistent resolutions before any backup rule: {text}")
+    if order is None and rd.family:
+        lines.append(f"Distinct outcomes: {len(classes)}" + (f" (depending on {', '.join(deps)})" if deps else ""))
+        if len(classes) > 1:
+            for i, cond, r in classes:
+                lines.append(f"  #{i} when {cond}")
+        never = [n for n in rd.candidates if n not in deps]
+        lines.append(f"Options that never matter for this file ({len(never)} of {len(rd.candidates)}): " + ", ".join(never))
+        lines.append(f"Enumerated: {len(rd.options)} options touch the file, {len(rd.table)} assignments; "
+                     f"no one model (a game of its own family: its phases are not one equation system): "
+                     f"{len(rd.classes)} runs, one per class of the options each run read")
+        return "\n".join(lines)
     if order is None:
         lines.append(f"Distinct outcomes of the whole turn: {len(classes)}"
                      + (f" (depending on {', '.join(deps)})" if deps else ""))

@@ -122,11 +122,51 @@ def test_cli(capsys):
     assert "is not one of the turn's orders" in capsys.readouterr().err
 
 
-def test_own_family_variants_get_a_clear_error(capsys):
-    assert main(["readings", str(CORPORA / "continents" / "rule_11_defend_first.toml")]) == 2
-    assert "'dipsat readings' works on Diplomacy-family turns" in capsys.readouterr().err
-    with pytest.raises(DipsatError, match="game of its own family"):
-        turn_readings(TurnRequest(variant="supremacy"))
+def _family_files() -> list[Path]:
+    """Every third case of the continents and Supremacy corpora (a fixed sample, to keep the
+    suite fast; ``every`` in the benchmark is all of them)."""
+    return [f for c in ("continents", "supremacy") for f in case_files([CORPORA / c])[::3] if f.suffix == ".toml"]
+
+
+@pytest.mark.parametrize("chunk", [0, 1], ids=["part0", "part1"])
+def test_other_families_readings_equal_brute_force(chunk):
+    """A variant of another game family: its readings (one run per class of the options the runs
+    read) equal running the file under each assignment with a plain options object (the
+    defaults and two sampled assignments per case)."""
+    from dipsat.api import read_data_file
+    from dipsat.readings import _flatten, family_readings
+    from dipsat.variants import find_variant
+
+    rng = random.Random(17)
+    for path in _family_files()[chunk::2]:
+        data = read_data_file(path)
+        variant = find_variant(data["variant"])
+        rd = family_readings(variant, data, str(path))
+        family = variant.family()
+        base = family.reading_base(data, str(path), None, ())
+        table = {tuple(sorted(a.items())): r.outcomes for a, r in rd.table}
+        sample = [rd.table[0][0]] + rng.sample([a for a, _ in rd.table], min(2, len(rd.table)))
+        for a in sample:
+            try:
+                got = tuple((k, v) for k, v in _flatten(family.reading_run(data, str(path), base.model_copy(update=a))))
+            except DipsatError as exc:
+                got = (("error", str(exc)),)
+            assert tuple((o.order, o.result) for o in table[tuple(sorted(a.items()))]) == got, f"{path.name} under {a}"
+
+
+def test_other_families_readings_cli(capsys):
+    f = str(CORPORA / "continents" / "rule_11_defend_first.toml")
+    assert main(["readings", f]) == 0
+    out = capsys.readouterr().out
+    assert 'units_after.A: ["3 Pie"] iff defend_first = all_units; else ["5 Pie"]' in out
+    assert "no one model (a game of its own family" in out
+    assert main(["readings", f, "--json", "--option", "defend_first=all_units"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["distinct_outcomes"] == 1 and "defend_first" not in data["options"]
+    s = str(CORPORA / "supremacy" / "assault_airlift.toml")
+    assert main(["readings", s, "--order", "error"]) == 0
+    assert "set the rule option 'airlift_assault'" in capsys.readouterr().out
+
 
 
 

@@ -104,6 +104,14 @@ class ContinentsCommands(Family):
     def result_json(self, result: Any) -> dict[str, Any]:
         return round_json(result)
 
+    def reading_base(self, data: Any, where: str, rules: Optional[str], options: tuple[str, ...]) -> Any:
+        from .requests import rules_of
+
+        return rules_of(read_request(data, where), rules, options)
+
+    def reading_run(self, data: Any, where: str, opts: Any) -> dict[str, Any]:
+        return round_json(run_request(read_request(data, where), where, rules_value=opts))
+
     def play(self, data: Any, where: str, check: bool = True, save: Optional[str] = None, as_json: bool = False,
              quiet: bool = False) -> str:
         from .game import play_command

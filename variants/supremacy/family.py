@@ -62,6 +62,18 @@ class SupremacyFamily(Family):
     def format_result(self, result: Any, as_json: bool = False) -> str:
         return json.dumps(result, indent=2, default=str)
 
+    def reading_base(self, data: Any, where: str, rules: Optional[str], options: tuple[str, ...]) -> Any:
+        from .cases import file_options
+        from .options import make_options
+
+        doc = data if isinstance(data, dict) else {}
+        return make_options(file_options(doc, list(options) or None))
+
+    def reading_run(self, data: Any, where: str, opts: Any) -> dict[str, Any]:
+        from .cases import run_data
+
+        return run_data(_data(data if isinstance(data, dict) else {}), opts)
+
     def result_json(self, result: Any) -> dict[str, Any]:
         return dict(result) if isinstance(result, dict) else {"result": result}
 
