@@ -35,7 +35,7 @@ How (see :mod:`dipsat.option_space` for the machinery):
    agree.
 
 Phases other than movement (retreats, adjustments) are enumerated outside the model only.  A
-variant of another game family (continents, Supremacy) answers through its ``Family``
+variant of another game family (one whose ``family()`` answers the commands) answers through its ``Family``
 (``reading_base``/``reading_run``): its file is run once per class of the options the runs read,
 with no one model (:func:`family_readings`); the output says so.
 """
