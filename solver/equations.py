@@ -748,7 +748,7 @@ def strongly_connected(deps: Mapping[Key, Sequence[Key]]) -> list[list[Key]]:
                     comp.append(w)
                     if w == v:
                         break
-                out.append(sorted(comp))
+                out.append(comp if len(comp) == 1 else sorted(comp))
             if work:
                 u = work[-1][0]
                 low[u] = min(low[u], low[v])

@@ -37,19 +37,11 @@ class Frozen(BaseModel):
 
 def _construct(cls: type[Frozen], values: dict[str, Any]) -> Any:
     """:meth:`Frozen.build` of ``cls`` from a dict of field values."""
-    defaults = cls.__dict__.get("_build_defaults")
-    if defaults is None:
-        defaults = {}
-        for name, f in cls.model_fields.items():
-            if f.default_factory is not None:
-                defaults[name] = None  # filled per call below
-            elif not f.is_required():
-                defaults[name] = f.default
-        type.__setattr__(cls, "_build_defaults", defaults)
-        type.__setattr__(cls, "_build_factories",
-                         {n: f.default_factory for n, f in cls.model_fields.items() if f.default_factory is not None})
+    meta = _BUILD_META.get(cls)
+    if meta is None:
+        meta = _BUILD_META[cls] = _build_meta(cls)
+    defaults, factories = meta
     data = {**defaults, **values}
-    factories = cls.__dict__["_build_factories"]
     if factories:
         for name, factory in factories.items():
             if name not in values:
@@ -60,6 +52,22 @@ def _construct(cls: type[Frozen], values: dict[str, Any]) -> Any:
     _set_extra(obj, None)
     _set_private(obj, None)
     return obj
+
+
+def _build_meta(cls: type[Frozen]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A model's defaults (a placeholder for those made by a factory) and its factories."""
+    defaults: dict[str, Any] = {}
+    for name, f in cls.model_fields.items():
+        if f.default_factory is not None:
+            defaults[name] = None  # filled per call by the factory
+        elif not f.is_required():
+            defaults[name] = f.default
+    return defaults, {n: f.default_factory for n, f in cls.model_fields.items() if f.default_factory is not None}
+
+
+# model class -> (defaults, factories): what :func:`_construct` needs of a class, read once
+# (a pure memo of the classes' field definitions)
+_BUILD_META: dict[type, tuple[dict[str, Any], dict[str, Any]]] = {}
 
 
 _new = object.__new__  # pydantic models define no __new__ of their own

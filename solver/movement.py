@@ -706,6 +706,11 @@ def explain(impl: MovementRules, enc: Encoding, values: Values, components: Sequ
 
 
 def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:
+    key = _name("M", u)
+    backup_rule = overridden[key].backup[1] if key in overridden else None
+    if u in moved and not enc.detail:  # nothing to compare: the strength only explains
+        return Moved.build(order_kind="move", via_convoy=evaluate(impl.via(enc.route, u), values),
+                           backup_rule=backup_rule, **common)
     pos = enc.bound.position
     b = enc.bound
     lbl = enc.labels[u]
@@ -721,10 +726,6 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
             return s.value, s
         return (0 if zero else sum(term_value(w, f, values) for _, w, f in terms)), None
 
-    key = _name("M", u)
-    backup_rule = overridden[key].backup[1] if key in overridden else None
-    if u in moved and not enc.detail:  # nothing to compare: the strength only explains
-        return Moved.build(order_kind="move", via_convoy=val(impl.via(enc.route, u)), backup_rule=backup_rule, **common)
     occ = [v for v in enc.occupants.get(d, []) if v != u]
     v = occ[0] if occ else None
     battle = u in enc.h2h and val(enc.h2h[u][1])
