@@ -60,8 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{cases} cases, {assignments} assignments of the options that touch them; "
           f"{mismatches} assignments differ")
     print(f"cycles of the readings' systems: {from_model} counted (and settled by their backup rules) from the "
-          f"one model's resolutions; solved again: {changed} after a backup rule changed the equations (or beyond "
-          f"the enumeration limit), {downstream} with a cycle or integer decision downstream")
+          f"one model's resolutions; solved again: {changed} where no resolution is consistent or a backup rule "
+          f"changed the equations (or beyond the enumeration limit), {downstream} with a cycle or integer decision downstream")
     print(f"readings (one enumeration per case): {t_readings:.2f} s; brute force: {t_brute:.2f} s; "
           f"brute force / readings = {t_brute / t_readings:.1f}")
     return 1 if mismatches else 0

@@ -691,7 +691,7 @@ def format_readings(rd: Readings, order: Optional[str] = None) -> str:
 
 
 def _resolved(st: SpaceStats) -> str:
-    parts = [(st.changed, "after a backup rule changed the equations"),
+    parts = [(st.changed, "where no resolution is consistent or a backup rule changed the equations"),
              (st.downstream, "with a cycle or integer decision downstream"),
              (st.unenumerated, "beyond the one model's enumeration limit")]
     return ", ".join(f"{n} {why}" for n, why in parts if n)
