@@ -94,6 +94,10 @@ class Enc(Encoding):
 class MultiplicityRules(MovementRules):
     rules: MultiplicityOptions
 
+    # declared through RuleOptions.choose (dipsat readings: in the model); the others of its own
+    # options decide which decisions and supports exist, so they are enumerated outside it
+    option_formulas = MovementRules.option_formulas + ("failed_split_defends",)
+
     def label(self, pos: Position, u: int) -> str:
         n = pos.units[u].count
         return (f"{n} " if n != 1 else "") + describe_unit(pos.units[u], self.map)
@@ -399,8 +403,12 @@ class MultiplicityRules(MovementRules):
                 continue
             if v not in enc.moves:
                 terms.append((enc.labels[v], w, TRUE))
-            elif self.rules.failed_split_defends == "counted" or pos.units[v].power not in standing:
+            elif pos.units[v].power not in standing:
                 terms.append((f"{enc.labels[v]}, whose move failed", w, NOT(self.Mv(v))))
+            else:  # rule 10 read through choose: in one model of every reading, under its literal
+                f = self.rules.choose("failed_split_defends", lambda r, v=v: NOT(self.Mv(v)) if r == "counted" else FALSE)
+                if f is not FALSE:
+                    terms.append((f"{enc.labels[v]}, whose move failed", w, f))
         return (terms + self.slot_terms(enc, enc.hold_supports_at.get(prov, []), "support")
                 + self.slot_terms(enc, enc.in_place.get(prov, []), "implied support in place by"))
 
