@@ -406,7 +406,10 @@ class MultiplicityRules(MovementRules):
             elif pos.units[v].power not in standing:
                 terms.append((f"{enc.labels[v]}, whose move failed", w, NOT(self.Mv(v))))
             else:  # rule 10 read through choose: in one model of every reading, under its literal
-                f = self.rules.choose("failed_split_defends", lambda r, v=v: NOT(self.Mv(v)) if r == "counted" else FALSE)
+                def reading(r: str, v: int = v) -> Formula:
+                    return NOT(self.Mv(v)) if r == "counted" else FALSE
+
+                f = self.rules.choose("failed_split_defends", reading)
                 if f is not FALSE:
                     terms.append((f"{enc.labels[v]}, whose move failed", w, f))
         return (terms + self.slot_terms(enc, enc.hold_supports_at.get(prov, []), "support")
