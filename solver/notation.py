@@ -27,9 +27,9 @@ province holds several units (counts, nation letters, ``&``, ``sup by``) is such
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, Optional, TypeVar
 
 from dipsat.maps import GameMap
 
@@ -115,9 +115,6 @@ class ParsedOrder:
     path: tuple[str, ...] = ()  # intermediate provinces of a written convoy path
     power: Optional[str] = None  # "England: ..." prefix, when written
     additions: tuple[Addition, ...] = ()  # what a variant's grammar additions read (typed)
-    # untyped values of a variant's own grammar: the older route, still used by one variant's
-    # notation; new grammar additions record typed ``additions``
-    extras: dict[str, Any] = field(default_factory=dict)
 
     def addition(self, cls: type[A]) -> Optional[A]:
         """The addition of that type a grammar addition recorded on this order, if any."""

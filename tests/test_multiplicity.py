@@ -12,6 +12,7 @@ from dipsat.errors import DipsatError, PositionError
 from dipsat.game import Game
 from dipsat.research import explore, format_why, why
 from dipsat.variants import find_variant
+from dipsat.variants.multiplicity.notation import MergeWith
 
 V = find_variant("multiplicity")
 
@@ -62,7 +63,8 @@ def test_seed_and_usual_orders_parse(text, action):
 
 def test_merge_with_reads_the_partner():
     p = V.notation.parse("A(Par)-Bur MERGE with ITALIAN A(Mar)-Bur", "France")
-    assert p.action == "move" and p.extras["merge_with"] == "Italy"
+    merge = p.addition(MergeWith)
+    assert p.action == "move" and merge is not None and merge.partner == "Italy" and merge.partner_unit.loc.province == "mar"
     assert V.notation.parse("English A(Pic) S FRENCH MERGE (Bur)").power == "England"
 
 

@@ -17,17 +17,20 @@ The seed writes a unit as its make-up and its space in brackets: ``A(Par)``, ``2
 
 The usual forms work as well: ``2 A Par - Bur``, ``A Par - Bur``, ``A & F Eng - Bre``,
 ``F Eng C A Lon - Pic``.  The seed's forms are rewritten into the usual ones and read by the
-core's grammar; what the core's grammar has no words for goes into ``ParsedOrder.extras``.
+core's grammar; what the core's grammar has no words for is recorded on the order as typed
+additions (:class:`CutFirst`, :class:`MergeWith`, :class:`MergeAndAttack`, :class:`SupportedMerge`,
+:class:`Victim`), which the binder reads back with ``ParsedOrder.addition``.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Optional
 
 from dipsat.errors import InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Unit
-from dipsat.notation import Notation, ParsedOrder
+from dipsat.notation import Addition, Notation, ParsedOrder, UnitRef
 from dipsat.notation_additions import StackNotation, written_parts
 
 # "A/F", "2A/F", "A/2F", "2A/2F" -> "A&F" ... (the core's grammar reads "&" between parts)
@@ -45,6 +48,48 @@ _MERGE_ATTACK = re.compile(r"^(?P<move>.+?)\s+merge\s+(?!with\b)(?P<own>.+?)\s+a
                            r"(?:the\s+)?attacks?\s+(?:on\s+)?(?P<power>[A-Za-z]+)\s+(?P<victim>.+)$", re.I)
 _CUTTING = re.compile(r"^(?P<main>.+?)[\s,;]+(?:cutting|cuts?)\s+(?:supports?\s+(?:to|for|into|aimed\s+at)\s+)?"
                       r"(?P<list>.+?)(?:\s+first)?\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class CutFirst(Addition):
+    """``... cutting Par, Bel``: the spaces whose supports the attack cuts first (rule 6)."""
+
+    spaces: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MergeWith(Addition):
+    """``... MERGE with ITALIAN A(Mar)-Bur``: the other nation of a multinational merge (rule 5)
+    and its unit as written."""
+
+    partner: str
+    partner_unit: UnitRef
+
+
+@dataclass(frozen=True)
+class MergeAndAttack(Addition):
+    """``... MERGE A(Bur) and support attack on ITALIAN A(Bur)``: the nation whose component the
+    move attacks once merged (rule 5(a))."""
+
+    victim: str
+
+
+@dataclass(frozen=True)
+class SupportedMerge(Addition):
+    """``S FRENCH MERGE (Bur)``: the nation whose units merging into the space are supported
+    (rule 4(d))."""
+
+    power: str
+    space: str
+
+
+@dataclass(frozen=True)
+class Victim(Addition):
+    """``attacks ITALIAN A(Bur)``: the foreign component attacked inside one's own space, or
+    whose attack is supported (rule 5(a)), and its unit as written."""
+
+    power: str
+    unit: UnitRef
 
 
 class MultiplicityNotation(StackNotation):
@@ -73,7 +118,7 @@ class MultiplicityNotation(StackNotation):
         if named is not None and self.map.lookup_province(first) is None:
             power = named
             stripped = rest
-        extras: dict[str, object] = {}
+        cut: tuple[Addition, ...] = ()
         m = _CUTTING.match(stripped)
         if m and not _ATTACK.match(stripped):
             provs = []
@@ -85,7 +130,7 @@ class MultiplicityNotation(StackNotation):
                     raise InvalidOrder(text, f"expected the spaces whose supports to cut first, e.g. "
                                              f"'A(Bur)-Pic cutting Par'; {part!r} is not a space")
                 provs.append(pid)
-            extras["cut_priority"] = tuple(provs)
+            cut = (CutFirst(tuple(provs)),)
             stripped = m.group("main")
         m = _MERGE_ATTACK.match(stripped)
         if m:
@@ -101,7 +146,7 @@ class MultiplicityNotation(StackNotation):
             if own.unit.loc.province != dest or victim.unit.loc.province != dest:
                 raise InvalidOrder(text, f"the unit merged with and the unit attacked stand where the move goes "
                                          f"({self.map.provinces[dest].name}) (rule 5(a))")
-            main.extras.update(extras, merge_attack=victim_power)
+            main.additions = (*main.additions, *cut, MergeAndAttack(victim_power))
             main.text = text.strip()
             return main
         m = _MERGE_WITH.match(stripped)
@@ -116,7 +161,7 @@ class MultiplicityNotation(StackNotation):
             if main.dest.province != other.dest.province:
                 raise InvalidOrder(text, f"the two moves of a multinational merge go to different spaces "
                                          f"({main.dest.province.capitalize()} and {other.dest.province.capitalize()})")
-            main.extras.update(extras, merge_with=partner, partner_unit=other.unit)
+            main.additions = (*main.additions, *cut, MergeWith(partner, other.unit))
             main.text = text.strip()
             return main
         m = _MERGE_SUPPORT.match(stripped)
@@ -131,7 +176,7 @@ class MultiplicityNotation(StackNotation):
             if head.action != "hold":
                 raise InvalidOrder(text, "expected a unit before 'S ... MERGE', e.g. 'A(Pic) S FRENCH MERGE (Bur)'")
             head.action = "merge_support"
-            head.extras.update(extras, merge_power=nation, merge_space=pid)
+            head.additions = (*head.additions, *cut, SupportedMerge(nation, pid))
             head.text = text.strip()
             return head
         m = _SUPPORT_ATTACK.match(stripped)
@@ -145,7 +190,7 @@ class MultiplicityNotation(StackNotation):
                                          "'A(Par) S A(Bur) attacks ITALIAN A(Bur)'")
             head.action = "support_attack"
             head.target = target.unit
-            head.extras.update(extras, victim_power=victim_power, victim=victim.unit)
+            head.additions = (*head.additions, *cut, Victim(victim_power, victim.unit))
             head.text = text.strip()
             return head
         m = _ATTACK.match(stripped)
@@ -159,11 +204,11 @@ class MultiplicityNotation(StackNotation):
                 raise InvalidOrder(text, "an attack on a foreign component is made inside one's own space "
                                          "(rule 5(a)); to attack another space, write a move")
             head.action = "attack"
-            head.extras.update(extras, victim_power=victim_power, victim=victim.unit)
+            head.additions = (*head.additions, *cut, Victim(victim_power, victim.unit))
             head.text = text.strip()
             return head
         out = self._core(text, stripped, power)
-        out.extras.update(extras)
+        out.additions = (*out.additions, *cut)
         out.text = text.strip()
         return out
 
@@ -181,7 +226,6 @@ class MultiplicityNotation(StackNotation):
             out = Notation._parse_body(self, self.normalise(part), power)
         except InvalidOrder as exc:
             raise InvalidOrder(text, exc.reason) from None
-        out.extras = dict(out.extras)
         return out
 
     def unit_specs(self, power: str, text: str) -> list[Unit]:

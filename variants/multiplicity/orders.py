@@ -20,7 +20,7 @@ from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
 from dipsat.notation_additions import written_parts
 from dipsat.stacks import split_stacks
 
-from .notation import MultiplicityNotation
+from .notation import CutFirst, MergeAndAttack, MergeWith, MultiplicityNotation, SupportedMerge, Victim
 from .options import MultiplicityOptions
 
 
@@ -208,14 +208,16 @@ class MultiplicityBinder(OrderBinder):
         u = pos.units[i]
         m = self.map
         if p.action == "merge_support":
-            nation, dest = p.extras["merge_power"], p.extras["merge_space"]
+            merge = p.addition(SupportedMerge)
+            assert merge is not None  # the notation records it on every merge support
+            nation, dest = merge.power, merge.space
             if dest == u.province:
                 raise _illegal(text, "a unit cannot support a merge into its own space from outside it", i)
             if not self._reaches(u.kind, u.location, dest):
                 raise _illegal(text, f"{describe_unit(u, m)} cannot reach {m.provinces[dest].name}, so it cannot support a merge there", i)
             return Order.build(power=power, text=text, body=MergeSupport.build(unit=i, power=nation, dest=dest))
         if p.action == "attack":
-            victim = p.extras["victim_power"]
+            victim = _victim(p)
             if victim == power:
                 raise _illegal(text, "a nation cannot attack its own units", i)
             if not any(x.power == victim and x.province == u.province for x in pos.units):
@@ -223,7 +225,7 @@ class MultiplicityBinder(OrderBinder):
                                      "to attack (rule 5(a): only the foreign component of one's own multinational unit)", i)
             return Order.build(power=power, text=text, body=InsideAttack.build(unit=i, victim=victim))
         if p.action == "support_attack":
-            victim = p.extras["victim_power"]
+            victim = _victim(p)
             assert p.target is not None
             prov = p.target.loc.province
             attackers = [j for j, x in enumerate(pos.units) if x.province == prov and x.power != victim and j != i]
@@ -236,8 +238,9 @@ class MultiplicityBinder(OrderBinder):
         if p.action == "convoy" and u.kind == ARMY and m.provinces[u.province].is_sea:
             return Order.build(power=power, text=text, body=Hold.build(unit=i))  # the army stays aboard
         order = super().bind_one(pos, power, p, i)
-        victim = p.extras.get("merge_attack")
-        if victim is not None and isinstance(order.body, Move):
+        attack = p.addition(MergeAndAttack)
+        if attack is not None and isinstance(order.body, Move):
+            victim = attack.victim
             dest = order.body.dest.split("/")[0]
             name = m.provinces[dest].name
             if victim == power:
@@ -249,8 +252,9 @@ class MultiplicityBinder(OrderBinder):
             body = order.body
             return Order.build(power=power, text=text, body=MergeAttack.build(
                 unit=i, dest=body.dest, via_convoy=body.via_convoy, path=body.path, victim=victim))
-        partner = p.extras.get("merge_with")
-        if partner is not None and isinstance(order.body, Move):
+        merge_with = p.addition(MergeWith)
+        if merge_with is not None and isinstance(order.body, Move):
+            partner = merge_with.partner
             if partner == power:
                 raise _illegal(text, "a multinational merge is made with another nation", i)
             body = order.body
@@ -331,8 +335,9 @@ class MultiplicityBinder(OrderBinder):
             for u in units:
                 if u in out.orders and out.orders[u].text == (p.text if p is not None else text):
                     out.written[u] = idx
-                    if p is not None and p.extras.get("cut_priority"):
-                        out.priority[u] = tuple(p.extras["cut_priority"])
+                    first = p.addition(CutFirst) if p is not None else None
+                    if first is not None and first.spaces:
+                        out.priority[u] = first.spaces
                     note = getattr(self, "_line_notes", {}).get(idx)
                     if note:
                         out.split_notes[u] = note
@@ -412,3 +417,11 @@ class MultiplicityBinder(OrderBinder):
                 b.implicit.add(u)
                 b.rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
                                            reason="an army may only disembark from a fleet that is not ordered to move (rule 7)"))
+
+
+def _victim(p: ParsedOrder) -> str:
+    """The nation an inside attack, or a support of one, is aimed at (the notation records it on
+    every such order)."""
+    victim = p.addition(Victim)
+    assert victim is not None
+    return victim.power

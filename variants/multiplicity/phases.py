@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING
 from dipsat.adjustments import AdjustmentResult
 from dipsat.errors import OrderError
 from dipsat.models import ARMY, FLEET, Move, MovementResult, Outcome, Position, Unit
+from dipsat.notation import ParsedOrder
 from dipsat.notation_additions import written_parts
 from dipsat.retreats import RetreatOption, RetreatResult
 
 from . import placement_limit
-from .notation import MultiplicityNotation
+from .notation import MergeWith, MultiplicityNotation
 
 if TYPE_CHECKING:
     from dipsat.variant import Variant
@@ -158,7 +159,7 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
                     outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}", u))
                     continue
                 want = p.dest.location()
-                chosen[u] = (want if want in locs else locs[0], power, text, p.extras.get("merge_with"))
+                chosen[u] = (want if want in locs else locs[0], power, text, _partner(p))
     # each target: sides (a nation, or two nations agreeing to merge) and their strengths
     per_target: dict[str, list[int]] = {}
     for u, (loc, *_rest) in chosen.items():
@@ -212,6 +213,12 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
     return RetreatResult(position=mv.position, movement=mv, options=tuple(options[u] for u in sorted(options)),
                          outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
                          contested=mv.contested)
+
+
+def _partner(p: ParsedOrder) -> str | None:
+    """The other nation a retreat agrees to merge with (``... MERGE with ITALIAN A(Bel)-Pic``)."""
+    merge = p.addition(MergeWith)
+    return merge.partner if merge is not None else None
 
 
 def _where_dislodged(mv: MovementResult) -> Position:
