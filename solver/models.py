@@ -283,9 +283,10 @@ def order_ref(order: "Order") -> OrderRef:
 
 class Obstacle(Frozen):
     """What stopped a move: its own power's unit staying there, the unit coming the other way
-    (head-to-head), the unit holding there, or a rival move into the same province."""
+    (head-to-head), the unit holding there, or a rival move into the same province (``prevent``:
+    its prevent strength; ``stand_off``: a rival force of sides, named by ``label``, as strong)."""
 
-    why: Literal["own_unit", "head_to_head", "hold", "prevent"]
+    why: Literal["own_unit", "head_to_head", "hold", "prevent", "stand_off"]
     by: OrderRef
     label: str = ""  # the unit, as it is labelled (own_unit); the side named instead of its order (prevent)
     strength: Optional[Strength] = None  # the strength that stood against the attack (None: not explained)
@@ -298,7 +299,8 @@ class Obstacle(Frozen):
             return f"head-to-head against {against}"
         if self.why == "hold":
             return f"against {against}"
-        return f"bounced by {self.label or self.by.text}" + (f": {self.strength.describe()}" if self.strength is not None else "")
+        word = "stood off" if self.why == "stand_off" else "bounced"
+        return f"{word} by {self.label or self.by.text}" + (f": {self.strength.describe()}" if self.strength is not None else "")
 
 
 class Spared(Frozen):
@@ -308,6 +310,98 @@ class Spared(Frozen):
     why: str
 
 
+class Merge(Frozen):
+    """A move that joins units into one force (boards where units merge): the nations of the force
+    (several: a merge of nations) and the units it merges with, as labelled."""
+
+    nations: tuple[str, ...] = ()
+    with_units: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return "merges" + (f" ({' and '.join(self.nations)})" if len(self.nations) > 1 else "") + \
+            (" with " + ", ".join(self.with_units) if self.with_units else "")
+
+
+class ComponentAttack(Frozen):
+    """An attack inside a shared space on the component of another nation in a unit
+    (boards where units of several nations form one unit): the attacked nation (its adjective),
+    the rule that settles it as the rulebook cites it, and ``joined``: the order is a move that
+    merges in and supports the attack rather than the attack itself.  The attack's strengths
+    are the outcome's first two."""
+
+    victim: str
+    rule: str = ""
+    joined: bool = False
+
+
+class Seaworthiness(Frozen):
+    """Armies at sea that would outnumber the fleets carrying them (boards where armies ride in
+    fleets): ``count``: the force would be ``armies`` armies and ``fleets`` fleets in ``where``;
+    ``leaving``: the fleets cannot leave, as the armies left behind would outnumber those
+    staying; ``retreat``: the retreating army and fleet would not be seaworthy."""
+
+    case: Literal["count", "leaving", "retreat"]
+    rule: str = ""
+    armies: int = 0
+    fleets: int = 0
+    where: str = ""
+
+    def describe(self) -> str:
+        rule = f" ({self.rule})" if self.rule else ""
+        if self.case == "count":
+            return f"not seaworthy: {self.armies} army(ies) and {self.fleets} fleet(s) in {self.where}{rule}"
+        if self.case == "leaving":
+            return f"the armies left at sea would outnumber the fleets, so the fleets cannot leave{rule}"
+        return f"the retreating A/F would not be seaworthy{rule}"
+
+
+class CutBudget(Frozen):
+    """How far a support was cut where an attack cuts only up to its strength (boards with
+    stacks): the strongest attack's cutting ``strength``, its ``nations`` and the province it goes
+    ``into`` (display name), and ``excluded``: the province the support is aimed at, whose
+    attackers do not count (None: nothing excluded)."""
+
+    strength: int
+    nations: tuple[str, ...]
+    into: str
+    excluded: Optional[str] = None
+    rule: str = ""
+
+    def describe(self) -> str:
+        extra = f"; what comes from {self.excluded}, where this support is aimed, does not count" if self.excluded else ""
+        return (f" ({self.rule + ': ' if self.rule else ''}cut up to the strength of the strongest attack, "
+                f"{' + '.join(self.nations)} into {self.into}: {self.strength}{extra})")
+
+
+class ImpliedSupport(Frozen):
+    """The support a unit staying in its province gives its own units merging into it (boards
+    where units merge): how many of its ``total`` units gave it."""
+
+    given: int
+    total: int
+
+    def describe(self) -> str:
+        return f"; implied support of the merge: {self.given} of {self.total} given"
+
+
+class RetreatBattle(Frozen):
+    """Retreats of several sides into one province (boards with stacks): this side's ``result``
+    against the others, the ``strength`` of the strongest side, the rule as the rulebook cites
+    it."""
+
+    result: Literal["stronger", "weaker", "equal"]
+    strength: int
+    rule: str = ""
+
+    def describe(self) -> str:
+        if self.result == "stronger":
+            return f"; stronger ({self.strength}) than the other retreats there"
+        rule = f" ({self.rule})" if self.rule else ""
+        if self.result == "weaker":
+            return f"fails and disbands: a stronger retreat ({self.strength}) goes there{rule}"
+        return f"fails and disbands: retreats of equal strength ({self.strength}) meet there{rule}"
+
+
 class Outcome(Frozen):
     """What happened to one order: the base of a discriminated union of outcome kinds (the
     ``kind`` tag: :class:`Moved`, :class:`Bounced`, :class:`NoPath`, :class:`Held`,
@@ -315,8 +409,7 @@ class Outcome(Frozen):
     :class:`Disrupted`, :class:`Partial`, :class:`Built`, :class:`Disbanded`, :class:`Waived`,
     :class:`Refused`).  Culprits are typed references (:class:`OrderRef`), never prose; the
     words (:attr:`reason`) are rendered from the typed values.  ``succeeded`` is derived from
-    the kind.  ``wording`` is the sentence of a phase or variant that words an outcome its own
-    way; it replaces the core's rendering."""
+    the kind."""
 
     kind: str
     power: str
@@ -326,7 +419,6 @@ class Outcome(Frozen):
     by: tuple[OrderRef, ...] = ()  # the culprit orders
     dislodged_by: Optional[OrderRef] = None  # the move that dislodged the unit
     strengths: tuple[Strength, ...] = ()
-    wording: Optional[str] = None
 
     SUCCEEDS: ClassVar[bool] = False
 
@@ -341,8 +433,8 @@ class Outcome(Frozen):
 
     @property
     def reason(self) -> str:
-        """Why, in words, rendered from the typed outcome (or the producer's own wording)."""
-        return self.wording if self.wording is not None else self.describe()
+        """Why, in words, rendered from the typed outcome."""
+        return self.describe()
 
     def describe(self) -> str:
         return self.kind.replace("_", " ")
@@ -353,18 +445,17 @@ class Outcome(Frozen):
     @classmethod
     def build(cls, **values: Any) -> "Outcome":
         """As :meth:`Frozen.build`; on the base class, ``kind`` (or its older name ``result``)
-        picks the outcome class, and ``reason`` is taken as the producer's own ``wording``."""
+        picks the outcome class.  The words are the kind's own (:meth:`describe`): there is no
+        ``reason`` to give."""
+        if "reason" in values:
+            raise TypeError(f"an outcome's words are rendered from its typed fields; {cls.__name__}.build takes no reason")
         if cls is Outcome:
             tag = values.pop("result", None) or values.get("kind")
             target = OUTCOME_KINDS.get(tag) if isinstance(tag, str) else None
             if target is None:
                 raise ValueError(f"unknown outcome kind {tag!r}; known: {', '.join(sorted(OUTCOME_KINDS))}")
             values["kind"] = tag
-            if "reason" in values:
-                values["wording"] = values.pop("reason")
             return target.build(**values)
-        if "reason" in values:
-            values["wording"] = values.pop("reason")
         return _construct(cls, values)
 
     @classmethod
@@ -409,10 +500,21 @@ def _tallies(tally: tuple[Tally, ...]) -> str:
     return "; ".join(t.describe() for t in tally)
 
 
+def _rule(rule: str) -> str:
+    return f" ({rule})" if rule else ""
+
+
+def _against(strengths: tuple[Strength, ...]) -> str:
+    """" — attack … against defence …": an attack and what stood against it."""
+    return (" — " + " against ".join(s.describe() for s in strengths[:2])) if strengths else ""
+
+
 class Moved(Outcome):
     """The move (or retreat) succeeded.  ``tally``: the strengths as the rulebook tallies them
     (when it does); ``nonattack``: the name of a move that attacks nothing (it succeeds unless
-    another order conflicts with it)."""
+    another order conflicts with it); ``merge``: the units it merged with (boards where units
+    merge); ``component_attack``: an attack inside a shared space (made, or joined by this move);
+    ``retreat_battle``: a retreat that prevailed over others into the same province."""
 
     kind: Literal["moved"] = "moved"
     via_convoy: bool = False
@@ -420,6 +522,9 @@ class Moved(Outcome):
     dest: Optional[str] = None  # where a retreat went (display name)
     tally: tuple[Tally, ...] = ()
     nonattack: Optional[str] = None
+    merge: Optional[Merge] = None
+    component_attack: Optional[ComponentAttack] = None
+    retreat_battle: Optional[RetreatBattle] = None
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
@@ -427,14 +532,27 @@ class Moved(Outcome):
             return f"{self.nonattack} succeeds" + self.dislodged_note()
         if self.tally:
             return f"succeeds — {_tallies(self.tally)}" + self.dislodged_note()
+        merge = f" and {self.merge.describe()}" if self.merge is not None else ""
         if self.order_kind == "retreat":
-            return f"retreats to {self.dest}"
+            return f"retreats to {self.dest}{merge}" + (self.retreat_battle.describe() if self.retreat_battle else "")
+        ca = self.component_attack
+        if ca is not None and not ca.joined:
+            return f"the {ca.victim} component must retreat{_rule(ca.rule)}{_against(self.strengths)}"
         attack = f" — {self.strengths[0].describe()}" if self.strengths else ""
-        return f"moves{_via(self.via_convoy, self.backup_rule)}{attack}"
+        text = f"moves{merge}{_via(self.via_convoy, self.backup_rule)}{attack}"
+        if ca is not None:
+            text += f"; supports the attack on the {ca.victim} component"
+            if self.dislodged_by is not None:
+                text += f", which fails, so it retreats with the attacking component{_rule(ca.rule)}"
+        return text
 
 
 class Bounced(Outcome):
-    """The move (or retreat) failed against the :attr:`obstacles`; ``by`` names their orders."""
+    """The move (or retreat) failed against the :attr:`obstacles`; ``by`` names their orders.
+    ``sides``: the move was one side's force (boards where units merge; its obstacles are listed
+    after a colon); ``sea``: the force, or the retreat, would not be seaworthy;
+    ``component_attack``: a failed attack inside a shared space; ``retreat_battle``: a retreat
+    that lost to others into the same province."""
 
     kind: Literal["bounced"] = "bounced"
     via_convoy: bool = False
@@ -443,12 +561,27 @@ class Bounced(Outcome):
     dest: Optional[str] = None  # a retreat destroyed in a retreat battle there (display name)
     tally: tuple[Tally, ...] = ()  # as on Moved
     nonattack: Optional[str] = None  # as on Moved: it failed on a conflict with another order
+    sides: bool = False
+    sea: Optional[Seaworthiness] = None
+    component_attack: Optional[ComponentAttack] = None
+    retreat_battle: Optional[RetreatBattle] = None
 
     def describe(self) -> str:
         if self.nonattack is not None:
             return f"{self.nonattack} fails: it conflicts with another order" + self.dislodged_note()
         if self.tally:
             return f"fails — {_tallies(self.tally)}" + self.dislodged_note()
+        if self.order_kind == "retreat" and self.retreat_battle is not None:
+            return self.retreat_battle.describe()
+        if self.order_kind == "retreat" and self.sea is not None:
+            return f"fails and disbands: {self.sea.describe()}"
+        if self.component_attack is not None:
+            return (f"fails, so the attacking component must retreat{_rule(self.component_attack.rule)}"
+                    f"{_against(self.strengths)}")
+        if self.sides:
+            parts = ([self.sea.describe()] if self.sea is not None else []) + [o.describe() for o in self.obstacles]
+            return (f"fails{_via(self.via_convoy, self.backup_rule)}{_against(self.strengths[:1])}"
+                    + (": " + "; ".join(parts) if parts else "") + self.dislodged_note())
         if self.order_kind == "retreat" and self.dest is not None:
             return f"destroyed: another nation retreated more units into {self.dest}, or as many"
         if self.order_kind == "retreat":
@@ -479,11 +612,17 @@ class NoPath(Outcome):
 
 
 class Held(Outcome):
+    """The unit held.  ``implied``: the support it gave its own units merging into it (boards
+    where units merge); ``part_of``: the split it is a part of, as its header is written."""
+
     kind: Literal["held"] = "held"
+    implied: Optional[ImpliedSupport] = None
+    part_of: Optional[str] = None
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        return "holds"
+        return ("holds" + (self.implied.describe() if self.implied else "")
+                + (f" (read as a part of {self.part_of} (the split's header))" if self.part_of else ""))
 
 
 # the rulebook's word for a unit forced out of its province: DATC's "dislodged", or "displaced"
@@ -492,13 +631,16 @@ Dislodging = Literal["dislodged", "displaced"]
 
 
 class Dislodged(Outcome):
-    """A unit that did not move was dislodged (``dislodged_by``); ``term``: the rulebook's word."""
+    """A unit that did not move was dislodged (``dislodged_by``); ``term``: the rulebook's word;
+    ``implied``: as on :class:`Held`."""
 
     kind: Literal["dislodged"] = "dislodged"
     term: Dislodging = "dislodged"
+    implied: Optional[ImpliedSupport] = None
 
     def describe(self) -> str:
-        return f"{self.term} by {self.dislodged_by.text if self.dislodged_by else '?'}"
+        return (f"{self.term} by {self.dislodged_by.text if self.dislodged_by else '?'}"
+                + (self.implied.describe() if self.implied else ""))
 
 
 class Given(Outcome):
@@ -507,21 +649,24 @@ class Given(Outcome):
     kind: Literal["given"] = "given"
     spared: tuple[Spared, ...] = ()
     units: int = 1  # how many units give it (a support order of a stack's units)
+    of_merge: bool = False  # a support of every unit of a nation merging into a province
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        return "support given" + (f" by all {self.units}" if self.units > 1 else "") + "".join(f"; not cut by {s.by.text}: {s.why}" for s in self.spared)
+        return ("merge support given" if self.of_merge else "support given") + (f" by all {self.units}" if self.units > 1 else "") + "".join(f"; not cut by {s.by.text}: {s.why}" for s in self.spared)
 
 
 class Cut(Outcome):
-    """The support was cut by the moves ``by`` (or by the one that dislodged the supporter)."""
+    """The support was cut by the moves ``by`` (or by the one that dislodged the supporter);
+    ``budget``: how far the attacks could cut it, where an attack cuts only up to its strength."""
 
     kind: Literal["cut"] = "cut"
+    budget: Optional[CutBudget] = None
 
     def describe(self) -> str:
         if self.dislodged_by is not None:
             return f"cut: dislodged by {self.dislodged_by.text}"
-        return "cut by " + ", ".join(r.text for r in self.by)
+        return "cut by " + ", ".join(r.text for r in self.by) + (self.budget.describe() if self.budget else "")
 
 
 class Void(Outcome):
@@ -571,19 +716,23 @@ class Disrupted(Outcome):
 class Partial(Outcome):
     """Partly carried out: a stack's support partly cut (``kept`` of ``total`` units give it;
     ``published``: the order as the rulebook publishes such a split, when it does), a retreat
-    partly destroyed (``kept`` of ``total`` pieces reach ``dest``)."""
+    partly destroyed (``kept`` of ``total`` pieces reach ``dest``).  ``by``: the moves that cut
+    the support, when named; ``budget``: as on :class:`Cut`."""
 
     kind: Literal["partial"] = "partial"
     kept: Optional[int] = None
     total: Optional[int] = None
     dest: Optional[str] = None
     published: Optional[str] = None
+    budget: Optional[CutBudget] = None
 
     def describe(self) -> str:
         if self.order_kind == "retreat":
             return f"{self.kept} of {self.total} reach {self.dest}; the rest are destroyed in the retreat battle"
         if self.order_kind == "support" and self.kept is not None and self.total is not None:
             return (f"partly cut: {self.kept} of {self.total} give support, {self.total - self.kept} cut"
+                    + (" by " + ", ".join(r.text for r in self.by) if self.by else "")
+                    + (self.budget.describe() if self.budget else "")
                     + (f" — published as {self.published!r}" if self.published is not None else ""))
         return "partly carried out"
 
@@ -629,14 +778,15 @@ class Disbanded(Outcome):
     off_board: bool = False
     default: Optional[str] = None
     lots: Optional[Lots] = None
+    place: Literal["province", "space"] = "province"  # the rulebook's word for a province
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
         if self.off_board and self.cause in ("ordered", "no_retreat"):
-            return "disbanded off the board" + (": no province to retreat to" if self.cause == "no_retreat" else "")
+            return "disbanded off the board" + (f": no {self.place} to retreat to" if self.cause == "no_retreat" else "")
         return {"ordered": "disbanded as ordered",
                 "no_retreat_order": "disbanded: no retreat order",
-                "no_retreat": "disbanded: no province to retreat to",
+                "no_retreat": f"disbanded: no {self.place} to retreat to",
                 "adjustment": f"disbands {self.removed}",
                 "removal": f"removes {self.removed}",
                 "default": f"removed by default ({self.default})" + (self.lots.describe() if self.lots else ""),

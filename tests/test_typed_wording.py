@@ -1,8 +1,8 @@
-"""Outcomes of the stacks core and of Multinational carry their facts as typed fields; their words
-are rendered from those fields (no producer's own ``wording``)."""
+"""Outcomes of every variant (the stacks core, Multinational, Multiplicity) carry their facts as
+typed fields; their words are rendered from those fields alone."""
 
 from dipsat.api import adjudicate
-from dipsat.models import Bounced, Dislodged, Given, Obstacle, Outcome, Partial, outcome_from
+from dipsat.models import Bounced, Dislodged, Given, Held, Obstacle, Outcome, Partial, outcome_from
 
 
 def _outcomes(req: dict) -> dict[str, Outcome]:
@@ -12,7 +12,7 @@ def _outcomes(req: dict) -> dict[str, Outcome]:
 def _round_trip(o: Outcome) -> None:
     """The words come back from the typed values alone (JSON and back)."""
     assert outcome_from(o.model_dump()).reason == o.reason
-    assert o.wording is None
+    assert outcome_from(o.model_dump(mode="json")) == o
 
 
 def test_a_stack_support_partly_cut_is_typed():
@@ -97,3 +97,32 @@ def test_multinational_default_removals_carry_their_lots():
     assert first.reason.startswith("removed by default (neutral states first, then controlled, then home) (lots drawn among ")
     for o in res.outcomes:
         _round_trip(o)
+
+
+def test_multiplicity_outcomes_are_typed():
+    """Multiplicity's merges, implied supports, cut budgets (rule 6), inside attacks (rule 5(b)),
+    seaworthiness and stand-offs are fields of its outcomes; every corpus case's words come back
+    from JSON."""
+    from conftest import ROOT
+    from dipsat.corpus import load_case, run_expectation, runs_of
+
+    seen: set[str] = set()
+    for f in sorted((ROOT / "tests" / "corpora" / "multiplicity").glob("*.toml")):
+        case = load_case(f)
+        for rules, exp in runs_of(case):
+            res = run_expectation(case, rules, exp, str(f)).result
+            for o in getattr(res, "outcomes", ()):
+                _round_trip(o)
+                for field in ("merge", "component_attack", "sea", "budget", "implied", "retreat_battle", "part_of"):
+                    if getattr(o, field, None) is not None:
+                        seen.add(field)
+    assert {"merge", "component_attack", "sea", "budget", "implied", "retreat_battle", "part_of"} <= seen
+
+    out = _outcomes({"variant": "multiplicity", "units": {"France": ["A(Bur)", "A(Par)"], "Germany": ["A(Mun)"]},
+                     "orders": {"France": ["A(Bur) Std", "A(Par)-Bur"], "Germany": ["A(Mun)-Bur"]}})
+    merged = out["A(Par)-Bur"]
+    assert isinstance(merged, Bounced) and merged.sides
+    assert [ob.why for ob in merged.obstacles] == ["stand_off"] and merged.obstacles[0].label == "Germany"
+    assert "stood off by Germany" in merged.reason
+    held = out["A(Bur) Std"]
+    assert isinstance(held, Held) and held.implied is not None and (held.implied.given, held.implied.total) == (0, 1)

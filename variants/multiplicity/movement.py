@@ -38,8 +38,10 @@ from typing import Callable, Optional, Sequence
 
 from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Component, Definition, Formula, IntExpr, Key,
                               System, Values, evaluate)
-from dipsat.models import (ARMY, FLEET, Backup, Convoy, Move, MovementResult, OrderRef, Outcome, Position, Strength,
-                           Support, Term, Unit, order_ref)
+from dipsat.models import (ARMY, FLEET, Backup, Bounced, ComponentAttack, Convoy, Convoyed, Cut, CutBudget, Disrupted,
+                           Dislodged, Given, Held, ImpliedSupport, Merge, Move, Moved, MovementResult, NoPath, Obstacle,
+                           OrderRef, Outcome, Partial, Position, Seaworthiness, Strength, Support, Term, Unit, Void,
+                           order_ref)
 from dipsat.movement import Encoding, MovementRules
 from dipsat.stacks import slot_cut
 from dipsat.orders import BoundOrders, describe_unit
@@ -87,7 +89,7 @@ class Enc(Encoding):
     in_place: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))  # merging movers
     support_slots: dict[int, list[Slot]] = field(default_factory=dict)  # supporter -> one decision per unit
     convoyers: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
-    not_seaworthy: dict[ForceKey, str] = field(default_factory=dict)
+    not_seaworthy: dict[ForceKey, Seaworthiness] = field(default_factory=dict)
     cut_rank: dict[Key, int] = field(default_factory=dict)  # slot -> its place in the default cutting order
 
 
@@ -442,7 +444,8 @@ class MultiplicityRules(MovementRules):
             fleets = sum(x.count for x in units if x.kind == FLEET)
             armies = sum(x.count for x in units if x.kind == ARMY)
             if armies > fleets:
-                enc.not_seaworthy[k] = f"not seaworthy: {armies} army(ies) and {fleets} fleet(s) in {self.map.provinces[prov].name} (rule 7)"
+                enc.not_seaworthy[k] = Seaworthiness(case="count", rule="rule 7", armies=armies, fleets=fleets,
+                                                     where=self.map.provinces[prov].name)
                 return FALSE
         for origin in sorted({pos.units[u].province for u in enc.forces[k] if pos.units[u].kind == FLEET}):
             if not self.is_sea(origin):
@@ -634,10 +637,9 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
         o = b.orders[u]
         body = o.body
         dis = dislodged_by.get(u)
-        dis_txt = b.orders[dis].text if dis is not None else None
         dis_ref = order_ref(b.orders[dis]) if dis is not None else None
         common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_ref)
-        note = b.split_notes.get(u) if isinstance(b, MultiplicityBound) else None
+        split_of = b.split_headers.get(u) if isinstance(b, MultiplicityBound) else None
         if isinstance(body, Move):
             k = enc.force_of[u]
             hostile = impl.hostile(enc, k)
@@ -646,116 +648,105 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                            impl.force_terms(enc, k, restricted))
             together = [enc.labels[x] for x in enc.forces[k] if b.orders[x].text != o.text]
             staying = [enc.labels[v] for v in enc.occupants.get(k[1], []) if pos.units[v].power in k[0] and v not in enc.moves]
-            merge = ""
-            if together or staying or len(k[0]) > 1:
-                nations = " and ".join(k[0])
-                merge = (f" and merges ({nations})" if len(k[0]) > 1 else " and merges") + \
-                    (" with " + ", ".join(together + staying) if together or staying else "")
+            merge = Merge(nations=k[0], with_units=tuple(together + staying)) \
+                if together or staying or len(k[0]) > 1 else None
             backup = overridden[_k("move", u)].backup if _k("move", u) in overridden else None
-            backup_note = f" ({backup[1]})" if backup else ""
+            backup_rule = backup[1] if backup else None
             if u in moved:
-                reason = f"moves{merge}{backup_note} — {att.describe()}"
-                if isinstance(body, MergeAttack):
-                    reason += f"; supports the attack on the {m.powers[body.victim].adjective} component"
-                    if dis_txt:
-                        reason += ", which fails, so it retreats with the attacking component (rule 5(b))"
-                outcomes.append(Outcome.build(order_kind="move", result="moved", reason=reason, strengths=(att,), by=(), **common))
+                joined = ComponentAttack(victim=m.powers[body.victim].adjective, rule="rule 5(b)", joined=True) \
+                    if isinstance(body, MergeAttack) else None
+                outcomes.append(Moved.build(order_kind="move", merge=merge, backup_rule=backup_rule, component_attack=joined,
+                                            strengths=(att,), **common))
                 continue
             if not val(impl.P(enc, u)):
-                outcomes.append(Outcome.build(order_kind="move", result="no_path", by=tuple(order_ref(b.orders[f]) for f in enc.convoyers.get(u, [])),
-                                              strengths=(), reason="no convoy path", **common))
+                fleets = enc.convoyers.get(u, [])
+                outcomes.append(NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets),
+                                             broken=tuple(order_ref(b.orders[f]) for f in fleets if not values.get(_k("convoy", f), False)),
+                                             **common))
                 continue
-            parts: list[str] = []
+            obstacles: list[Obstacle] = []
             culprits: list[OrderRef] = []
             strengths = [att]
-            if k in enc.not_seaworthy:
-                parts.append(enc.not_seaworthy[k])
-            elif not values[_k("seaworthy", enc.forces[k][0])]:
-                parts.append("the armies left at sea would outnumber the fleets, so the fleets cannot leave (rule 10)")
+            sea = enc.not_seaworthy.get(k)
+            if sea is None and not values[_k("seaworthy", enc.forces[k][0])]:
+                sea = Seaworthiness(case="leaving", rule="rule 10")
             if hostile and k in enc.force_h2h:
                 opp, opp_units = enc.force_h2h[k]
                 ds = strength("head-to-head", f"{' + '.join(opp[0])} into {m.provinces[opp[1]].name} and the units staying",
                               impl.force_terms(enc, opp) + impl.defence_terms(enc, k[1], tuple(opp_units)))
                 strengths.append(ds)
                 if ds.value >= att.value:
-                    parts.append(f"head-to-head against {ds.describe()}")
-                    culprits.extend(order_ref(b.orders[v]) for v in opp_units)
+                    refs = [order_ref(b.orders[v]) for v in opp_units]
+                    obstacles.append(Obstacle.build(why="head_to_head", by=refs[0], strength=ds))
+                    culprits.extend(refs)
             elif hostile and restricted:
                 d = strength("defence", m.provinces[k[1]].name, impl.defence_terms(enc, k[1]))
                 strengths.append(d)
                 if d.value >= att.value:
-                    parts.append(f"against {d.describe()}")
-                    culprits.extend(order_ref(b.orders[v]) for v in enc.occupants.get(k[1], []))
+                    refs = [order_ref(b.orders[v]) for v in enc.occupants.get(k[1], [])]
+                    obstacles.append(Obstacle.build(why="hold", by=refs[0], strength=d))
+                    culprits.extend(refs)
             for r in sorted(enc.forces):
                 if r[1] == k[1] and r != k and not val(impl.force_prevent_zero(enc, r)):
                     ps = strength("strength", f"{' + '.join(r[0])} into {m.provinces[r[1]].name}", impl.force_terms(enc, r))
                     if ps.value >= att.value:
                         strengths.append(ps)
-                        culprits.extend(order_ref(b.orders[x]) for x in enc.forces[r])
-                        parts.append(f"stood off by {' + '.join(r[0])}: {ps.describe()}")
-            reason = f"fails{backup_note} — {att.describe()}" + (": " + "; ".join(parts) if parts else "")
-            if dis_txt:
-                reason += f"; dislodged by {dis_txt}"
-            outcomes.append(Outcome.build(order_kind="move", result="bounced", by=tuple(culprits), reason=reason,
-                                          strengths=tuple(strengths), **common))
+                        refs = [order_ref(b.orders[x]) for x in enc.forces[r]]
+                        culprits.extend(refs)
+                        obstacles.append(Obstacle.build(why="stand_off", by=refs[0], label=" + ".join(r[0]), strength=ps))
+            outcomes.append(Bounced.build(order_kind="move", by=tuple(culprits), sides=True, sea=sea, obstacles=tuple(obstacles),
+                                          backup_rule=backup_rule, strengths=tuple(strengths), **common))
             continue
         if isinstance(body, (Support, MergeSupport, InsideSupport)):
             kind = "support"
             if not enc.matched.get(u):
-                outcomes.append(Outcome.build(order_kind=kind, result="void", by=(), strengths=(),
-                                              reason="void: no matching order of the supported units", **common))
+                outcomes.append(Void.build(order_kind=kind, several=True, **common))
                 continue
             given, n = slots_text(u)
-            what = "merge support" if isinstance(body, MergeSupport) else "support"
             if given == n:
-                reason = f"{what} given" + (f" by all {n}" if n > 1 else "")
-                outcomes.append(Outcome.build(order_kind=kind, result="given", by=(), strengths=(), reason=reason, **common))
-            elif dis_txt:
-                outcomes.append(Outcome.build(order_kind=kind, result="cut", by=(dis_ref,) if dis_ref else (), strengths=(),
-                                              reason=f"cut: dislodged by {dis_txt}", **common))
+                outcomes.append(Given.build(order_kind=kind, units=max(n, 1), of_merge=isinstance(body, MergeSupport), **common))
+            elif dis_ref is not None:
+                outcomes.append(Cut.build(order_kind=kind, by=(dis_ref,), **common))
             else:
                 by = tuple(cutters(u))
-                budget = _budget_text(impl, enc, values, u)
-                result = "cut" if given == 0 else "partial"
-                head = "cut" if given == 0 else f"partly cut: {given} of {n} give support, {n - given} cut"
-                outcomes.append(Outcome.build(order_kind=kind, result=result, by=by, strengths=(),
-                                              reason=f"{head} by {', '.join(r.text for r in by)}{budget}", **common))
+                budget = _budget(impl, enc, values, u)
+                if given == 0:
+                    outcomes.append(Cut.build(order_kind=kind, by=by, budget=budget, **common))
+                else:
+                    outcomes.append(Partial.build(order_kind=kind, by=by, kept=given, total=n, budget=budget, **common))
             continue
         if isinstance(body, InsideAttack):
             attack, defence = impl.inside_terms(enc, u)
             att_s, def_s = strength("attack", enc.labels[u], attack), strength("defence", m.powers[body.victim].adjective, defence)
-            if dis_txt and u not in inside_won:
-                outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_ref,) if dis_ref else (), strengths=(),
-                                              reason=f"dislodged by {dis_txt}", **common))
+            attack_on = ComponentAttack(victim=m.powers[body.victim].adjective, rule="rule 5(b)")
+            if dis_ref is not None and u not in inside_won:
+                outcomes.append(Dislodged.build(order_kind="hold", by=(dis_ref,), **common))
             elif inside_won.get(u):
-                outcomes.append(Outcome.build(order_kind="move", result="moved", by=(), strengths=(att_s, def_s),
-                                              reason=f"the {m.powers[body.victim].adjective} component must retreat (rule 5(b)) — {att_s.describe()} against {def_s.describe()}", **common))
+                outcomes.append(Moved.build(order_kind="move", component_attack=attack_on, strengths=(att_s, def_s), **common))
             else:
-                outcomes.append(Outcome.build(order_kind="move", result="bounced", by=(), strengths=(att_s, def_s),
-                                              reason=f"fails, so the attacking component must retreat (rule 5(b)) — {att_s.describe()} against {def_s.describe()}", **common))
+                outcomes.append(Bounced.build(order_kind="move", component_attack=attack_on, strengths=(att_s, def_s), **common))
             continue
         if isinstance(body, Convoy):
+            carried = [a for a in enc.convoyers if u in enc.convoyers[a]]
             if not enc.matched.get(u):
-                outcomes.append(Outcome.build(order_kind="convoy", result="void", by=(), strengths=(),
-                                              reason="void: no matching convoyed move", **common))
-            elif values[_k("convoy", u)] and any(values.get(_k("path", a), False) for a in enc.convoyers if u in enc.convoyers[a]):
-                outcomes.append(Outcome.build(order_kind="convoy", result="convoyed", by=(), strengths=(), reason="convoys", **common))
+                outcomes.append(Void.build(order_kind="convoy", several=True, **common))
+            elif values[_k("convoy", u)] and any(values.get(_k("path", a), False) for a in carried):
+                outcomes.append(Convoyed.build(order_kind="convoy", **common))
+            elif dis_ref is not None:
+                outcomes.append(Disrupted.build(order_kind="convoy", cause="dislodged", by=(dis_ref,), **common))
             else:
-                why = f"disrupted: dislodged by {dis_txt}" if dis_txt else "not carried out: the convoyed army has no convoy path"
-                outcomes.append(Outcome.build(order_kind="convoy", result="disrupted", by=(dis_ref,) if dis_ref else (),
-                                              strengths=(), reason=why, **common))
+                outcomes.append(Disrupted.build(order_kind="convoy", cause="no_path",
+                                                by=tuple(order_ref(b.orders[a]) for a in sorted(carried)), **common))
             continue
         # a hold (or an implicit one)
-        extra = ""
+        implied = None
         if enc.support_slots.get(u):
             given, n = slots_text(u)
-            extra = f"; implied support of the merge: {given} of {n} given" if n else ""
-        if dis is not None:
-            outcomes.append(Outcome.build(order_kind="hold", result="dislodged", by=(dis_ref,) if dis_ref else (), strengths=(),
-                                          reason=f"dislodged by {dis_txt}{extra}", **common))
+            implied = ImpliedSupport(given=given, total=n) if n else None
+        if dis_ref is not None:
+            outcomes.append(Dislodged.build(order_kind="hold", by=(dis_ref,), implied=implied, **common))
         else:
-            outcomes.append(Outcome.build(order_kind="hold", result="held", by=(), strengths=(),
-                                          reason=f"holds{extra}" + (f" ({note})" if note else ""), **common))
+            outcomes.append(Held.build(order_kind="hold", implied=implied, part_of=split_of, **common))
     outcomes = _one_per_order(b, outcomes)
     for rej in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
         outcomes.append(Outcome.rejected(rej.power, rej.text, rej.severity, rej.reason, rej.unit))
@@ -804,7 +795,7 @@ def _one_per_order(b: BoundOrders, outcomes: list[Outcome]) -> list[Outcome]:
     return out
 
 
-def _budget_text(impl: MultiplicityRules, enc: Enc, values: Values, s: int) -> str:
+def _budget(impl: MultiplicityRules, enc: Enc, values: Values, s: int) -> Optional[CutBudget]:
     """Why the cut stopped where it did: the strongest attack's cutting strength (rule 6), less
     what comes from the space the support is aimed at."""
     pos = enc.bound.position
@@ -816,9 +807,8 @@ def _budget_text(impl: MultiplicityRules, enc: Enc, values: Values, s: int) -> s
         if best is None or counted > best[0]:
             best = (counted, k, from_aim)
     if best is None:
-        return ""
+        return None
     counted, k, from_aim = best
     names = impl.map.provinces
-    extra = f"; what comes from {names[aim].name}, where this support is aimed, does not count" if from_aim and aim else ""
-    return (f" (rule 6: cut up to the strength of the strongest attack, {' + '.join(k[0])} into "
-            f"{names[k[1]].name}: {counted}{extra})")
+    return CutBudget(strength=counted, nations=k[0], into=names[k[1]].name,
+                     excluded=names[aim].name if from_aim and aim else None, rule="rule 6")

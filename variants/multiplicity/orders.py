@@ -74,7 +74,7 @@ class MultiplicityBound(BoundOrders):
 
     written: dict[int, int] = field(default_factory=dict)  # unit -> index of its order as written
     priority: dict[int, tuple[str, ...]] = field(default_factory=dict)  # attacker -> spaces to cut first
-    split_notes: dict[int, str] = field(default_factory=dict)  # unit -> note on how its split line was read
+    split_headers: dict[int, str] = field(default_factory=dict)  # unit -> the header of the split line it was read from
 
 
 _HEADER = re.compile(r"^\s*(?P<head>[^:]+?)\s*:\s*(?P<rest>.+)$")
@@ -99,7 +99,7 @@ class MultiplicityBinder(OrderBinder):
         """Every order as read; a split written as one line (``4A(Par): A(Par)Std, 2A(Par)-Bur,
         A(Par)-Gas``) gives one order per part, each for a part of the header's unit."""
         out: list[ParsedLine] = []
-        self._line_notes: dict[int, str] = {}
+        self._line_headers: dict[int, str] = {}
         notation = self.notation
         assert isinstance(notation, MultiplicityNotation)  # the variant's record names it
         for power in sorted(orders):
@@ -135,7 +135,7 @@ class MultiplicityBinder(OrderBinder):
                 # the seed's own example writes "4A(Par): A(Pic)Std, 2A(Pic)-Bur, A(Pic)-Gas": the
                 # parts are parts of the header's unit, wherever the part says it stands
                 p = dataclasses.replace(p, unit=dataclasses.replace(p.unit, loc=dataclasses.replace(p.unit.loc, province=prov)))
-                self._line_notes[len(out)] = f"read as a part of {head.strip()} (the split's header)"
+                self._line_headers[len(out)] = head.strip()
             out.append((power, part, p, None))
         return out
 
@@ -338,9 +338,9 @@ class MultiplicityBinder(OrderBinder):
                     first = p.addition(CutFirst) if p is not None else None
                     if first is not None and first.spaces:
                         out.priority[u] = first.spaces
-                    note = getattr(self, "_line_notes", {}).get(idx)
-                    if note:
-                        out.split_notes[u] = note
+                    header = getattr(self, "_line_headers", {}).get(idx)
+                    if header:
+                        out.split_headers[u] = header
         self._implied_inside_attacks(out)
         self._fleet_prevails(out)
         self._disembark_rule(out)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from dipsat.adjustments import AdjustmentResult
 from dipsat.errors import OrderError
-from dipsat.models import ARMY, FLEET, Move, MovementResult, Outcome, Position, Unit
+from dipsat.models import (ARMY, FLEET, Bounced, Built, Disbanded, Merge, Move, Moved, MovementResult, Outcome, Position,
+                           RetreatBattle, Seaworthiness, Unit)
 from dipsat.notation import ParsedOrder
 from dipsat.notation_additions import written_parts
 from dipsat.retreats import RetreatOption, RetreatResult
@@ -21,11 +22,6 @@ from .notation import MergeWith, MultiplicityNotation
 if TYPE_CHECKING:
     from dipsat.variant import Variant
     from .options import MultiplicityOptions
-
-
-def _out(power: str, text: str, kind: str, result: str, reason: str, unit: int | None = None) -> Outcome:
-    return Outcome.build(power=power, text=text, unit=unit, order_kind=kind, result=result, reason=reason,
-                         by=(), strengths=(), dislodged_by=None)
 
 
 def adjudicate_placement(variant: "Variant", pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
@@ -66,7 +62,7 @@ def adjudicate_placement(variant: "Variant", pos: Position, orders: dict[str, li
                 continue
             placed += n
             units.extend(new)
-            outcomes.append(_out(power, text, "placement", "built", f"places {', '.join(u.short() for u in new)}"))
+            outcomes.append(Built.build(power=power, text=text, order_kind="placement", built=", ".join(u.short() for u in new)))
     after = pos.model_copy(update={"units": tuple(units)}).canonical()
     variant.check_position(variant, after)
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after)
@@ -186,28 +182,30 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
                 units_here = [pos.units[v] for v in side_units] + [x for x in mv.after.units if x.province == target]
                 if sea and sum(x.count for x in units_here if x.kind == ARMY) > sum(x.count for x in units_here if x.kind == FLEET):
                     for v in side_units:
-                        outcomes.append(_out(chosen[v][1], chosen[v][2], "retreat", "bounced",
-                                             "fails and disbands: the retreating A/F would not be seaworthy (rule 7)", v))
+                        outcomes.append(Bounced.build(power=chosen[v][1], text=chosen[v][2], unit=v, order_kind="retreat",
+                                                      sea=Seaworthiness(case="retreat", rule="rule 7")))
                     continue
                 for v in side_units:
                     moved[v] = chosen[v][0]
                     others = [x for x in side_units if x != v]
-                    outcomes.append(_out(chosen[v][1], chosen[v][2], "retreat", "moved",
-                                         f"retreats to {m.display(chosen[v][0])}" + (" and merges" if others else "")
-                                         + (f"; stronger ({top}) than the other retreats there" if len(ranked) > 1 else ""), v))
+                    outcomes.append(Moved.build(power=chosen[v][1], text=chosen[v][2], unit=v, order_kind="retreat",
+                                                dest=m.display(chosen[v][0]), merge=Merge() if others else None,
+                                                retreat_battle=RetreatBattle(result="stronger", strength=top, rule="rule 11")
+                                                if len(ranked) > 1 else None))
             else:
-                why = (f"a stronger retreat ({top}) goes there" if winners else f"retreats of equal strength ({top}) meet there")
+                battle = RetreatBattle(result="weaker" if winners else "equal", strength=top, rule="rule 11")
                 for v in side_units:
-                    outcomes.append(_out(chosen[v][1], chosen[v][2], "retreat", "bounced", f"fails and disbands: {why} (rule 11)", v))
+                    outcomes.append(Bounced.build(power=chosen[v][1], text=chosen[v][2], unit=v, order_kind="retreat",
+                                                  retreat_battle=battle))
     for u in sorted(chosen):
         loc, power, text, _ = chosen[u]
         if loc == "disband":
-            outcomes.append(_out(power, text, "disband", "disbanded", "disbanded as ordered", u))
+            outcomes.append(Disbanded.build(power=power, text=text, unit=u, order_kind="disband", cause="ordered"))
     for u in mv.dislodged:
         if u not in chosen:
             unit = pos.units[u]
-            why = "no retreat order" if options[u].open else "no space to retreat to"
-            outcomes.append(_out(unit.power, f"{unit.short()} (no retreat)", "disband", "disbanded", f"disbanded: {why}", u))
+            outcomes.append(Disbanded.build(power=unit.power, text=f"{unit.short()} (no retreat)", unit=u, order_kind="disband",
+                                            cause="no_retreat_order" if options[u].open else "no_retreat", place="space"))
     units: list[Unit] = list(mv.after.units) + [pos.units[u].model_copy(update={"location": loc}) for u, loc in sorted(moved.items())]
     after = mv.after.model_copy(update={"units": tuple(units)}).canonical()
     return RetreatResult(position=mv.position, movement=mv, options=tuple(options[u] for u in sorted(options)),
