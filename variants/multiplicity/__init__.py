@@ -55,6 +55,13 @@ READINGS = (
     "adjudicating any attacks on that multiple unit').",
     "An army may disembark from an A/F at sea when at least one fleet there is not ordered to move (rule 7: "
     "'An Army may only disembark from a Fleet at sea if the Fleet is not ordered to move').",
+    "An order for a unit of armies and fleets (an A/F) is one order: when one kind's part of it is not allowed "
+    "(the fleet cannot reach the space, or the unit is to be convoyed), none of it is carried out and the unit "
+    "stands (rule 7: A/F combinations are permitted 'along the same lines of other multiple units'; rule 10: a "
+    "split is made by 'ordering the units to different locations'; rule 9: 'Only armies or multiple armies may "
+    "be convoyed').",
+    "A retreat order names the part of a dislodged multiple unit it is for, as a movement order does; the parts "
+    "no order names disband (rule 11: 'Merges and splits are allowed as usual during retreats').",
     "A multinational unit has two nations (rule 5: 'Any 2 players may create multiple multi-national units').",
     "A convoying sea space can carry armies up to its fleets less the armies already aboard (rule 9: 'provided "
     "that the sum of the A/F and the unit(s) being convoyed is seaworthy'), checked per convoyed army.",

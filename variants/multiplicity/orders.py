@@ -304,6 +304,9 @@ class MultiplicityBinder(OrderBinder):
             return Support.build(unit=i, target=t, dest=dest, target_power=self.notation.named_power(p.target))
 
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
+        assert p.target is not None
+        if any(kind == FLEET for _, _, kind in written_parts(p.target)):
+            raise _illegal(p.text, "the unit to convoy has fleets: only armies or multiple armies may be convoyed (rule 9)", i)
         c = super().check_convoy(pos, i, p)
         # rule 9: the A/F and the armies it carries together must be seaworthy
         here = [x for x in pos.units if x.province == pos.units[i].province]
@@ -341,10 +344,35 @@ class MultiplicityBinder(OrderBinder):
                     header = getattr(self, "_line_headers", {}).get(idx)
                     if header:
                         out.split_headers[u] = header
+        self._one_order_one_unit(out)
         self._implied_inside_attacks(out)
         self._fleet_prevails(out)
         self._disembark_rule(out)
         return out
+
+    def _one_order_one_unit(self, b: MultiplicityBound) -> None:
+        """An order for a multiple unit of armies and fleets (``A/F(Lon)-Pic``) is bound to one
+        record per kind, but it is one order for one unit: when one part of it is not allowed
+        (the fleet cannot reach the space), none of it is carried out and the whole unit stands
+        (rule 7: A/Fs move "along the same lines of other multiple units"; splitting is
+        "ordering the units to different locations", rule 10)."""
+        for idx, units in sorted(getattr(self, "_assign", {}).items()):
+            if len(units) < 2:
+                continue
+            power, text, p, _ = self._parsed[idx]
+            written = (p.text if p is not None else text).strip()
+            if not any(r.unit in units and r.power == power and r.text == written for r in b.rejected):
+                continue
+            for u in units:
+                o = b.orders.get(u)
+                if o is None or u in b.implicit or o.text.strip() != written:
+                    continue
+                if isinstance(o.body, Move):
+                    b.illegal_moves.add(u)
+                unit = b.position.units[u]
+                b.orders[u] = Order.build(power=unit.power, text=f"{describe_unit(unit, self.map)} Hold", body=Hold.build(unit=u))
+                b.implicit.add(u)
+                b.route.pop(u, None)
 
     def _implied_inside_attacks(self, b: MultiplicityBound) -> None:
         """Rule 5(a): "France could order A(Par) S A(Bur) attacks ITALIAN A(Bur)" — the support

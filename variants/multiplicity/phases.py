@@ -122,7 +122,12 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
                 open_.append(prov)
         options[u] = RetreatOption(unit=u, open=tuple(open_), closed=closed)
     outcomes: list[Outcome] = []
-    chosen: dict[int, tuple[str, str, str, str | None]] = {}  # unit -> (location | "disband", power, text, partner)
+    # a retreat order takes the pieces it names from the dislodged units (rule 11: "Merges and
+    # splits are allowed as usual during retreats"): "A(Bur)" one army (option bare_unit_count),
+    # "2A(Bur)" two, "A/F(Bur)" an army and a fleet; what no order takes disbands
+    left = {u: pos.units[u].count for u in mv.dislodged}
+    pieces: list[tuple[int, int]] = []  # (dislodged unit, armies or fleets of it)
+    chosen: dict[int, tuple[str, str, str, str | None]] = {}  # piece -> (location | "disband", power, text, partner)
     for power in sorted(orders):
         for text in orders[power]:
             try:
@@ -131,36 +136,46 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
                 outcomes.append(Outcome.rejected(power, text, exc.severity, exc.reason))
                 continue
             prov = p.unit.loc.province
-            parts = written_parts(p.unit)
-            kinds = {k for _, _, k in parts}
-            cands = [u for u in options if pos.units[u].province == prov and pos.units[u].power == power
-                     and (None in kinds or pos.units[u].kind in kinds) and u not in chosen]
-            if not cands:
-                outcomes.append(Outcome.rejected(power, text, "illegal", f"no dislodged {power} unit in "
+            cands = [u for u in options if pos.units[u].province == prov and pos.units[u].power == power and left[u]]
+            have = {k: sum(left[u] for u in cands if pos.units[u].kind == k) for k in (ARMY, FLEET)}
+            want, why_not = _retreat_wanted(rules, p, have)
+            if not cands or why_not:
+                outcomes.append(Outcome.rejected(power, text, "illegal", why_not or f"no dislodged {power} unit in "
                                                  f"{m.provinces[prov].name} without a retreat order"))
                 continue
-            if p.action == "disband":
-                for u in cands:
-                    chosen[u] = ("disband", power, text, None)
-                continue
-            if p.action != "move" or p.dest is None:
+            if p.action not in ("move", "disband") or (p.action == "move" and p.dest is None):
                 outcomes.append(Outcome.rejected(power, text, "illegal", f"a dislodged unit may only retreat or disband, not {p.action}"))
                 continue
-            target = p.dest.province
+            taken: list[int] = []
             for u in cands:
+                n = min(want.get(pos.units[u].kind, 0), left[u])
+                if n:
+                    want[pos.units[u].kind] -= n
+                    left[u] -= n
+                    pieces.append((u, n))
+                    taken.append(len(pieces) - 1)
+            if p.action == "disband":
+                for k in taken:
+                    chosen[k] = ("disband", power, text, None)
+                continue
+            assert p.dest is not None
+            target = p.dest.province
+            for k in taken:
+                u = pieces[k][0]
                 opt = options[u]
                 locs = [l for l in opt.open if m.province_of(l) == target]
                 if not locs:
                     why = opt.closed.get(target) or f"{pos.units[u].short()} cannot reach {m.provinces[target].name}"
                     outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}", u))
+                    left[u] += pieces[k][1]  # it has no retreat order after all
                     continue
-                want = p.dest.location()
-                chosen[u] = (want if want in locs else locs[0], power, text, _partner(p))
+                want_loc = p.dest.location()
+                chosen[k] = (want_loc if want_loc in locs else locs[0], power, text, _partner(p))
     # each target: sides (a nation, or two nations agreeing to merge) and their strengths
     per_target: dict[str, list[int]] = {}
-    for u, (loc, *_rest) in chosen.items():
+    for k, (loc, *_rest) in chosen.items():
         if loc != "disband":
-            per_target.setdefault(m.province_of(loc), []).append(u)
+            per_target.setdefault(m.province_of(loc), []).append(k)
     moved: dict[int, str] = {}
     for target, us in sorted(per_target.items()):
         sides: dict[tuple[str, ...], list[int]] = {}
@@ -172,41 +187,42 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
         sea = m.provinces[target].is_sea
 
         def strength(side_units: list[int]) -> int:
-            return sum(pos.units[v].count for v in side_units if not (sea and pos.units[v].kind == ARMY))
+            return sum(pieces[v][1] for v in side_units if not (sea and pos.units[pieces[v][0]].kind == ARMY))
 
         ranked = sorted(sides.items(), key=lambda kv: -strength(kv[1]))
         top = strength(ranked[0][1])
         winners = ranked[0][0] if len(ranked) == 1 or strength(ranked[1][1]) < top else None
         for side, side_units in ranked:
             if winners == side:
-                units_here = [pos.units[v] for v in side_units] + [x for x in mv.after.units if x.province == target]
+                units_here = [_piece(pos, pieces[v]) for v in side_units] + [x for x in mv.after.units if x.province == target]
                 if sea and sum(x.count for x in units_here if x.kind == ARMY) > sum(x.count for x in units_here if x.kind == FLEET):
                     for v in side_units:
-                        outcomes.append(Bounced.build(power=chosen[v][1], text=chosen[v][2], unit=v, order_kind="retreat",
+                        outcomes.append(Bounced.build(power=chosen[v][1], text=chosen[v][2], unit=pieces[v][0], order_kind="retreat",
                                                       sea=Seaworthiness(case="retreat", rule="rule 7")))
                     continue
                 for v in side_units:
                     moved[v] = chosen[v][0]
                     others = [x for x in side_units if x != v]
-                    outcomes.append(Moved.build(power=chosen[v][1], text=chosen[v][2], unit=v, order_kind="retreat",
+                    outcomes.append(Moved.build(power=chosen[v][1], text=chosen[v][2], unit=pieces[v][0], order_kind="retreat",
                                                 dest=m.display(chosen[v][0]), merge=Merge() if others else None,
                                                 retreat_battle=RetreatBattle(result="stronger", strength=top, rule="rule 11")
                                                 if len(ranked) > 1 else None))
             else:
                 battle = RetreatBattle(result="weaker" if winners else "equal", strength=top, rule="rule 11")
                 for v in side_units:
-                    outcomes.append(Bounced.build(power=chosen[v][1], text=chosen[v][2], unit=v, order_kind="retreat",
+                    outcomes.append(Bounced.build(power=chosen[v][1], text=chosen[v][2], unit=pieces[v][0], order_kind="retreat",
                                                   retreat_battle=battle))
-    for u in sorted(chosen):
-        loc, power, text, _ = chosen[u]
+    for k in sorted(chosen):
+        loc, power, text, _ = chosen[k]
         if loc == "disband":
-            outcomes.append(Disbanded.build(power=power, text=text, unit=u, order_kind="disband", cause="ordered"))
+            outcomes.append(Disbanded.build(power=power, text=text, unit=pieces[k][0], order_kind="disband", cause="ordered"))
     for u in mv.dislodged:
-        if u not in chosen:
-            unit = pos.units[u]
-            outcomes.append(Disbanded.build(power=unit.power, text=f"{unit.short()} (no retreat)", unit=u, order_kind="disband",
+        if left[u]:
+            rest = _piece(pos, (u, left[u]))
+            outcomes.append(Disbanded.build(power=rest.power, text=f"{rest.short()} (no retreat)", unit=u, order_kind="disband",
                                             cause="no_retreat_order" if options[u].open else "no_retreat", place="space"))
-    units: list[Unit] = list(mv.after.units) + [pos.units[u].model_copy(update={"location": loc}) for u, loc in sorted(moved.items())]
+    units: list[Unit] = list(mv.after.units) + [_piece(pos, pieces[k]).model_copy(update={"location": loc})
+                                                for k, loc in sorted(moved.items())]
     after = mv.after.model_copy(update={"units": tuple(units)}).canonical()
     return RetreatResult(position=mv.position, movement=mv, options=tuple(options[u] for u in sorted(options)),
                          outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
@@ -217,6 +233,32 @@ def _partner(p: ParsedOrder) -> str | None:
     """The other nation a retreat agrees to merge with (``... MERGE with ITALIAN A(Bel)-Pic``)."""
     merge = p.addition(MergeWith)
     return merge.partner if merge is not None else None
+
+
+def _piece(pos: Position, piece: tuple[int, int]) -> Unit:
+    """``n`` armies or fleets of a dislodged unit."""
+    u, n = piece
+    return pos.units[u].model_copy(update={"count": n})
+
+
+def _retreat_wanted(rules: "MultiplicityOptions", p: ParsedOrder, have: dict[str, int]) -> tuple[dict[str, int], str]:
+    """How many armies and fleets a retreat order names, from those dislodged there (``have``),
+    as the movement's orders do; or why it names more than there are."""
+    parts = written_parts(p.unit)
+    want: dict[str, int] = {}
+    for count, _, kind in parts:
+        kinds = [kind] if kind is not None else [k for k in (ARMY, FLEET) if have[k]]
+        if count is None and kind is None:
+            return {k: have[k] for k in kinds}, ""  # "Bur - Bel": the whole unit
+        for k in kinds[:1]:
+            n = count if count is not None else (1 if rules.bare_unit_count == "one" else max(have[k], 1))
+            want[k] = want.get(k, 0) + n
+    short = [k for k, n in want.items() if n > have[k]]
+    if short and any(have.values()):
+        k = short[0]
+        return want, (f"{want[k]} {'armies' if k == ARMY else 'fleets'} ordered to retreat, but only {have[k]} "
+                      "dislodged there without another retreat order")
+    return want, ""
 
 
 def _where_dislodged(mv: MovementResult) -> Position:
