@@ -1,7 +1,7 @@
 """Benchmark: Multiplicity Plus turns of 60+ units (seed 003).
 
-Random positions on the standard board: every power holds multiple units (1-3 armies, some
-fleets, A/Fs) in land and coastal spaces near its home, and each part of each unit gets a random
+Random positions on the standard board: the powers hold multiple units (1-3 armies; on some
+coasts fleets or an A/F) in land and coastal spaces, and each part of each unit gets a random
 order (move to a neighbour, support a neighbour's move or hold, stand).  Each turn is bound and
 adjudicated from scratch through the public API; the figure is the median wall-clock time per
 turn over the runs, and the turns' unit counts.
@@ -28,18 +28,25 @@ def random_turn(rng: random.Random, min_units: int = 60) -> dict[str, Any]:
     rng.shuffle(land)
     powers = sorted(m.powers)
     units: dict[str, list[str]] = {p: [] for p in powers}
-    where: dict[str, tuple[str, int]] = {}  # province -> (power, armies)
+    where: dict[str, tuple[str, int, int]] = {}  # province -> (power, armies, fleets)
     total = 0
+
+    def part(n: int, kind: str) -> str:
+        return f"{n if n > 1 else ''}{kind}"
+
     for i, prov in enumerate(land):
         if total >= min_units:
             break
         power = powers[i % len(powers)]
-        n = rng.randint(1, 3)
-        units[power].append(f"{n}A({prov})")
-        where[prov] = (power, n)
-        total += n
+        n, f = rng.randint(1, 3), 0
+        if m.provinces[prov].terrain == "coast" and not m.provinces[prov].coasts and rng.random() < 0.3:
+            n, f = rng.randint(0, 2), rng.randint(1, 2)  # fleets or an A/F on a coast
+        make_up = "/".join(part(k, kind) for k, kind in ((n, "A"), (f, "F")) if k)
+        units[power].append(f"{make_up}({prov})")
+        where[prov] = (power, n, f)
+        total += n + f
     orders: dict[str, list[str]] = {p: [] for p in powers}
-    for prov, (power, n) in sorted(where.items()):
+    for prov, (power, n, f) in sorted(where.items()):
         nbrs = sorted(m.army_neighbours(prov))
         for _ in range(n):
             r = rng.random()
@@ -54,6 +61,9 @@ def random_turn(rng: random.Random, min_units: int = 60) -> dict[str, Any]:
                     orders[power].append(f"A({prov}) Std")
             else:
                 orders[power].append(f"A({prov}) Std")
+        seas = sorted({m.province_of(x) for x in m.fleet_neighbours(prov)})
+        for _ in range(f):
+            orders[power].append(f"F({prov})-{rng.choice(seas)}" if seas and rng.random() < 0.5 else f"F({prov}) Std")
     return {"variant": "multiplicity", "units": units, "orders": orders}
 
 
@@ -63,11 +73,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    v = find_variant("multiplicity")
     adjudicate(random_turn(random.Random(0)))  # warm: imports, map, notation
     times, sizes, backups = [], [], 0
     for _ in range(args.turns):
         req = random_turn(rng)
-        sizes.append(sum(int(s.split("A")[0] or 1) for lst in req["units"].values() for s in lst))
+        sizes.append(sum(u.count for p, lst in req["units"].items() for s in lst for u in v.notation.unit_specs(p, s)))
         t0 = time.perf_counter()
         res = adjudicate(req)
         times.append(time.perf_counter() - t0)

@@ -75,6 +75,11 @@ def test_merge_with_reads_the_partner():
     ("A(Bur) attacks ITALIAN A(Mun)", ["inside one's own space"]),
     ("A(Bur)-Pic cutting Narnia", ["not a space"]),
     ("A(Par) Bur", ["expected '-', 'H', 'S' or 'C'"]),
+    ("A(Par)-Bur MERGE with", ["expected one of the seed's merge orders", "MERGE with ITALIAN A(Mar)-Bur"]),
+    ("English A(Pic) S FRENCH MERGE", ["expected one of the seed's merge orders", "S FRENCH MERGE (Bur)"]),
+    ("A(Par) S A(Bur) attacks ITALIAN", ["expected an attack inside", "attacks ITALIAN A(Bur)"]),
+    ("A(Bur)-Pic cutting", ["expected the spaces whose supports to cut first"]),
+    ("4A(Par) A(Par)Std", ["expected '-', 'H', 'S' or 'C'"]),
 ])
 def test_bad_orders_quote_the_order_and_say_what_was_expected(text, words):
     res = turn({"France": ["A(Par)", "A(Bur)"], "Italy": ["A(Bur)", "A(Mar)"]}, {"France": [text]})
@@ -220,12 +225,65 @@ def test_units_conserved_and_provinces_single_power(seed):
         assert len(powers) == 1 or powers == before.get(prov), (prov, powers)
 
 
+def _with_agreed_merges(rng: random.Random, req: dict) -> tuple[dict, set]:
+    """``req`` with some armies of two powers ordered to merge into a space both border (rule 5),
+    both orders written or (to check it agrees to nothing) only one; the agreed (space, powers)."""
+    m = V.map
+    where = {}
+    for power, specs in req["units"].items():
+        for spec in specs:
+            units = V.notation.unit_specs(power, spec)
+            if any(u.kind == "A" for u in units):
+                where[units[0].province] = power
+    orders = {p: list(o) for p, o in req["orders"].items()}
+    agreed, used = set(), set()
+    provs = sorted(where)
+    rng.shuffle(provs)
+    for a in provs:
+        for b in sorted(m.army_neighbours(a)):
+            common = sorted((set(m.army_neighbours(a)) & set(m.army_neighbours(b))) - {a, b})
+            pa, pb = where[a], where.get(b)
+            if pb is None or pb == pa or not common or {a, b} & used:
+                continue
+            c = rng.choice(common)
+            adj = {p: m.powers[p].adjective.upper() for p in (pa, pb)}
+            both = rng.random() < 0.7
+            for p, x, y, q in ((pa, a, b, pb), (pb, b, a, pa))[: 2 if both else 1]:
+                i = next(i for i, o in enumerate(orders[p]) if o.startswith(f"A({x})"))
+                orders[p][i] = f"A({x})-{c} MERGE with {adj[q]} A({y})-{c}"
+            if both:
+                agreed.add((c, frozenset((pa, pb))))
+            used |= {a, b}
+            break
+    return {**req, "orders": orders}, agreed
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6))
+def test_two_powers_share_a_province_only_in_an_agreed_multinational_unit(seed):
+    rng = random.Random(seed)
+    req, agreed = _with_agreed_merges(rng, random_turn(rng, min_units=40))
+    res = adjudicate(req)
+    dislodged = sum(res.position.units[i].count for i in res.dislodged)
+    assert _pieces(res.after) + dislodged == _pieces(res.position)
+    after: dict[str, set] = {}
+    for u in res.after.units:
+        after.setdefault(u.province, set()).add(u.power)
+    for prov, powers in after.items():
+        assert len(powers) == 1 or (prov, frozenset(powers)) in agreed, (prov, powers, sorted(agreed))
+
+
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(st.integers(0, 10**6))
 def test_result_independent_of_the_order_orders_are_listed(seed):
+    """The order in which the powers' orders (and units) are listed changes nothing.  Within one
+    power the order written is part of the orders (rule 6: "the last written support order is
+    cut first"), so each power's list keeps its order."""
     req = random_turn(random.Random(seed), min_units=40)
     rng = random.Random(seed + 1)
-    shuffled = {p: rng.sample(o, len(o)) for p, o in reversed(list(req["orders"].items()))}
+    powers = list(req["orders"])
+    rng.shuffle(powers)
+    shuffled = {p: req["orders"][p] for p in powers}
     a = adjudicate(req)
     b = adjudicate({**req, "orders": shuffled, "units": dict(reversed(list(req["units"].items())))})
     assert a.after.units == b.after.units

@@ -50,6 +50,20 @@ _CUTTING = re.compile(r"^(?P<main>.+?)[\s,;]+(?:cutting|cuts?)\s+(?:supports?\s+
                       r"(?P<list>.+?)(?:\s+first)?\s*$", re.I)
 
 
+# the seed's keywords in an order none of its forms reads: what was expected
+_SEED_FORMS = (
+    (re.compile(r"\bmerge\b", re.I),
+     "expected one of the seed's merge orders: 'A(Par)-Bur MERGE with ITALIAN A(Mar)-Bur' (rule 5), "
+     "'A(Pic) S FRENCH MERGE (Bur)' (rule 4(d)) or 'A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)' "
+     "(rule 5(a))"),
+    (re.compile(r"\battacks?\b", re.I),
+     "expected an attack inside one's own multinational unit, 'A(Bur) attacks ITALIAN A(Bur)', or support for it, "
+     "'A(Par) S A(Bur) attacks ITALIAN A(Bur)' (rule 5(a))"),
+    (re.compile(r"\b(?:cutting|cuts?)\s*$", re.I),
+     "expected the spaces whose supports to cut first after 'cutting', e.g. 'A(Bur)-Pic cutting Par' (rule 6)"),
+)
+
+
 @dataclass(frozen=True)
 class CutFirst(Addition):
     """``... cutting Par, Bel``: the spaces whose supports the attack cuts first (rule 6)."""
@@ -207,7 +221,13 @@ class MultiplicityNotation(StackNotation):
             head.additions = (*head.additions, *cut, Victim(victim_power, victim.unit))
             head.text = text.strip()
             return head
-        out = self._core(text, stripped, power)
+        try:
+            out = self._core(text, stripped, power)
+        except InvalidOrder as exc:
+            hint = next((h for kw, h in _SEED_FORMS if kw.search(stripped)), None)
+            if hint is None:
+                raise
+            raise InvalidOrder(text, f"{hint} ({exc.reason})") from None
         out.additions = (*out.additions, *cut)
         out.text = text.strip()
         return out

@@ -183,7 +183,7 @@ class MultiplicityBinder(OrderBinder):
             if short:
                 k = short[0]
                 have = sum(remaining[i] for i in own if pos.units[i].kind == k)
-                what = "armies" if k == ARMY else "fleets"
+                what = ("army" if want[k] == 1 else "armies") if k == ARMY else ("fleet" if want[k] == 1 else "fleets")
                 errors[idx] = IllegalOrder(text, f"{want[k]} {what} ordered in {name}, but {power} has only {have} "
                                                  "there without another order")
                 continue
