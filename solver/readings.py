@@ -539,33 +539,66 @@ def conditions(model: type[RuleOptions], names: list[str], table: list[tuple[Ass
 def _cover(model: type[RuleOptions], deps: list[str], pts: set[tuple[Any, ...]]) -> list[Cube]:
     """Maximal cubes inside ``pts`` (merging cubes equal but in one option), then a greedy cover."""
     cubes: set[Cube] = {tuple(frozenset([x]) for x in p) for p in pts}
-    changed = True
-    while changed:
-        changed = False
-        merged: set[Cube] = set()
-        used: set[Cube] = set()
-        for c1 in sorted(cubes, key=_cube_key):
-            for c2 in sorted(cubes, key=_cube_key):
-                if c1 >= c2:
-                    continue
-                diff = [i for i in range(len(deps)) if c1[i] != c2[i]]
-                if len(diff) == 1:
-                    i = diff[0]
-                    merged.add(c1[:i] + (c1[i] | c2[i],) + c1[i + 1:])
-                    used.update((c1, c2))
+    while True:
+        merged, used = _merge_pairs(cubes, len(deps))
         new = (cubes - used) | merged if merged else cubes
-        # keep only maximal cubes
-        new = {c for c in new if not any(d != c and all(c[i] <= d[i] for i in range(len(deps))) for d in new)}
-        if new != cubes:
-            cubes, changed = new, True
+        new = _maximal(new)
+        if new == cubes:
+            break
+        cubes = new
     remaining = set(pts)
     chosen: list[Cube] = []
+    ranked = sorted(cubes, key=_cube_key)
     while remaining:
-        best = max(sorted(cubes, key=_cube_key), key=lambda c: len([p for p in remaining if _inside(p, c)]))
+        best = max(ranked, key=lambda c: sum(1 for p in remaining if _inside(p, c)))
         chosen.append(best)
         remaining = {p for p in remaining if not _inside(p, best)}
     order = [option_values(model, n) for n in deps]
     return sorted(chosen, key=lambda c: tuple(tuple(sorted(vals.index(x) for x in s)) for vals, s in zip(order, c)))
+
+
+def _merge_pairs(cubes: set[Cube], width: int) -> tuple[set[Cube], set[Cube]]:
+    """Every two cubes that differ in exactly one option, merged there (the union of their values
+    for that option), and the cubes that took part.  Two cubes differ only in option ``i`` exactly
+    when they fall in the same bucket of the cubes keyed by all their other options."""
+    merged: set[Cube] = set()
+    used: set[Cube] = set()
+    for i in range(width):
+        buckets: dict[Cube, list[Cube]] = {}
+        for c in cubes:
+            buckets.setdefault(c[:i] + c[i + 1:], []).append(c)
+        for group in buckets.values():
+            for j, c1 in enumerate(group):
+                for c2 in group[j + 1:]:
+                    merged.add(c1[:i] + (c1[i] | c2[i],) + c1[i + 1:])
+                    used.update((c1, c2))
+    return merged, used
+
+
+def _maximal(cubes: set[Cube]) -> set[Cube]:
+    """The cubes not inside another one.  A cube is inside another exactly when its points are
+    among the other's, so each cube is its set of points as a bit mask, compared only with the
+    larger cubes holding one of its points (the result does not depend on which, nor on the
+    order the points are numbered in)."""
+    from itertools import product
+
+    masks: dict[Cube, int] = {}
+    holding: dict[tuple[Any, ...], list[int]] = {}  # a point -> the masks of the cubes holding it
+    index: dict[tuple[Any, ...], int] = {}
+    for c in cubes:
+        m = 0
+        for p in product(*c):
+            m |= 1 << index.setdefault(p, len(index))
+        masks[c] = m
+    out: set[Cube] = set()
+    for c in sorted(cubes, key=lambda c: -masks[c].bit_count()):
+        m = masks[c]
+        first = tuple(next(iter(s)) for s in c)  # any one of its points
+        if not any(d != m and m & d == m for d in holding.get(first, ())):
+            out.add(c)
+        for p in product(*c):
+            holding.setdefault(p, []).append(m)
+    return out
 
 
 def _inside(p: tuple[Any, ...], c: Cube) -> bool:
