@@ -2,23 +2,29 @@
 running each assignment separately (brute force) on every DATC case and every Diplomacy-family
 seed-variant corpus case.
 
-The test samples a few assignments per case with a fixed seed (the exhaustive comparison over
-every assignment of every case is ``python -m benchmarks.readings``), always including the
-variant's defaults; small cases are compared exhaustively, conditions included."""
+Every assignment of every case is compared (the product of the options that touch the case), and
+the conditions ``dipsat readings`` prints for each order are checked against the conditions
+computed from the brute-force table.  ``python -m benchmarks.readings`` runs the same comparison
+and times both ways."""
 
 from __future__ import annotations
 
 import json
-import random
+from itertools import product
 from pathlib import Path
+from typing import Literal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from dipsat.api import TurnRequest
 from dipsat.cli import main
 from dipsat.corpus import case_files, load_case
 from dipsat.errors import DipsatError
-from dipsat.readings import brute_force, conditions, order_readings, turn_readings
+from dipsat.option_space import assignments, option_values
+from dipsat.readings import OrderOutcome, _cover, brute_force, conditions, order_readings, turn_readings
 
 CORPORA = Path(__file__).parent / "corpora"
 FAMILY = ("datc", "readings", "multiplomacy", "multinational", "multiplicity")  # the Diplomacy-family corpora (the others: see test_family_readings)
@@ -42,7 +48,6 @@ def test_one_enumeration_equals_brute_force_on_every_corpus_case(chunk):
     directly while the orders are bound and the equations built."""
     from dipsat.variants import find_variant
 
-    rng = random.Random(17)
     for path in chunk:
         req = _request(path)
         rd = turn_readings(req)
@@ -51,11 +56,23 @@ def test_one_enumeration_equals_brute_force_on_every_corpus_case(chunk):
         assert set(rd.in_model) <= declared, path.name
         assert not (declared - set(rules.bound_too)) & set(rd.outside), path.name
         table = {tuple(sorted(a.items())): (r.outcomes, r.after) for a, r in rd.table}
+        bf = brute_force(req, rd.options)
+        assert len(bf) == len(table), path.name  # every assignment, once
         base = _defaults(req)
-        defaults = {n: getattr(base, n) for n in rd.options}
-        sample = [defaults] + rng.sample([a for a, _ in rd.table], min(2, len(rd.table)))
-        for a, got in brute_force(req, rd.options, only=sample):
+        assert tuple(sorted((n, getattr(base, n)) for n in rd.options)) in table, path.name  # the defaults among them
+        for a, got in bf:
             assert table[tuple(sorted(a.items()))] == got, f"{path.name} under {a}"
+        _same_conditions(rd, bf, path.name)
+
+
+def _same_conditions(rd, bf, name: str) -> None:
+    """The conditions printed for each order are those computed from the brute-force table."""
+    for orr in order_readings(rd):
+        absent = "(absent)" if rd.family else "(not ordered)"
+        table = [(a, next((o.result for o in res[0] if o.order == orr.order), absent)) for a, res in bf]
+        deps, covers = conditions(rd.model, rd.options, table)
+        assert deps == orr.depends, (name, orr.order)
+        assert {r for r, _ in orr.outcomes} == set(covers), (name, orr.order)
 
 
 def _defaults(req: TurnRequest):
@@ -63,23 +80,6 @@ def _defaults(req: TurnRequest):
     from dipsat.variants import find_variant
 
     return resolve_rules(find_variant(req.variant), req)
-
-
-@pytest.mark.parametrize("name", ["6.F.14", "6.G.13", "6.B.02", "6.H.11"])
-def test_exhaustive_with_conditions(name):
-    req = _request(CORPORA / "datc" / f"{name}.toml")
-    rd = turn_readings(req)
-    bf = brute_force(req, rd.options)
-    assert len(bf) == len(rd.table)
-    mine = {tuple(sorted(a.items())): (r.outcomes, r.after) for a, r in rd.table}
-    for a, got in bf:
-        assert mine[tuple(sorted(a.items()))] == got
-    # same conditions, order by order, from the brute-force table
-    for orr in order_readings(rd):
-        table = [(a, next((o.result for o in res[0] if o.order == orr.order), "(not ordered)")) for a, res in bf]
-        deps, covers = conditions(rd.model, rd.options, table)
-        assert deps == orr.depends
-        assert {r for r, _ in orr.outcomes} == set(covers)
 
 
 def test_paradox_rule_in_the_model_and_conditions():
@@ -123,21 +123,19 @@ def test_cli(capsys):
 
 
 def _family_files() -> list[Path]:
-    """Every third case of the continents and Supremacy corpora (a fixed sample, to keep the
-    suite fast; ``every`` in the benchmark is all of them)."""
-    return [f for c in ("continents", "supremacy") for f in case_files([CORPORA / c])[::3] if f.suffix == ".toml"]
+    """Every case of the continents and Supremacy corpora."""
+    return [f for c in ("continents", "supremacy") for f in case_files([CORPORA / c]) if f.suffix == ".toml"]
 
 
 @pytest.mark.parametrize("chunk", [0, 1], ids=["part0", "part1"])
 def test_other_families_readings_equal_brute_force(chunk):
     """A variant of another game family: its readings (one run per class of the options the runs
-    read) equal running the file under each assignment with a plain options object (the
-    defaults and two sampled assignments per case)."""
+    read) equal running the file under every assignment with a plain options object, and the
+    conditions printed per item are those of the brute-force table."""
     from dipsat.api import read_data_file
     from dipsat.readings import _flatten, family_readings
     from dipsat.variants import find_variant
 
-    rng = random.Random(17)
     for path in _family_files()[chunk::2]:
         data = read_data_file(path)
         variant = find_variant(data["variant"])
@@ -145,13 +143,16 @@ def test_other_families_readings_equal_brute_force(chunk):
         family = variant.family()
         base = family.reading_base(data, str(path), None, ())
         table = {tuple(sorted(a.items())): r.outcomes for a, r in rd.table}
-        sample = [rd.table[0][0]] + rng.sample([a for a, _ in rd.table], min(2, len(rd.table)))
-        for a in sample:
+        bf = []
+        for a in assignments(rd.model, rd.options):  # the product of the options that touch the case
             try:
                 got = tuple((k, v) for k, v in _flatten(family.reading_run(data, str(path), base.model_copy(update=a))))
             except DipsatError as exc:
                 got = (("error", str(exc)),)
             assert tuple((o.order, o.result) for o in table[tuple(sorted(a.items()))]) == got, f"{path.name} under {a}"
+            bf.append((a, (tuple(OrderOutcome(order=k, result=v, reason="") for k, v in got), ())))
+        assert len({tuple(sorted(a.items())) for a, _ in bf}) == len(bf) == len(table)
+        _same_conditions(rd, bf, path.name)
 
 
 def test_other_families_readings_cli(capsys):
@@ -229,3 +230,34 @@ def test_solve_from_space_equals_the_single_preset_solve():
                 assert got.values == want.values, (name, rule)
                 assert [(c.decisions, c.resolutions, c.backup) for c in got.components] == \
                     [(c.decisions, c.resolutions, c.backup) for c in want.components], (name, rule)
+
+
+class _Four(BaseModel):
+    """Four options of two to four values, for the cover's property test."""
+
+    a: Literal["x", "y"] = "x"
+    b: Literal[1, 2, 3] = 1
+    c: bool = True
+    d: Literal["p", "q", "r", "s"] = "p"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.data())
+def test_conditions_cover_exactly_by_maximal_cubes(data):
+    """The conditions printed for a value are cubes (one set of values per option) whose points
+    are exactly the assignments giving that value, and none of them could take one more value of
+    one option and stay inside those assignments."""
+    names = data.draw(st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=4, unique=True))
+    space = list(product(*(option_values(_Four, n) for n in names)))
+    pts = data.draw(st.sets(st.sampled_from(space), min_size=1))
+    cubes = _cover(_Four, names, set(pts))
+    covered = set()
+    for cube in cubes:
+        inside = set(product(*cube))
+        assert inside <= pts
+        covered |= inside
+        for i, n in enumerate(names):
+            for v in set(option_values(_Four, n)) - cube[i]:
+                grown = cube[:i] + (cube[i] | {v},) + cube[i + 1:]
+                assert not set(product(*grown)) <= pts, (cube, n, v)
+    assert covered == pts
