@@ -222,7 +222,10 @@ def format_coverage(covs: list[VariantCoverage], paths: list[str]) -> str:
             for case_id, key in cov.joint:
                 lines.append(f"  {case_id}: " + ", ".join(f"{n} {_v(a)} | {_v(b)}" for n, a, b in key))
         untested = cov.untested()
-        lines.append(f"Untested: {len(untested)} of {len(cov.pairs)} pairs of values no case tells apart:")
+        if untested:
+            lines.append(f"Untested: {len(untested)} of {len(cov.pairs)} pairs of values no case tells apart:")
+        else:
+            lines.append(f"Untested: 0 of {len(cov.pairs)} pairs of values (a case tells every pair apart)")
         for name, pairs in by_option.items():
             missing = [p for p in pairs if not p.cases]
             if missing:
