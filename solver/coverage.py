@@ -27,10 +27,11 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from .corpus import CorpusCase, Expectation, case_files, load_case, runs_of
 from .errors import DipsatError
+from .rules import explain_options_error
 from .option_space import Assignment, Scope, categorical_options, option_values, recording, scoped
 
 
@@ -110,8 +111,8 @@ def _assignment(variant: Any, model: type[BaseModel], rules: str, exp: Expectati
         return {n: getattr(opts, n) for n in names}, opts
     try:
         values = model.model_validate(dict(exp.options))
-    except Exception as exc:  # pydantic's ValidationError: a bad option in a case
-        raise DipsatError(f"options {exp.options!r}: {exc}") from None
+    except ValidationError as exc:  # a bad option in a case
+        raise DipsatError(f"options {exp.options!r}: {explain_options_error(exc)}") from None
     return {n: getattr(values, n) for n in names}, None
 
 

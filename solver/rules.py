@@ -103,7 +103,7 @@ class RuleOptions(BaseModel):
         try:
             return type(self).model_validate({**self.model_dump(), **changes})
         except ValidationError as exc:
-            raise RuleError(_explain(exc)) from None
+            raise RuleError(explain_options_error(exc)) from None
 
     @classmethod
     def from_preset(cls, base: "RuleOptions", **overrides: Any) -> Self:
@@ -113,18 +113,19 @@ class RuleOptions(BaseModel):
         try:
             return cls.model_validate({**base.model_dump(), **overrides})
         except ValidationError as exc:
-            raise RuleError(_explain(exc)) from None
+            raise RuleError(explain_options_error(exc)) from None
 
     def differences(self, other: "RuleOptions") -> dict[str, tuple[Any, Any]]:
         a, b = self.model_dump(), other.model_dump()
         return {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if k != "name" and a.get(k) != b.get(k)}
 
 
-def _explain(exc: ValidationError) -> str:
+def explain_options_error(exc: ValidationError, what: str = "rule option") -> str:
+    """A validation error of rule options in words: each bad option, what was wrong, what was given."""
     parts = []
     for e in exc.errors():
         field = ".".join(str(x) for x in e["loc"])
-        parts.append(f"rule option {field!r}: {e['msg']} (got {e.get('input')!r})")
+        parts.append(f"{what} {field!r}: {e['msg']} (got {e.get('input')!r})")
     return "; ".join(parts)
 
 

@@ -77,3 +77,13 @@ def cov_case_id(path: Path) -> str:
     from dipsat.corpus import load_case
 
     return load_case(path).id
+
+
+def test_a_bad_option_value_in_a_case_of_another_family_is_a_clear_error(tmp_path, capsys):
+    text = (Path(__file__).parent / "corpora" / "continents" / "rule_11_defend_first.toml").read_text()
+    (tmp_path / "bad.toml").write_text(text.replace('"defend_first" = "ordered_leave"', '"defend_first" = "sometimes"'))
+    assert '"defend_first" = "sometimes"' in (tmp_path / "bad.toml").read_text()
+    main(["coverage", str(tmp_path)])  # the case's error is reported in its place, the run goes on
+    out = capsys.readouterr().out
+    assert "error: continents.rule.11 under continents: options {'defend_first': 'sometimes'}: " \
+           "rule option 'defend_first': Input should be 'all_units' or 'ordered_leave' (got 'sometimes')" in out

@@ -13,6 +13,7 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dipsat.errors import DipsatError
+from dipsat.rules import explain_options_error
 
 
 class ContinentsRuleError(DipsatError):
@@ -110,19 +111,11 @@ class ContinentsRules(BaseModel):
         try:
             return ContinentsRules.model_validate({**self.model_dump(), **changes})
         except ValidationError as exc:
-            raise ContinentsRuleError(_explain(exc)) from None
+            raise ContinentsRuleError(explain_options_error(exc, "continents rule option")) from None
 
     def differences(self, other: "ContinentsRules") -> dict[str, tuple[Any, Any]]:
         a, b = self.model_dump(), other.model_dump()
         return {k: (a[k], b[k]) for k in a if k != "name" and a[k] != b[k]}
-
-
-def _explain(exc: ValidationError) -> str:
-    parts = []
-    for e in exc.errors():
-        field = ".".join(str(x) for x in e["loc"])
-        parts.append(f"continents rule option {field!r}: {e['msg']} (got {e.get('input')!r})")
-    return "; ".join(parts)
 
 
 DEFAULT = ContinentsRules()
