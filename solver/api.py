@@ -202,9 +202,8 @@ def result_to_json(res) -> dict[str, Any]:
         out |= {"by": [r.text for r in o.by], "dislodged_by": o.dislodged_by.text if o.dislodged_by else None,
                 "culprits": [order_json(r, pos) for r in o.by]}
         if explained:
-            out["strengths"] = [{"name": s.name, "owner": s.owner, "value": s.value,
-                                 "terms": [{"label": t.label, "weight": t.weight} for t in s.terms if t.active]}
-                                for s in o.strengths]
+            out["strengths"] = [strength_json(s) for s in o.strengths]
+            out["details"] = outcome_details(o, pos)
         return out
 
     return {
@@ -216,6 +215,42 @@ def result_to_json(res) -> dict[str, Any]:
         "units_after": _units_by_power(res.after),
     } | ({"retreat_options": [{"unit": unit_label(o.unit), "open": list(o.open), "closed": o.closed} for o in res.options],
           "movement": result_to_json(res.movement)} if hasattr(res, "movement") else {})
+
+
+def strength_json(s: Any) -> dict[str, Any]:
+    """A strength as JSON: its name, owner, value and the terms that count."""
+    return {"name": s.name, "owner": s.owner, "value": s.value,
+            "terms": [{"label": t.label, "weight": t.weight} for t in s.terms if t.active]}
+
+
+def outcome_details(o: Any, pos: Position) -> dict[str, Any]:
+    """The typed fields an outcome's kind adds to the fields every outcome has (a move's
+    obstacles, a rulebook's tallies, the lots drawn, a merge, a cut budget, ...), those that are
+    not at their default, as JSON values: culprits as in ``culprits``, strengths as in
+    ``strengths``, records as objects of their fields."""
+    from .models import Outcome
+
+    fields = type(o).model_fields
+    return {name: _detail_json(getattr(o, name), pos) for name, f in fields.items()
+            if name not in Outcome.model_fields and getattr(o, name) != f.get_default(call_default_factory=True)}
+
+
+def _detail_json(v: Any, pos: Position) -> Any:
+    from pydantic import BaseModel
+
+    from .models import Strength
+
+    if isinstance(v, OrderRef):
+        return order_json(v, pos)
+    if isinstance(v, Strength):
+        return strength_json(v)
+    if isinstance(v, BaseModel):
+        return {k: _detail_json(getattr(v, k), pos) for k in type(v).model_fields}
+    if isinstance(v, (tuple, list)):
+        return [_detail_json(x, pos) for x in v]
+    if isinstance(v, (set, frozenset)):
+        return sorted(_detail_json(x, pos) for x in v)
+    return v
 
 
 def order_json(ref: OrderRef, pos: Position) -> dict[str, Any]:

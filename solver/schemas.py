@@ -50,6 +50,11 @@ class OutcomeJSON(_Out):
     dislodged_by: Optional[str]
     strengths: Optional[list[StrengthJSON]] = Field(default=None, description="the strengths compared, with their "
                                                     "terms (left out of a batch line unless explanations are asked for)")
+    details: Optional[dict[str, Any]] = Field(default=None, description="the typed fields of the outcome's kind "
+                                              "beyond these (a move's obstacles, a rulebook's tallies, lots drawn, a "
+                                              "merge, a cut budget, ...), those not at their default; culprits and "
+                                              "strengths as above (left out of a batch line unless explanations are "
+                                              "asked for)")
 
 
 class DislodgedJSON(_Out):

@@ -20,7 +20,7 @@ def test_a_line_is_not_explained_by_default():
     out = adjudicate_line(json.dumps(TURN), 1)
     o = outcome(out, "A Mun - Bur")
     assert o["result"] == "bounced" and o["by"] == ["A Par - Bur"] and o["culprits"][0]["power"] == "France"
-    assert "reason" not in o and "strengths" not in o
+    assert "reason" not in o and "strengths" not in o and "details" not in o
     BatchLineJSON.model_validate(out)
 
 
@@ -31,12 +31,13 @@ def test_explain_on_a_line_or_for_the_run():
     o = outcome(asked, "A Mun - Bur")
     assert o["reason"] == "fails — attack 1 (A Mun) bounced by A Par - Bur: prevent 2 (A Par + support A Mar)"
     assert [s["name"] for s in o["strengths"]] == ["attack", "prevent"]
+    assert o["details"]["obstacles"][0]["by"]["order"] == "A Par - Bur"
     # a line may also decline what the run asks for
     assert "reason" not in outcome(adjudicate_line(json.dumps({**TURN, "explain": False}), 1, explain=True), "A Mun - Bur")
     BatchLineJSON.model_validate(asked)
     lean = adjudicate_line(json.dumps(TURN), 1)
     for o in asked["outcomes"]:
-        del o["reason"], o["strengths"]
+        del o["reason"], o["strengths"], o["details"]
     assert asked == lean
 
 

@@ -51,3 +51,20 @@ def test_play_json_matches_the_play_schema(capsys):
     assert main(["play", "--json", str(ROOT / "examples" / "game.toml")]) == 0
     out = PlayJSON.model_validate_json(capsys.readouterr().out)
     assert out.phases
+
+
+def test_details_carry_the_outcome_kinds_typed_fields(capsys):
+    """A bounced move's obstacles name the culprit order and the strength that stopped it; a
+    Multiplicity merge names the units merged with; a batch line without explanations has none."""
+    assert main(["adjudicate", "--json", str(ROOT / "examples" / "pandin.toml")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    wales = next(o for o in out["outcomes"] if o["order"] == "F Wales - English Channel")
+    (obstacle,) = wales["details"]["obstacles"]
+    assert obstacle["why"] == "prevent" and obstacle["by"]["order"] == "F Belgium - English Channel"
+    assert obstacle["by"]["unit"] == "Germany: F Bel" and obstacle["strength"]["value"] == 2
+    given = next(o for o in out["outcomes"] if o["result"] == "given")
+    assert given["details"] == {}
+    case = ROOT / "tests" / "corpora" / "multiplicity" / "r04_merge.toml"
+    assert main(["adjudicate", "--json", str(case)]) == 0
+    moved = json.loads(capsys.readouterr().out)["outcomes"]
+    assert {o["order"]: o["details"]["merge"]["with_units"] for o in moved} == {"A(Mar)-Bur": ["A Par"], "A(Par)-Bur": ["A Mar"]}
