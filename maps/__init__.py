@@ -212,8 +212,18 @@ class GameMap:
 
     def display(self, location: str) -> str:
         """``spa/nc`` -> ``Spa/nc``: the short form used in output."""
-        prov, _, coast = location.partition("/")
-        return prov.capitalize() + (f"/{coast}" if coast else "")
+        hit = self._displays.get(location)
+        return hit if hit is not None else _display(location)
+
+    @cached_property
+    def _displays(self) -> dict[str, str]:
+        """:meth:`display` of every province and coast of the map, made once."""
+        return {loc: _display(loc) for loc in (*self.provinces, *self.coasts)}
+
+
+def _display(location: str) -> str:
+    prov, _, coast = location.partition("/")
+    return prov.capitalize() + (f"/{coast}" if coast else "")
 
 
 def _adjacency(nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...]) -> dict[str, frozenset[str]]:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import InputFileError, OrderError, PositionError
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
-from .models import OrderRef, Position
+from .models import OrderRef, Position, canonical_units
 from .rules import RuleOptions
 
 if TYPE_CHECKING:
@@ -82,8 +82,8 @@ def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[s
     # Checked before units are merged into stacks: two identical units are two units.
     # (built from the validated request and engine-made units: no second validation pass)
     variant.check_position(variant, Position.build(variant=variant.name, year=req.year, season=req.season, units=tuple(units)))
-    pos = Position.build(variant=variant.name, year=req.year, season=req.season, units=tuple(units),
-                         owners=build_owners(variant, req)).canonical()
+    pos = Position.build(variant=variant.name, year=req.year, season=req.season, units=canonical_units(units),
+                         owners=build_owners(variant, req))
     if len(pos.units) != len(units):  # units were merged into stacks: check the stacks too
         variant.check_position(variant, pos)
     if not pos.units and not (req.phase == "adjustment" and req.owners):

@@ -34,6 +34,16 @@ class Frozen(BaseModel):
         dict of defaults).  Input from users always goes through validation."""
         return _construct(cls, values)
 
+    def updated(self, **update: Any) -> Any:
+        """``model_copy(update=...)`` without pydantic's copy machinery: a shallow copy with
+        ``update`` as new field values (not validated: values the engine makes itself)."""
+        obj = _new(type(self))
+        _set(obj, "__dict__", {**self.__dict__, **update})
+        _set_fields_set(obj, self.__pydantic_fields_set__ | update.keys())
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        return obj
+
 
 def _construct(cls: type[Frozen], values: dict[str, Any]) -> Any:
     """:meth:`Frozen.build` of ``cls`` from a dict of field values."""
@@ -133,16 +143,27 @@ class Position(Drawable, Frozen):
     owners: dict[str, str] = Field(default_factory=dict)  # supply centre -> power
 
     def canonical(self) -> "Position":
-        """Units sorted; units of one power, kind and location merged into one (with a count)."""
-        merged: dict[tuple, Unit] = {}
-        for u in self.units:
-            key = (u.power, u.location, u.kind)
-            prev = merged.get(key)
-            merged[key] = u if prev is None else prev.model_copy(update={"count": prev.count + u.count})
-        return self.model_copy(update={"units": tuple(sorted(merged.values(), key=Unit.sort_key))})
+        """Units sorted; units of one power, kind and location merged into one (with a count).
+        A position whose units are so already is its own canonical form."""
+        units = canonical_units(self.units)
+        if len(units) == len(self.units) and all(a is b for a, b in zip(units, self.units)):
+            return self
+        return self.updated(units=units)
 
     def units_at(self, province: str) -> list[int]:
         return [i for i, u in enumerate(self.units) if u.province == province]
+
+
+def canonical_units(units: tuple[Unit, ...] | list[Unit]) -> tuple[Unit, ...]:
+    """Units in canonical order (:meth:`Unit.sort_key`), those of one power, kind and location
+    merged into one (with a count): :meth:`Position.canonical`'s units."""
+    merged: dict[tuple[str, str, str], Unit] = {}
+    for u in units:
+        key = (u.power, u.location, u.kind)
+        prev = merged.get(key)
+        merged[key] = u if prev is None else prev.updated(count=prev.count + u.count)
+    # the keys are distinct, so their order is the order of the units' sort keys
+    return tuple(merged[k] for k in sorted(merged))
 
 
 # -- orders ----------------------------------------------------------------------------------

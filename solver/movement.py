@@ -31,7 +31,7 @@ from .equations import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Component, Definitio
                         is_formula, value_of)
 from .models import (Backup, Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Move, Moved,
                      MovementResult, NoPath, Obstacle, Order, Outcome, Position, Spared, Strength, Support, Term,
-                     Unit, Void, FLEET, order_ref)
+                     Unit, Void, FLEET, canonical_units, order_ref)
 from .option_space import guarded
 from .orders import BoundOrders, Geography, describe_unit
 from .rules import RuleOptions
@@ -236,15 +236,18 @@ class MovementRules:
         pos = enc.bound.position
         moves, dest, route, occupants = enc.moves, enc.dest, enc.route, enc.occupants
         into: dict[str, list[int]] = defaultdict(list)
-        for u in sorted(moves):
-            if self.is_attack(moves[u]):
-                into[dest[u]].append(u)
-        for u in moves:
-            if route[u] == "convoy" or not self.is_attack(moves[u]) or not self.head_to_head_battles:
-                continue
-            for v in occupants.get(dest[u], []):
-                if v in moves and route[v] != "convoy" and dest[v] == pos.units[u].province and self.is_attack(moves[v]):
-                    enc.h2h[u] = (v, AND(NOT(self.via(route, u)), NOT(self.via(route, v))))
+        attacks = [u for u in sorted(moves) if self.is_attack(moves[u])]
+        for u in attacks:
+            into[dest[u]].append(u)
+        if self.head_to_head_battles:
+            attacking = set(attacks)
+            for u in moves:
+                if route[u] == "convoy" or u not in attacking:
+                    continue
+                here = pos.units[u].province
+                for v in occupants.get(dest[u], ()):
+                    if v in attacking and route[v] != "convoy" and dest[v] == here:
+                        enc.h2h[u] = (v, AND(NOT(self.via(route, u)), NOT(self.via(route, v))))
         move_supports: dict[int, list[int]] = defaultdict(list)
         hold_supports: dict[int, list[int]] = defaultdict(list)
         convoyers: dict[int, list[int]] = defaultdict(list)
@@ -691,8 +694,8 @@ def explain(impl: MovementRules, enc: Encoding, values: Values, components: Sequ
             new_units.append(Unit.build(power=unit.power, kind=unit.kind, location=enc.moves[u].dest, count=unit.count))
         else:
             new_units.append(unit)
-    after = Position.build(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
-                           owners=pos.owners).canonical()
+    after = Position.build(variant=pos.variant, year=pos.year, season=pos.season, units=canonical_units(new_units),
+                           owners=pos.owners)
     occupied_after = {x.province for x in new_units}
     convoyed = tuple(sorted(u for u in r.moved if r.val(impl.via(enc.route, u))))
     failed_into = tuple(sorted({enc.dest[u] for u in enc.moves if u not in r.moved}))

@@ -230,6 +230,8 @@ class Notation:
         # such a word is never read on its own (see _word_token)
         self._continued = frozenset(name[:j] for name, _ in self._names for j, c in enumerate(name) if c == " ")
         self._word_memo: dict[str, Optional[_Tok]] = {}  # word -> its one token, or None (pure memo)
+        # (word, column) -> its one token moved to that column, or None (pure memo)
+        self._placed_memo: dict[tuple[str, int], Optional[_Tok]] = {}
         self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
         self.unit_memo: dict[tuple[str, str], Unit] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
         # the lexer asks lex_word only of a notation that has one of its own
@@ -269,28 +271,41 @@ class Notation:
         a word, and :meth:`_tokenize` reads the text.  The same tokens as :meth:`_tokenize`
         (a test compares them on every kind of order)."""
         s = text.lower()
-        memo = self._word_memo
+        placed = self._placed_memo
         toks: list[_Tok] = []
         pos = 0
         for w in s.split():
             i = s.index(w, pos)
             pos = i + len(w)
-            tok = memo.get(w, _UNSEEN)
+            tok = placed.get((w, i), _UNSEEN)
             if tok is _UNSEEN:
-                tok = self._word_token(w)
-                if len(memo) > 50_000:
-                    memo.clear()
-                memo[w] = tok
+                tok = self._placed_token(w, i)
+                if len(placed) > 50_000:
+                    placed.clear()
+                placed[(w, i)] = tok
             if tok is None:
                 return None
             assert isinstance(tok, _Tok)
-            if i:
-                value = tok.value
-                if isinstance(value, LocRef):
-                    value = LocRef(value.province, value.coast, value.column + i)
-                tok = _Tok(tok.kind, value, tok.column + i)
             toks.append(tok)
         return tuple(toks)
+
+    def _placed_token(self, w: str, i: int) -> Optional[_Tok]:
+        """The one token of word ``w`` standing at column ``i`` (its token from the memo of
+        words, moved to the column), or None (see :meth:`_word_token`)."""
+        memo = self._word_memo
+        tok = memo.get(w, _UNSEEN)
+        if tok is _UNSEEN:
+            tok = self._word_token(w)
+            if len(memo) > 50_000:
+                memo.clear()
+            memo[w] = tok
+        assert tok is None or isinstance(tok, _Tok)
+        if tok is None or not i:
+            return tok
+        value = tok.value
+        if isinstance(value, LocRef):
+            value = LocRef(value.province, value.coast, value.column + i)
+        return _Tok(tok.kind, value, tok.column + i)
 
     def _word_token(self, w: str) -> Optional[_Tok]:
         """The one token a word is read as wherever it stands, or None: when it is not exactly

@@ -312,7 +312,6 @@ class OrderBinder:
     def bind_one(self, pos: Position, power: str, p: ParsedOrder, unit: Optional[int] = None) -> Order:
         text = p.text
         i = self.find_unit(pos, power, p.unit, text) if unit is None else unit
-        pos.units[i]
         if p.action == "hold":
             return Order.build(power=power, text=text, body=Hold.build(unit=i))
         if p.action == "move":

@@ -149,9 +149,8 @@ class Pipeline:
         bound = enc.bound
         enc.detail = detail
         res = self.movement_rules.explain(enc, sol.values, sol.components)
-        return res.model_copy(update={"orders": tuple(bound.orders[u] for u in sorted(bound.orders)),
-                                      "rules": self.rules, "variant": self.variant,
-                                      "explained": res.explained and detail})
+        return res.updated(orders=tuple(bound.orders[u] for u in sorted(bound.orders)), rules=self.rules,
+                           variant=self.variant, explained=res.explained and detail)
 
     # -- phases ---------------------------------------------------------------------------------
     def movement(self, position: Position, orders: dict[str, list[str]], mode: SolveMode = "direct",
