@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .api import TurnRequest, adjudicate
 from .corpus import case_files, load_case
-from .equations import Key, Value
+from .equations import Key, Value, Var
 from .errors import DipsatError
 from .models import Convoy, Move, OrderBody, Support
 from .movement import Encoding, _name, _unit_of
@@ -349,6 +349,12 @@ def why(req: TurnRequest, order: str) -> WhyAnswer:
         if attacker is not None:
             key = _name("M", attacker)
             ans.forced_by = [describe_decision(enc, key, True) + ", because:"]
+    while key is not None and isinstance(sol.defs.get(key), Var):
+        # the outcome's decision is defined as another one (a variant's move that is its force's
+        # entry): what forces that one forces the outcome
+        alias = sol.defs[key]
+        assert isinstance(alias, Var)
+        key = alias.key
     if key is not None and key in sol.defs and key not in settled:  # a backup rule explains a settled cycle
         found = pipe.forcing(sol, enc, key)
         core = [describe_decision(enc, n, sol.values[n]) for n in found]

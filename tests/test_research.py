@@ -84,3 +84,18 @@ def test_why_board_alone_when_the_rule_itself_decides():
     req = load_request(CORPORA.parent.parent / "examples" / "spring1901.toml")
     ans = why(req, "F Lon - Nth")
     assert ans.forced_by == []
+
+
+def test_why_looks_through_a_decision_defined_as_another(tmp_path):
+    """A Multiplicity move is its force's entry (one decision defined as another): 'why' explains
+    what forces the entry instead of naming the move's own force as its cause."""
+    f = tmp_path / "ring.toml"
+    f.write_text('variant = "multiplicity"\n[units]\nFrance = ["A Par", "A Bur", "A Pic"]\n'
+                 'Germany = ["A Ruh", "A Bel"]\n[orders]\nFrance = ["A(Par)-Bur", "A(Bur)-Pic", "A(Pic)-Par"]\n'
+                 'Germany = ["A(Ruh)-Bur", "A(Bel) S A(Ruh)-Bur"]\n')
+    ans = why(load_request(f), "A(Bur)-Pic")
+    assert ans.outcome == "moved" and ans.forced_by == [] and ans.orders == []  # merging into its own unit
+    ans = why(load_request(f), "A(Ruh)-Bur")
+    assert ans.outcome == "moved"
+    assert not any("force" in x and "A(Ruh)-Bur" in x for x in ans.forced_by), ans.forced_by
+    assert any("A(Bel) S A(Ruh)-Bur" in x for x in ans.forced_by), ans.forced_by
