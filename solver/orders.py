@@ -159,6 +159,9 @@ class BoundOrders:
     illegal_moves: set[int] = field(default_factory=set)  # units whose (illegal) move was replaced
 
 
+_BY_PLACE: tuple[Optional[int], ...] = (None,)  # an order that finds its unit by its place
+
+
 def describe_unit(u: Unit, m: GameMap) -> str:
     return f"{u.kind} {m.display(u.location)}"
 
@@ -205,19 +208,24 @@ class OrderBinder:
     def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
         parsed_all = self.parse_all(orders)
         pos, assign, alloc_errors = self.assign_units(position, parsed_all)
-        self._at: dict[str, list[int]] = {}
+        at: dict[str, list[int]] = {}
+        fleets: set[str] = set()
+        geo = self.geo
         for i, unit in enumerate(pos.units):
-            self._at.setdefault(unit.province, []).append(i)
+            prov = unit.province
+            at.setdefault(prov, []).append(i)
+            if geo.can_convoy(unit) and geo.convoy_area(prov):
+                fleets.add(prov)
+        self._at = at
         # convoy areas holding a fleet: a convoyed move is legal only along them (DATC 6.D.32)
-        self._fleets = frozenset(u.province for u in pos.units
-                                 if self.geo.can_convoy(u) and self.geo.convoy_area(u.province))
+        self._fleets = frozenset(fleets)
         rejected: list[Rejected] = []
         per_unit: dict[int, list[Order]] = {}
         illegal_moves: set[int] = set()
         for idx, (power, text, parsed, err) in enumerate(parsed_all):
-            err = err or alloc_errors.get(idx)
-            given: list[Optional[int]] = list(assign.get(idx, [None]))
-            for one in given:
+            if alloc_errors:
+                err = err or alloc_errors.get(idx)
+            for one in (assign.get(idx, _BY_PLACE) if assign else _BY_PLACE):
                 try:
                     if err is not None:
                         raise err

@@ -48,24 +48,27 @@ def check_position(variant: Variant, pos: Position) -> None:
     their kind may stand on, of the map's powers, of the variant's unit kinds, and no more of
     them in a province than ``max_units_per_province``."""
     m = variant.map
+    provinces, powers, kinds = m.provinces, m.powers, variant.unit_kinds
+    one_per_province = variant.max_units_per_province is not None
     seen: dict[str, Unit] = {}
     for u in pos.units:
         prov = u.province
-        p = m.provinces.get(prov)
+        p = provinces.get(prov)
         if p is None:
             raise PositionError(f"{u.label()}: unknown province {prov!r}")
         if not p.passable:
             raise PositionError(f"{u.label()}: {p.name} is impassable")
-        if u.kind not in variant.unit_kinds:
+        kind = u.kind
+        if kind not in kinds:
             raise PositionError(f"{u.label()}: a {variant.name} unit is one of {', '.join(variant.unit_kinds)}, not {u.kind!r}")
-        if u.kind == ARMY and p.terrain not in ("land", "coast"):
+        if kind == ARMY and p.terrain not in ("land", "coast"):
             raise PositionError(f"{u.label()}: an army cannot stand on {p.name} ({p.terrain})")
-        if u.kind == FLEET and not m.is_fleet_location(u.location):
+        if kind == FLEET and not m.is_fleet_location(u.location):
             raise PositionError(f"{u.label()}: a fleet cannot stand on {u.location!r}" + (
                 f" (name a coast: {', '.join(p.coasts)})" if p.coasts else ""))
-        if u.power not in m.powers:
+        if u.power not in powers:
             raise PositionError(f"{u.label()}: unknown power {u.power!r}; powers: {', '.join(m.powers)}")
-        if variant.max_units_per_province is not None:
+        if one_per_province:
             other = seen.get(prov)
             if other is not None:
                 raise PositionError(f"two units in {p.name}: {other.label()} and {u.label()}")
