@@ -11,8 +11,10 @@ from dipsat.corpus import CaseRun, CorpusCase, Expectation
 from dipsat.errors import DipsatError
 from dipsat.family import Family
 
+from dipsat.maps.continental import ContinentalMap
+
 from .board import parse_units
-from .requests import RoundRequest, get_map, read_request, run_request
+from .requests import DEFAULT_MAP, RoundRequest, get_map, is_game_case, read_request, run_request
 from .round import RoundResult
 from .rules import continents_preset, describe
 
@@ -107,9 +109,19 @@ class ContinentsCommands(Family):
     def reading_base(self, data: Any, where: str, rules: Optional[str], options: tuple[str, ...]) -> Any:
         from .requests import rules_of
 
+        if is_game_case(data):
+            from .cases import game_of
+
+            saved = game_of(data, where)
+            req = RoundRequest(rules=saved.rules, options=saved.options)
+            return rules_of(req, rules, options)
         return rules_of(read_request(data, where), rules, options)
 
     def reading_run(self, data: Any, where: str, opts: Any) -> dict[str, Any]:
+        if is_game_case(data):
+            from .cases import run_game_case
+
+            return run_game_case(data, where, opts)
         return round_json(run_request(read_request(data, where), where, rules_value=opts))
 
     def play(self, data: Any, where: str, check: bool = True, save: Optional[str] = None, as_json: bool = False,
@@ -124,14 +136,30 @@ class ContinentsCommands(Family):
         if case.phase != "movement" or case.owners or case.retreat_orders:
             run.problems.append("a continents case has units and orders only (phase 'movement' = one round)")
             return run
-        req = RoundRequest(units=case.units, orders=case.orders, options=dict(exp.options),
-                           rules=None if rules in ("continents", "datc") else rules)
+        preset = None if rules in ("continents", "datc") else rules
+        if case.data.get("kind") == "game":
+            from .cases import check_game_case
+
+            run.problems = check_game_case(case, preset, exp, path)
+            run.passed = not run.problems
+            return run
+        bad = sorted(set(case.data) - {"map"})
+        if bad:
+            run.problems.append(f"data: unknown field(s) {', '.join(bad)} (a round case may give data.map; "
+                                "data.kind = 'game' plays a whole game)")
+            return run
+        req = RoundRequest(units=case.units, orders=case.orders, options=dict(exp.options), rules=preset,
+                           map=str(case.data.get("map", DEFAULT_MAP)))
         try:
             res = run_request(req, path)
+            cmap = get_map(req.map, path)
         except DipsatError as exc:
             run.problems.append(f"error: {exc}")
             return run
-        run.problems = check_expectation(res, exp, path)
+        if exp.facts:
+            run.problems.append("facts: a round case states orders, reasons, units_after, readings, winners, backup")
+            return run
+        run.problems = check_expectation(res, exp, path, cmap)
         run.passed = not run.problems
         return run
 
@@ -161,7 +189,7 @@ class ContinentsCommands(Family):
                 "see 'dipsat rules continents'")
 
 
-def check_expectation(res: RoundResult, exp: Expectation, path: str = "") -> list[str]:
+def check_expectation(res: RoundResult, exp: Expectation, path: str = "", cmap: Optional[ContinentalMap] = None) -> list[str]:
     """Compare a round's result with a corpus expectation; the list of differences."""
     problems: list[str] = []
 
@@ -192,8 +220,7 @@ def check_expectation(res: RoundResult, exp: Expectation, path: str = "") -> lis
                 problems.append(f"reason of {key!r}: expected it to contain {t!r}, got {hits[0].result}: {hits[0].reason!r}")
     if exp.units_after is not None:
         try:
-            cmap = get_map("continents_demo", path)
-            want_board = parse_units(cmap, exp.units_after, "units_after")
+            want_board = parse_units(cmap or get_map(DEFAULT_MAP, path), exp.units_after, "units_after")
         except DipsatError as exc:
             return problems + [f"units_after: {exc}"]
         if want_board.holdings != res.after.holdings:

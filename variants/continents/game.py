@@ -80,10 +80,10 @@ class PhaseRecord(BaseModel):
 class Game:
     """A game in progress: the board, the continents drawn, the round number, the winners."""
 
-    def __init__(self, saved: SavedGame, where: str) -> None:
+    def __init__(self, saved: SavedGame, where: str, rules_value: Optional[ContinentsRules] = None) -> None:
         self.saved = saved
         self.cmap: ContinentalMap = get_map(saved.map, where)
-        self.rules: ContinentsRules = continents_preset(saved.rules, **saved.options)
+        self.rules: ContinentsRules = rules_value or continents_preset(saved.rules, **saved.options)
         if len(set(saved.players)) != len(saved.players):
             raise InputFileError(f"{where}: players: a name is listed twice")
         self.players = sorted(saved.players)
@@ -232,8 +232,8 @@ def load_game(data: Any, where: str) -> SavedGame:
         raise InputFileError(f"{where}: {describe_validation(exc)}") from None
 
 
-def replay(saved: SavedGame, where: str, check: bool = True) -> Game:
-    game = Game(saved, where)
+def replay(saved: SavedGame, where: str, check: bool = True, rules_value: Optional[ContinentsRules] = None) -> Game:
+    game = Game(saved, where, rules_value)
     expected = ["draw", "placement"]
     for i, ph in enumerate(saved.phases):
         at = f"{where}: phases[{i}] ({ph.phase})"
@@ -264,6 +264,19 @@ def replay(saved: SavedGame, where: str, check: bool = True) -> Game:
     return game
 
 
+def game_json(game: Game) -> dict[str, Any]:
+    """A played game as data (``play --json``; the facts a corpus case of kind 'game' states)."""
+    return {
+        "seed": game.seed,
+        "continents": game.continent,
+        "phases": [{"phase": r.name, "lines": r.lines,
+                    "outcomes": [o.model_dump() for o in r.outcomes] if r.round is None else round_json(r.round)["outcomes"],
+                    "units": r.after.as_units(game.cmap)} for r in game.history],
+        "majorities": majorities(game.cmap, game.board),
+        "winners": game.winners,
+    }
+
+
 def play_command(data: Any, where: str, check: bool = True, save: Optional[str] = None, as_json: bool = False,
                  quiet: bool = False) -> str:
     saved = load_game(data, where)
@@ -277,15 +290,7 @@ def play_command(data: Any, where: str, check: bool = True, save: Optional[str] 
         except OSError as exc:
             raise InputFileError(f"{save}: cannot write: {exc.strerror}") from None
     if as_json:
-        return json.dumps({
-            "seed": game.seed,
-            "continents": game.continent,
-            "phases": [{"phase": r.name, "lines": r.lines,
-                        "outcomes": [o.model_dump() for o in r.outcomes] if r.round is None else round_json(r.round)["outcomes"],
-                        "units": r.after.as_units(game.cmap)} for r in game.history],
-            "majorities": majorities(game.cmap, game.board),
-            "winners": game.winners,
-        }, indent=2)
+        return json.dumps(game_json(game), indent=2)
     lines: list[str] = []
     for r in game.history:
         lines.append(f"== {r.name} ==")

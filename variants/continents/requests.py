@@ -46,11 +46,34 @@ def describe_validation(exc: ValidationError) -> str:
 CASE_FIELDS = {"variant", "map", "units", "orders"}
 
 
+def case_data(data: Any) -> dict[str, Any]:
+    """A corpus case's own ``[data]`` table ({} for a request or a case without one)."""
+    if isinstance(data, dict) and "expect" in data and isinstance(data.get("data"), dict):
+        return data["data"]
+    return {}
+
+
+def is_game_case(data: Any) -> bool:
+    """A corpus case of kind 'game': a whole game from the continent draw (``[data]`` holds the
+    saved game's fields: players, units_to_place, phases, map)."""
+    return case_data(data).get("kind") == "game"
+
+
 def read_request(data: Any, where: str) -> RoundRequest:
     if not isinstance(data, dict):
         raise InputFileError(f"{where}: expected a table of fields, got {type(data).__name__}")
-    if "expect" in data:  # a corpus case: its position and orders
+    if is_game_case(data):
+        raise InputFileError(f"{where}: a corpus case of kind 'game' is a whole game, not one round "
+                             "(run it with dipsat corpus or dipsat readings)")
+    if "expect" in data:  # a corpus case: its position and orders (and its own map, in [data])
+        extra = case_data(data)
+        bad = sorted(set(extra) - {"map"})
+        if bad:
+            raise InputFileError(f"{where}: data: unknown field(s) {', '.join(bad)} (a round case may give "
+                                 "data.map; data.kind = 'game' plays a whole game)")
         data = {k: v for k, v in data.items() if k in CASE_FIELDS}
+        if "map" in extra:
+            data["map"] = extra["map"]
     try:
         return RoundRequest.model_validate(data)
     except ValidationError as exc:
