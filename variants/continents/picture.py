@@ -275,6 +275,15 @@ def render_file(data: Any, where: str, phase: Optional[str] = None, title: Optio
     from .game import load_game, replay
     from .requests import get_map, read_request, run_request
 
+    from .requests import case_data, is_game_case
+
+    if is_game_case(data):  # a corpus case of kind 'game': its game under the first expectation that plays
+        exps = [e for e in data.get("expect", []) if isinstance(e, dict)]
+        plays = [e for e in exps if "error" not in (e.get("facts") or {})] or exps
+        if title is None and "id" in data:
+            title = f"{data['id']} {data.get('title', '')}".strip()
+        data = {**{k: v for k, v in case_data(data).items() if k != "kind"},
+                "options": dict((plays[0].get("options") or {}) if plays else {})}
     if isinstance(data, dict) and "phases" in data:
         game = replay(load_game(data, where), where)
         if not game.history:
