@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import InputFileError, OrderError, PositionError
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
-from .models import OrderRef, Position, canonical_units
+from .models import OrderRef, Position, Unit, canonical_units
 from .rules import RuleOptions
 
 if TYPE_CHECKING:
@@ -66,12 +66,13 @@ _power_name = power_name  # the name the core's modules use
 def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[str, ...]] = None) -> Position:
     """The request's position, checked; ``seasons``: those the variant's calendar has (by
     default, under the variant's own rules)."""
-    units = []
+    units: list[Unit] = []
+    unit_specs = variant.notation.unit_specs
     for power, specs in sorted(req.units.items()):
         pname = _power_name(variant, power, "units")
         for spec in specs:
             try:
-                units.extend(variant.notation.unit_specs(pname, spec))
+                units.extend(unit_specs(pname, spec))
             except OrderError as exc:
                 raise PositionError(f"units.{power}: bad unit {spec!r}: {exc.reason}") from None
     if req.season is not None:

@@ -51,7 +51,8 @@ def _construct(cls: type[Frozen], values: dict[str, Any]) -> Any:
     if meta is None:
         meta = _BUILD_META[cls] = _build_meta(cls)
     defaults, factories = meta
-    data = {**defaults, **values}
+    # (``values`` is the caller's own keyword dict: with no defaults to merge it is the data)
+    data = {**defaults, **values} if defaults else values
     if factories:
         for name, factory in factories.items():
             if name not in values:

@@ -215,8 +215,8 @@ class MovementRules:
         moves = {u: o.body for u, o in sorted(b.orders.items()) if isinstance(o.body, Move)}
         dest = {u: mv.dest.split("/")[0] for u, mv in moves.items()}
         occupants: dict[str, list[int]] = defaultdict(list)
-        for i, unit in enumerate(pos.units):
-            occupants[unit.province].append(i)
+        for i, prov in enumerate(b.provinces):
+            occupants[prov].append(i)
         route = {u: b.route.get(u, "land") for u in moves}
         enc = Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, occupants=dict(occupants))
         if self.merge_moves:
@@ -233,8 +233,8 @@ class MovementRules:
         """Hook: how the orders relate — which moves attack which province, which supports and
         convoys match a move, which moves meet head-on.  DATC Diplomacy: one unit per
         province, supports matched per unit."""
-        pos = enc.bound.position
         moves, dest, route, occupants = enc.moves, enc.dest, enc.route, enc.occupants
+        provinces = enc.bound.provinces
         into: dict[str, list[int]] = defaultdict(list)
         attacks = [u for u in sorted(moves) if self.is_attack(moves[u])]
         for u in attacks:
@@ -244,7 +244,7 @@ class MovementRules:
             for u in moves:
                 if route[u] == "convoy" or u not in attacking:
                     continue
-                here = pos.units[u].province
+                here = provinces[u]
                 for v in occupants.get(dest[u], ()):
                     if v in attacking and route[v] != "convoy" and dest[v] == here:
                         enc.h2h[u] = (v, AND(NOT(self.via(route, u)), NOT(self.via(route, v))))
@@ -454,7 +454,7 @@ class MovementRules:
         pos = enc.bound.position
         body = enc.bound.orders[s].body
         assert isinstance(body, Support)
-        here = pos.units[s].province
+        here = enc.bound.provinces[s]
         cut: list[Formula] = []
         dislodge: list[Formula] = []
         cutters: list[int] = []
@@ -525,13 +525,13 @@ class MovementRules:
     # -- explanation hooks (see :func:`explain`) --------------------------------------------
     def dislodgers(self, r: "Reading") -> dict[int, int]:
         """Hook: unit -> the unit that dislodged it."""
-        pos = r.enc.bound.position
+        into, moved = r.enc.into, r.moved
         out: dict[int, int] = {}
-        for u in range(len(pos.units)):
-            if u in r.moved:
+        for u, prov in enumerate(r.enc.bound.provinces):
+            if u in moved:
                 continue
-            for a in r.enc.into.get(pos.units[u].province, []):
-                if a in r.moved:
+            for a in into.get(prov, ()):
+                if a in moved:
                     out[u] = a
         return out
 
@@ -696,7 +696,8 @@ def explain(impl: MovementRules, enc: Encoding, values: Values, components: Sequ
             new_units.append(unit)
     after = Position.build(variant=pos.variant, year=pos.year, season=pos.season, units=canonical_units(new_units),
                            owners=pos.owners)
-    occupied_after = {x.province for x in new_units}
+    occupied_after = {enc.dest[u] if u in r.moved else prov for u, prov in enumerate(b.provinces)
+                      if u not in r.dislodged_by}
     convoyed = tuple(sorted(u for u in r.moved if r.val(impl.via(enc.route, u))))
     failed_into = tuple(sorted({enc.dest[u] for u in enc.moves if u not in r.moved}))
     backups = tuple(

@@ -13,6 +13,7 @@ fleets may convoy or which units may be convoyed without touching this module.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Optional
 
 from dipsat.maps import GameMap
@@ -157,6 +158,11 @@ class BoundOrders:
     route: dict[int, str] = field(default_factory=dict)  # moving unit -> "land" | "convoy" | "either"
     implicit: set[int] = field(default_factory=set)  # units that got no order
     illegal_moves: set[int] = field(default_factory=set)  # units whose (illegal) move was replaced
+
+    @cached_property
+    def provinces(self) -> list[str]:
+        """Unit index -> the province it stands in (read once per turn)."""
+        return [u.province for u in self.position.units]
 
 
 _BY_PLACE: tuple[Optional[int], ...] = (None,)  # an order that finds its unit by its place
