@@ -328,7 +328,8 @@ class _Builder:
                 homes = [t for t in b.homes(self.power) if self.state.controller(t) == self.power]
                 ok = homes if a.item == "army" else sorted({s for t in homes for s in b.territories[t].ports})
                 if a.dst not in ok:
-                    raise ActionError(f"a new {a.item} goes in {', '.join(ok) or 'no zone'} (build_placement 'home')")
+                    raise ActionError(f"a new {a.item} goes in {', '.join(b.zone_name(z) for z in ok) or 'no zone'}, "
+                                      f"not {b.zone_name(a.dst)} (build_placement 'home')")
                 if a.item == "army":
                     self.armies(a.dst).terms.append((i, a.count))
             else:
