@@ -354,8 +354,11 @@ def remaining_players(state: State) -> list[str]:
     return [p for p in sorted(state.powers) if any(state.controller(t) == p for t in board.homes(p))]
 
 
-def richest(state: State) -> tuple[list[str], int]:
-    totals = {p: economy.wealth(state, p)["total"] for p in sorted(state.powers)}
+def richest(state: State, among: str = "all") -> tuple[list[str], int]:
+    """The richest player(s) by the wealth table and their wealth; ``among = 'remaining'``: of the
+    players not removed from the game (of every player if all were removed)."""
+    players = (remaining_players(state) if among == "remaining" else []) or sorted(state.powers)
+    totals = {p: economy.wealth(state, p)["total"] for p in players}
     top = max(totals.values())
     return [p for p, v in totals.items() if v == top], top
 
@@ -373,9 +376,11 @@ def check_victory(state: State, opts: SupremacyOptions, turn: int, last: bool) -
                        if left else "every player has been removed from the game")
     if (opts.victory_turn is None and not last) or (opts.victory_turn is not None and turn < opts.victory_turn):
         return None
-    winners, top = richest(state)
+    winners, top = richest(state, opts.richest_among)
     when = f"after turn {opts.victory_turn} (victory_turn)" if opts.victory_turn else "when the players declared it over (the file's last turn)"
-    return Victory(turn, winners, f"richest by the wealth table (${top} million), {when}"
+    among = " among the players not removed from the game (richest_among 'remaining')" \
+        if opts.richest_among == "remaining" and set(remaining_players(state)) != set(state.powers) else ""
+    return Victory(turn, winners, f"richest by the wealth table (${top} million){among}, {when}"
                    + ("; a shared victory (victory_tie 'shared')" if len(winners) > 1 else ""))
 
 

@@ -147,6 +147,11 @@ class SupremacyOptions(BaseModel):
     victory_turn: Optional[int] = Field(
         default=None, ge=1, description="with victory = 'richest': the turn after which the game ends (default: "
         "the game file's last turn)", json_schema_extra={"section": "Victory Conditions", "blank": False})
+    richest_among: Literal["remaining", "all"] = _choice(
+        "remaining", "Victory Conditions; Supply Centers 3", "with victory = 'richest': who may be the richest "
+        "winner. Supply Centers 3 says a player controlling none of its home territories has been 'removed from "
+        "the game', yet the wealth table still counts what it owns: 'remaining' (default) only players not "
+        "removed (all of them if every player was removed); 'all': every player on the wealth table")
     victory_tie: Literal["shared"] = _choice(
         "shared", "Victory Conditions", "players tied for the richest share the victory")
     counterattack_bid: Literal["not_needed", "needed"] = _choice(
