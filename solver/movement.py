@@ -643,13 +643,16 @@ class Reading:
     def strength(self, name: str, owner: str, terms: Terms, zero: bool = False) -> Strength:
         """A strength as the explanation shows it: its terms, each counted or not (an integer
         term counts its value)."""
+        values = self.values
         out = []
         for label, w, f in terms:
-            if is_formula(f):
-                out.append(Term(label=label, weight=w, active=(not zero) and self.val(f)))
+            if f is True:
+                out.append(Term(label, w, not zero))
+            elif is_formula(f):
+                out.append(Term(label, w, (not zero) and evaluate(f, values)))
             else:
-                out.append(Term(label=label, weight=w * value_of(f, self.values), active=not zero))
-        return Strength(name=name, owner=owner, terms=tuple(out))
+                out.append(Term(label, w * value_of(f, values), not zero))
+        return Strength(name, owner, tuple(out))
 
     def common(self, u: int) -> dict[str, Any]:
         """The fields every outcome of unit ``u``'s order has."""
@@ -761,11 +764,11 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
         if value >= attack_value:
             obstacles.append(Obstacle.build(why="hold", by=order_ref(b.orders[stayer]), strength=hs))
     for r in enc.into.get(d, []):
-        if r == u:
+        if r == u or val(impl.prevent_zero(enc, r)):  # a prevent strength of 0 stops nothing
             continue
-        zero = val(impl.prevent_zero(enc, r))
-        value, ps = weigh("prevent", enc.labels[r], impl.prevent_terms(enc, r), zero=zero)
-        if not zero and value >= attack_value:
+        terms = impl.prevent_terms(enc, r)
+        if sum(term_value(w, f, values) for _, w, f in terms) >= attack_value:
+            ps = strength("prevent", enc.labels[r], terms) if enc.detail else None
             strengths += [ps] if ps is not None else []
             obstacles.append(Obstacle.build(why="prevent", by=order_ref(b.orders[r]), strength=ps))
     return Bounced.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, obstacles=tuple(obstacles),
