@@ -61,7 +61,9 @@ READINGS = (
     "split is made by 'ordering the units to different locations'; rule 9: 'Only armies or multiple armies may "
     "be convoyed').",
     "A retreat order names the part of a dislodged multiple unit it is for, as a movement order does; the parts "
-    "no order names disband (rule 11: 'Merges and splits are allowed as usual during retreats').",
+    "no order names disband (rule 11: 'Merges and splits are allowed as usual during retreats'). A retreat order "
+    "for an A/F is one order, as in the movement phase: when one kind's part cannot retreat there, none of it "
+    "does, and the unit has no valid retreat order.",
     "A multinational unit has two nations (rule 5: 'Any 2 players may create multiple multi-national units').",
     "A convoying sea space can carry armies up to its fleets less the armies already aboard (rule 9: 'provided "
     "that the sum of the A/F and the unit(s) being convoyed is seaworthy'), checked per convoyed army.",

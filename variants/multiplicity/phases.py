@@ -160,16 +160,27 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
                 continue
             assert p.dest is not None
             target = p.dest.province
+            # one order for one unit (an A/F moves "along the same lines of other multiple units",
+            # rule 7): where one kind's part cannot retreat there, the whole order is illegal and
+            # none of what it names has a retreat order, as in the movement phase
+            places: dict[int, list[str]] = {}
+            refused: list[tuple[int, str]] = []
             for k in taken:
                 u = pieces[k][0]
                 opt = options[u]
-                locs = [l for l in opt.open if m.province_of(l) == target]
-                if not locs:
-                    why = opt.closed.get(target) or f"{pos.units[u].short()} cannot reach {m.provinces[target].name}"
-                    outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}", u))
-                    left[u] += pieces[k][1]  # it has no retreat order after all
-                    continue
-                want_loc = p.dest.location()
+                places[k] = [l for l in opt.open if m.province_of(l) == target]
+                if not places[k]:
+                    refused.append((u, opt.closed.get(target) or f"{pos.units[u].short()} cannot reach {m.provinces[target].name}"))
+            if refused:
+                why = "; ".join(w for _, w in refused)
+                whole = " (one order for the whole unit: none of it retreats)" if len(taken) > 1 else ""
+                outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}{whole}", refused[0][0]))
+                for k in taken:
+                    left[pieces[k][0]] += pieces[k][1]  # it has no retreat order after all
+                continue
+            want_loc = p.dest.location()
+            for k in taken:
+                locs = places[k]
                 chosen[k] = (want_loc if want_loc in locs else locs[0], power, text, _partner(p))
     # each target: sides (a nation, or two nations agreeing to merge) and their strengths
     per_target: dict[str, list[int]] = {}
