@@ -34,8 +34,8 @@ def main(argv: list[str] | None = None) -> int:
         if f.suffix != ".toml":
             continue
         c = load_case(f)
-        if c.variant in ("continents", "supremacy") or c.data:
-            continue  # games of their own family: no readings
+        if c.variant in ("continents", "supremacy") or c.data or c.phase == "game":
+            continue  # games of their own family, and game cases (several phases): no one turn's readings
         req = TurnRequest(variant=c.variant, phase=c.phase, units=c.units, orders=c.orders, owners=c.owners,
                           retreat_orders=c.retreat_orders)
         t0 = time.perf_counter()

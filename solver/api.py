@@ -44,8 +44,11 @@ class TurnRequest(BaseModel):
     @field_validator("phase")
     @classmethod
     def _phase(cls, v: str) -> str:
-        if v not in ("movement", "retreat", "adjustment"):
-            raise ValueError(f"phase {v!r} is not one of movement, retreat, adjustment")
+        if v == "game":
+            raise ValueError("phase 'game' is a corpus case of several phases in turn: 'dipsat corpus' plays it "
+                             "(this command reads one phase: movement, retreat, adjustment or placement)")
+        if v not in ("movement", "retreat", "adjustment", "placement"):
+            raise ValueError(f"phase {v!r} is not one of movement, retreat, adjustment, placement")
         return v
 
 
@@ -87,7 +90,7 @@ def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[s
                          owners=build_owners(variant, req))
     if len(pos.units) != len(units):  # units were merged into stacks: check the stacks too
         variant.check_position(variant, pos)
-    if not pos.units and not (req.phase == "adjustment" and req.owners):
+    if not pos.units and not (req.phase == "adjustment" and req.owners) and req.phase != "placement":
         raise PositionError("units: the position is empty (no units given); nothing to adjudicate")
     return pos
 

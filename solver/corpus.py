@@ -10,12 +10,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .api import TurnRequest, load_model, resolve_rules
+from .api import TurnRequest, load_model
 from .errors import DipsatError, InputFileError
-from .limits import Limits
+from .game import Game, PhaseOrders, SavedGame, StartSpec, replay
+from .limits import DEFAULT_LIMITS, Limits
+from .models import MovementResult, Outcome, Position, Unit
 from .pipeline import Pipeline
+from .rules import RuleOptions
 
 if TYPE_CHECKING:
     from .variant import Variant
@@ -39,6 +42,8 @@ class Expectation(BaseModel):
                                      "(dotted path -> value), checked by the variant's run_case hook")
     readings: Optional[int] = Field(default=None, description="consistent resolutions of the rules as written, before any backup rule")
     winners: Optional[list[str]] = Field(default=None, description="the players who have won at the end of the phase")
+    phases: Optional[list[str]] = Field(default=None, description="game cases: the names of the phases the steps played, in turn")
+    next_phase: Optional[str] = Field(default=None, description="game cases: the phase the game is at after the last step")
 
     @field_validator("rules", mode="before")
     @classmethod
@@ -54,15 +59,107 @@ class CorpusCase(BaseModel):
     source: str = ""
     url: str = ""
     variant: str = "standard"
-    phase: Literal["movement", "retreat", "adjustment"] = "movement"
+    phase: Literal["movement", "retreat", "adjustment", "placement", "game"] = "movement"
     notes: str = ""
     units: dict[str, list[str]] = Field(default_factory=dict)
     owners: dict[str, list[str]] = Field(default_factory=dict, description="supply centres owned per power")
     orders: dict[str, list[str]] = Field(default_factory=dict)
     retreat_orders: dict[str, list[str]] = Field(default_factory=dict)
+    year: Optional[int] = Field(default=None, ge=1, le=9999, description="game cases: the year the game starts in "
+                                "(default: the map's first)")
+    season: Optional[str] = Field(default=None, description="game cases: the season the game starts in (default: "
+                                  "the calendar's first)")
+    steps: list[PhaseOrders] = Field(default_factory=list, description="game cases: the phases played in turn "
+                                     "by the variant's calendar, each with its orders (and optionally its name and "
+                                     "the position after it, checked under every expectation)")
     data: dict[str, object] = Field(default_factory=dict, description="variant-owned input (e.g. a state and "
                                     "actions), validated by the variant's run_case hook")
     expect: list[Expectation] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _game_fields(self) -> "CorpusCase":
+        if self.phase == "game":
+            if not self.steps:
+                raise ValueError("phase 'game': give the phases to play as [[steps]]")
+            if self.orders or self.retreat_orders:
+                raise ValueError("phase 'game': orders go in each of [[steps]], not in [orders] or [retreat_orders]")
+        elif self.steps or self.year is not None or self.season is not None:
+            raise ValueError(f"steps, year and season are for phase 'game', not {self.phase!r}")
+        return self
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game case's result: the game its steps played (through :class:`~dipsat.game.Game`,
+    the variant's calendar), read as one result: every phase's outcomes, the units its
+    movements dislodged, the position before the first phase and after the last."""
+
+    game: Game
+    position: Position
+
+    @property
+    def outcomes(self) -> tuple[Outcome, ...]:
+        return tuple(o for rec in self.game.history for o in rec.outcomes)
+
+    @property
+    def after(self) -> Position:
+        return self.game.position
+
+    @property
+    def movements(self) -> list[MovementResult]:
+        out: list[MovementResult] = []
+        for rec in self.game.history:
+            stack = [rec.result]
+            while stack:  # a phase of several parts (a calendar's combined phase) holds its parts
+                r = stack.pop(0)
+                if isinstance(r, MovementResult):
+                    out.append(r)
+                stack.extend(getattr(r, "parts", ()))
+        return out
+
+    @property
+    def backups(self) -> tuple[Any, ...]:
+        return tuple(b for mv in self.movements for b in mv.backups)
+
+    @property
+    def last(self) -> Any:
+        """The last phase's result (what a picture of the case shows)."""
+        return self.game.history[-1].result
+
+
+def dislodged_units(res: Any) -> list[Unit]:
+    """The units a result's movement dislodged; a game's: those of every movement of it."""
+    moves = res.movements if isinstance(res, PlayedGame) else [getattr(res, "movement", None) or res]
+    return [mv.position.units[i] for mv in moves for i in mv.dislodged]
+
+
+def case_request(case: CorpusCase, rules: Optional[str] = None, options: Optional[dict[str, object]] = None) -> TurnRequest:
+    """The turn of a case that is one phase (not a game case)."""
+    return TurnRequest(variant=case.variant, rules=rules, options=dict(options or {}), phase=case.phase,
+                       units=case.units, orders=case.orders, owners=case.owners, retreat_orders=case.retreat_orders)
+
+
+def play_case(case: CorpusCase, rules: "str | RuleOptions | None", options: Optional[dict[str, object]] = None) -> PlayedGame:
+    """A game case played: its steps through the game runner (:func:`dipsat.game.replay`, each
+    step's name and position checked when given), from its units, owners, year and season
+    (without units, the calendar's opening: a placement phase where the variant has one)."""
+    start = StartSpec(year=case.year, season=case.season or "spring", units=case.units, owners=case.owners)
+    saved = SavedGame(variant=case.variant, options=dict(options or {}), start=start, phases=list(case.steps))
+    # no clock per phase: the corpus runs a whole case within one (nested timers would stop it)
+    game = replay(saved, rules=rules, where="steps", limits=replace(DEFAULT_LIMITS, turn_time_limit=None))
+    first = game.history[0].result.position if game.history and hasattr(game.history[0].result, "position") else game.position
+    return PlayedGame(game, first)
+
+
+def adjudicate_case(case: CorpusCase, rules: "str | RuleOptions | None", options: Optional[dict[str, object]] = None,
+                    mode: Literal["direct", "cpsat"] = "direct") -> Any:
+    """The result of a Diplomacy-family case: its phase (:meth:`Pipeline.adjudicate`), or for a
+    game case the game its steps play (:class:`PlayedGame`)."""
+    if case.phase == "game":
+        return play_case(case, rules, options)
+    req = case_request(case, rules if isinstance(rules, str) else None, options)
+    pipe = Pipeline.for_request(req, rules if isinstance(rules, RuleOptions) else None)
+    return pipe.adjudicate(pipe.prepare(req), mode)
 
 
 @dataclass
@@ -120,11 +217,8 @@ def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = 
     family = variant.family()
     if family is not None:  # a variant of another game family checks its cases itself
         return family.run_case(case, rules, exp, path)
-    req = TurnRequest(variant=case.variant, rules=rules, options=dict(exp.options), phase=case.phase,
-                      units=case.units, orders=case.orders, owners=case.owners, retreat_orders=case.retreat_orders)
     try:
-        pipe = Pipeline(variant, resolve_rules(variant, req))
-        res = pipe.adjudicate(pipe.prepare(req))
+        res = adjudicate_case(case, rules, exp.options)
     except DipsatError as exc:
         run.problems.append(f"error: {exc}")
         return run
@@ -139,7 +233,7 @@ def _find_outcome(case: CorpusCase, outcomes, key: str):
     text = key
     if ":" in key:
         head, _, rest = key.partition(":")
-        if head.strip() in case.orders or head.strip() in case.retreat_orders:
+        if head.strip() in case.orders or head.strip() in case.retreat_orders or any(head.strip() in st.orders for st in case.steps):
             power, text = head.strip(), rest.strip()
     hits = [o for o in outcomes if o.text == text.strip() and (power is None or o.power.lower() == power.lower())]
     return hits
@@ -150,6 +244,13 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
     units, the position after, retreat options, backup rules (all typed values), and the
     ``reasons`` expectations, the one check of the rendered words."""
     problems: list[str] = []
+    game = isinstance(res, PlayedGame)
+    if not game and (exp.phases is not None or exp.next_phase is not None):
+        problems.append("phases, next_phase: given for a case whose phase is not 'game'")
+    if game and exp.phases is not None and [r.name for r in res.game.history] != exp.phases:
+        problems.append(f"phases: expected {', '.join(exp.phases)}, got {', '.join(r.name for r in res.game.history)}")
+    if game and exp.next_phase is not None and res.game.phase_name != exp.next_phase.upper():
+        problems.append(f"next_phase: expected {exp.next_phase}, got {res.game.phase_name}")
     movement = getattr(res, "movement", None) or res
     checks = [(key, want, movement.outcomes, "order") for key, want in exp.orders.items()]
     if movement is not res:
@@ -198,7 +299,7 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
         want_dis = units_of(exp.dislodged)
     except DipsatError as exc:
         return problems + [f"dislodged: bad unit: {exc}"]
-    got_dis = sorted((pos.units[i].power, pos.units[i].kind, pos.units[i].location, pos.units[i].count) for i in res.dislodged)
+    got_dis = sorted((u.power, u.kind, u.location, u.count) for u in dislodged_units(res))
     if want_dis != got_dis:
         problems.append(f"dislodged: expected {_fmt(want_dis)}, got {_fmt(got_dis)}")
     if exp.units_after is not None:

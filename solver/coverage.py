@@ -118,14 +118,12 @@ def _assignment(variant: Any, model: type[BaseModel], rules: str, exp: Expectati
 
 def _reads(case: CorpusCase, opts: Any, model: type[BaseModel], assignment: Assignment) -> Optional[set[str]]:
     """The options an adjudication of ``case`` under ``opts`` reads (None when it fails)."""
-    from .api import TurnRequest, adjudicate
+    from .corpus import adjudicate_case
 
-    req = TurnRequest(variant=case.variant, phase=case.phase, units=case.units, orders=case.orders,
-                      owners=case.owners, retreat_orders=case.retreat_orders)
     scope = Scope(model, fixed=dict(assignment))
     try:
         with scoped(scope):
-            adjudicate(req, rules=recording(opts))
+            adjudicate_case(case, recording(opts))
     except DipsatError:
         return None
     return set(scope.reads)

@@ -27,6 +27,7 @@ from .phases import Calendar
 from .pipeline import Pipeline
 
 if TYPE_CHECKING:
+    from .rules import RuleOptions
     from .variant import Variant
 
 
@@ -72,7 +73,7 @@ class Game:
     :mod:`dipsat.phases`) played in turn through the pipeline.  The runner itself knows no
     season, retreat or winter: the calendar opens the game, plays each phase and names it."""
 
-    def __init__(self, variant: "str | Variant" = "standard", rules: Optional[str] = None, options: Optional[dict] = None,
+    def __init__(self, variant: "str | Variant" = "standard", rules: "str | RuleOptions | None" = None, options: Optional[dict] = None,
                  start: Optional[StartSpec] = None):
         from dipsat.variants import find_variant
 
@@ -132,32 +133,34 @@ def units_by_power(pos: Position) -> dict[str, list[str]]:
 
 
 def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[[], None]] = None,
-           limits: Limits = DEFAULT_LIMITS) -> Game:
+           limits: Limits = DEFAULT_LIMITS, rules: "str | RuleOptions | None" = None, where: str = "phases") -> Game:
     """Play every phase of a saved game; with ``check``, compare each checkpoint.
     ``on_progress`` is called once per phase (progress bars).  Each phase keeps to ``limits``:
     its orders and saved position count against ``max_orders``, its adjudication against the
-    wall-clock ``turn_time_limit``."""
+    wall-clock ``turn_time_limit``.  ``rules`` (a preset or an options value) replaces the
+    saved game's preset; ``where`` names the list of phases in errors (a corpus case's ``steps``)."""
 
-    game = Game(saved.variant, saved.rules, saved.options, saved.start)
-    for i, ph in enumerate(saved.phases, start=1):
+    game = Game(saved.variant, saved.rules if rules is None else rules, saved.options, saved.start)
+    for n, ph in enumerate(saved.phases, start=1):
+        at = f"{where}[{n}]"
         if on_progress is not None:
             on_progress()
         if game.winner:
-            raise InputFileError(f"phases[{i}]: the game ended in {game.history[-1].name} ({game.winner} won), but more phases follow")
+            raise InputFileError(f"{at}: the game ended in {game.history[-1].name} ({game.winner} won), but more phases follow")
         if ph.phase and ph.phase.upper() != game.phase_name:
-            raise InputFileError(f"phases[{i}]: the file says {ph.phase!r}, but the game is at {game.phase_name}")
-        check_request_size({"orders": ph.orders, "units": ph.expect_units or {}}, f"phases[{i}]", limits)
+            raise InputFileError(f"{at}: the file says {ph.phase!r}, but the game is at {game.phase_name}")
+        check_request_size({"orders": ph.orders, "units": ph.expect_units or {}}, f"{at}", limits)
         try:
             with deadline(limits.turn_time_limit):
                 rec = game.step(ph.orders)
         except TurnTimeout as exc:
-            raise TurnTimeout(f"phases[{i}] ({game.phase_name}): {exc}") from None
+            raise TurnTimeout(f"{at} ({game.phase_name}): {exc}") from None
         if check and ph.expect_units is not None:
             want = sorted((pw, u.location) for pw, lst in ph.expect_units.items() for s in lst
                           for u in game.variant.notation.unit_specs(_power_name(game.variant, pw, "expect_units"), s))
             got = sorted((u.power, u.location) for u in rec.after.units)
             if want != got:
-                raise InputFileError(f"phases[{i}] ({rec.name}): the replay does not reach the saved position: "
+                raise InputFileError(f"{at} ({rec.name}): the replay does not reach the saved position: "
                                      f"missing {sorted(set(want) - set(got))}, unexpected {sorted(set(got) - set(want))}")
     return game
 

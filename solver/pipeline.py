@@ -172,7 +172,7 @@ class Pipeline:
         if place is None:
             raise InputFileError(f"phase: the {self.variant.name} variant has no placement phase")
         res = place(self.variant, self.rules, position, orders)
-        return res.model_copy(update={"variant": self.variant})
+        return res.model_copy(update={"rules": self.rules, "variant": self.variant})
 
     def phase(self, kind: str, position: Position, orders: dict[str, list[str]],
               movement: Optional[MovementResult] = None, mode: SolveMode = "direct",

@@ -16,7 +16,7 @@ from html import escape
 from pathlib import Path
 from typing import Any, Optional
 
-from .corpus import CaseRun
+from .corpus import CaseRun, PlayedGame, dislodged_units
 from .render import COLOURS, legend_svg, power_colours, render_svg, shared_defs
 
 PAGE_CSS = """
@@ -104,8 +104,7 @@ def _expected_rows(run: CaseRun) -> list[str]:
         else:
             rows.append(f"<tr><td>{escape(key)}</td><td>{escape(want)}</td><td class=\"bad\">"
                         f"{'not found' if not hits else 'several orders'}</td><td></td></tr>")
-    pos = movement.position
-    got_dis = sorted(pos.units[i].label() for i in movement.dislodged)
+    got_dis = sorted(u.label() for u in dislodged_units(res))
     want_dis = sorted(exp.dislodged)
     rows.append(f"<tr><td><i>dislodged</i></td><td>{escape(', '.join(want_dis) or 'none')}</td>"
                 f"<td>{escape(', '.join(got_dis) or 'none')}</td><td></td></tr>")
@@ -155,9 +154,10 @@ def corpus_report(runs: list[CaseRun], title: str = "dipsat corpus report") -> s
     for run in runs:
         pic = ""
         if run.result is not None:
-            variant = variant_of(run.result)  # the variant the result records
+            shown = run.result.last if isinstance(run.result, PlayedGame) else run.result  # a game: its last phase
+            variant = variant_of(shown)  # the variant the result records
             maps[variant.map.name] = variant.map
-            pic = render_svg(run.result, title=f"{run.case_id} under {run.rules}", crop=True, shared=True)
+            pic = render_svg(shown, title=f"{run.case_id} under {run.rules}", crop=True, shared=True)
         pictures.append(pic)
     colours: dict[str, str] = {}
     for m in maps.values():

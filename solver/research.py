@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from .api import TurnRequest, adjudicate
-from .corpus import case_files, load_case
+from .api import TurnRequest
+from .corpus import PlayedGame, adjudicate_case, case_files, dislodged_units, load_case
 from .equations import Key, Value, Var
 from .errors import DipsatError
 from .models import Convoy, Move, OrderBody, Support
@@ -211,10 +211,8 @@ def compare(paths: list[str], presets: "list[str] | list[Setting]",
         n += 1
         per: dict[str, dict[str, str]] = {}
         for st in settings:
-            req = TurnRequest(variant=case.variant, rules=st.rules, options=dict(st.options), phase=case.phase,
-                              units=case.units, orders=case.orders, owners=case.owners, retreat_orders=case.retreat_orders)
             try:
-                res = adjudicate(req, all_cpsat=True)
+                res = adjudicate_case(case, st.rules, dict(st.options), mode="cpsat")
             except DipsatError as exc:
                 errors.append(f"{case.id} under {st.label}: {exc}")
                 continue
@@ -222,8 +220,8 @@ def compare(paths: list[str], presets: "list[str] | list[Setting]",
             for o in outs:
                 per.setdefault(f"{o.power}: {o.text}", {})[st.label] = o.result
             mv = getattr(res, "movement", res)
-            if hasattr(mv, "dislodged"):  # who must retreat is part of the result too
-                gone = sorted(mv.position.units[u].label() for u in mv.dislodged)
+            if hasattr(mv, "dislodged") or isinstance(res, PlayedGame):  # who must retreat is part of the result too
+                gone = sorted(u.label() for u in dislodged_units(res))
                 per.setdefault("(dislodged)", {})[st.label] = ", ".join(gone) or "none"
         for order, res_by in per.items():
             if len(set(res_by.values())) > 1:

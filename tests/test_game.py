@@ -52,3 +52,64 @@ def test_victory_at_eighteen_centres():
     assert game.winner == "France" and game.centres()["France"] == 18
     with pytest.raises(Exception, match="game is over"):
         game.step({})
+
+
+# -- game cases of the corpus (phase = "game": several phases played by the calendar) ----------
+
+def _case(tmp_path, text: str):
+    f = tmp_path / "case.toml"
+    f.write_text(text)
+    return f
+
+
+def test_corpus_game_case_plays_its_steps_and_checks_phases(tmp_path):
+    from dipsat.corpus import run_corpus
+
+    f = _case(tmp_path, '''
+id = "g"
+phase = "game"
+year = 1901
+[units]
+France = ["A Par"]
+[[steps]]
+orders = { France = ["A Par - Bur"] }
+[[steps]]
+phase = "F1901M"
+orders = { France = ["A Bur - Bel"] }
+[[expect]]
+rules = ["datc"]
+phases = ["S1901M", "F1901M"]
+next_phase = "S1902M"
+orders = { "A Par - Bur" = "succeeds", "A Bur - Bel" = "succeeds" }
+dislodged = []
+units_after = { France = ["A Bel"] }
+''')
+    (run,) = run_corpus([f])
+    assert run.passed, run.problems
+    wrong = _case(tmp_path, f.read_text().replace('next_phase = "S1902M"', 'next_phase = "W1901A"'))
+    (run,) = run_corpus([wrong])
+    assert run.problems == ["next_phase: expected W1901A, got S1902M"]  # no [owners]: France owns only Belgium
+    misnamed = _case(tmp_path, f.read_text().replace('phase = "F1901M"', 'phase = "F1902M"'))
+    (run,) = run_corpus([misnamed])
+    assert run.problems == ["error: steps[2]: the file says 'F1902M', but the game is at F1901M"]
+
+
+@pytest.mark.parametrize("fields,error", [
+    ('phase = "game"\n', "give the phases to play as [[steps]]"),
+    ('phase = "movement"\n[[steps]]\norders = {}\n', "steps, year and season are for phase 'game'"),
+    ('phase = "game"\n[orders]\nFrance = ["A Par H"]\n[[steps]]\norders = {}\n', "orders go in each of [[steps]]"),
+])
+def test_corpus_game_case_fields_are_checked(tmp_path, fields, error):
+    from dipsat.corpus import run_corpus
+
+    f = _case(tmp_path, f'id = "g"\n{fields}[[expect]]\nrules = ["datc"]\n')
+    (run,) = run_corpus([f])
+    assert not run.passed and error in run.problems[0]
+
+
+def test_placement_case_of_a_variant_without_one_is_refused(tmp_path):
+    from dipsat.corpus import run_corpus
+
+    f = _case(tmp_path, 'id = "p"\nphase = "placement"\n[orders]\nFrance = ["A Par"]\n[[expect]]\nrules = ["datc"]\n')
+    (run,) = run_corpus([f])
+    assert run.problems == ["error: phase: the standard variant has no placement phase"]
