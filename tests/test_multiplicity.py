@@ -50,6 +50,18 @@ def test_af_in_a_split_coast_space_names_its_coast():
         V.notation.unit_specs("Russia", "A/F(StP)")
 
 
+def test_a_bad_part_of_a_split_line_quotes_the_line_and_the_part_and_says_what_was_expected():
+    line = "4A(Par): A(Par)Std, 2X(Par)-Bur, A(Par)-Gas"
+    res = adjudicate(TurnRequest(variant="multiplicity", units={"France": ["4A(Par)"]}, orders={"France": [line]}))
+    bad = next(o for o in res.outcomes if o.text == "2X(Par)-Bur")
+    assert bad.result == "invalid"
+    assert f"in the split {line!r}, part 2 of 3, '2X(Par)-Bur': unknown word 'X'" in bad.reason
+    assert "expected each part to be units of the multiple unit and their order" in bad.reason
+    assert "'A(Par)Std'" in bad.reason
+    # the other parts are carried out
+    assert {o.text: o.result for o in res.outcomes if o.text != "2X(Par)-Bur"}["A(Par)-Gas"] == "moved"
+
+
 @pytest.mark.parametrize("text,action", [
     ("A(Par)-Bur", "move"), ("2A(Par) S A(Bur)-Pic", "support"), ("A(Pic)Std", "hold"),
     ("A/3F(ENG) C 2A(Lon)-Pic", "convoy"), ("English A(Pic) S FRENCH MERGE (Bur)", "merge_support"),

@@ -125,11 +125,17 @@ class MultiplicityBinder(OrderBinder):
                                                            f"{head.strip()!r} is not a unit"))]
         prov = hp.unit.loc.province
         out: list[ParsedLine] = []
-        for part in [p.strip() for p in rest.split(",") if p.strip()]:
+        parts = [p.strip() for p in rest.split(",") if p.strip()]
+        for n, part in enumerate(parts, start=1):
             try:
                 p = self.notation.parse(part, power)
             except OrderError as exc:
-                out.append((power, part, None, InvalidOrder(part, f"{exc.reason} (in the split {text.strip()!r})")))
+                space = self.map.display(prov)
+                out.append((power, part, None, type(exc)(part, (
+                    f"in the split {text.strip()!r}, part {n} of {len(parts)}, {part!r}: {exc.reason}; expected "
+                    f"each part to be units of the multiple unit and their order, written as a unit order: a count "
+                    f"(none for one), A or F, the space and the order, as 'A({space})Std' or '2A({space})-' and "
+                    f"the space they go to"))))
                 continue
             if p.unit.loc.province != prov:
                 # the seed's own example writes "4A(Par): A(Pic)Std, 2A(Pic)-Bur, A(Pic)-Gas": the
