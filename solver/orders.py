@@ -158,6 +158,11 @@ class BoundOrders:
     route: dict[int, str] = field(default_factory=dict)  # moving unit -> "land" | "convoy" | "either"
     implicit: set[int] = field(default_factory=set)  # units that got no order
     illegal_moves: set[int] = field(default_factory=set)  # units whose (illegal) move was replaced
+    # how they were read: every order as parsed (ParsedLine, in the order parse_all gives them),
+    # and the units assign_units gave each (by index into ``parsed``; orders not listed found
+    # their unit by place), so a variant's binder reads them from the value, not from itself
+    parsed: list[ParsedLine] = field(default_factory=list)
+    assigned: dict[int, list[int]] = field(default_factory=dict)
 
     @cached_property
     def provinces(self) -> list[str]:
@@ -269,7 +274,7 @@ class OrderBinder:
                 for o in cands:
                     rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u, duplicate=True,
                                              reason="the unit has several different orders, so it holds (DATC 4.D.3)"))
-        bound = BoundOrders(pos, {}, rejected)
+        bound = BoundOrders(pos, {}, rejected, parsed=parsed_all, assigned=assign)
         for i, unit in enumerate(pos.units):
             if i in final:
                 bound.orders[i] = final[i]

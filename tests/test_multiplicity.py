@@ -461,3 +461,21 @@ def test_movement_through_the_core_hooks():
     assert isinstance(enc, Enc)
     kinds = {enc.system.kinds[k] for k in enc.system.defs}
     assert {"strength", "seaworthy", "inside", "force", "move"} <= kinds
+
+
+def test_the_binder_keeps_what_it_read_in_the_bound_orders_not_on_itself():
+    """The parse, the units given each order and the headers of split lines travel in the bound
+    value; a header marks the parts of its own line only, whichever orders come before it."""
+    units = {"France": ["4A(Par)", "A(Bre)"]}
+    orders = {"France": ["A(Bre) Std", "4A(Par): A(Pic)Std, 2A(Pic)-Bur, A(Pic)-Gas"]}
+    binder = V.binder(V.rules())
+    before = set(vars(binder))
+    pos = build_position(V, TurnRequest(variant="multiplicity", units=units))
+    b = binder.bind(pos, orders)
+    assert not {"_assign", "_parsed", "_line_headers"} & (set(vars(binder)) - before)
+    assert [text for _, text, _, _ in b.parsed] == ["A(Bre) Std", "A(Pic)Std", "2A(Pic)-Bur", "A(Pic)-Gas"]
+    headed = sorted(b.orders[u].text for u in b.split_headers)
+    assert headed == ["2A(Pic)-Bur", "A(Pic)-Gas", "A(Pic)Std"]
+    assert set(b.split_headers.values()) == {"4A(Par)"}
+    res = adjudicate(TurnRequest(variant="multiplicity", units=units, orders=orders))
+    assert next(o for o in res.outcomes if o.text == "A(Bre) Std").reason == "holds"

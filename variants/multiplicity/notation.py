@@ -72,6 +72,15 @@ class CutFirst(Addition):
 
 
 @dataclass(frozen=True)
+class SplitPart(Addition):
+    """A part of a split written as one line (``4A(Par): A(Pic)Std, 2A(Pic)-Bur``) that names
+    another space than its header's: read as a part of the header's unit (rule 10's example),
+    recorded with the header as written."""
+
+    header: str
+
+
+@dataclass(frozen=True)
 class MergeWith(Addition):
     """``... MERGE with ITALIAN A(Mar)-Bur``: the other nation of a multinational merge (rule 5)
     and its unit as written."""

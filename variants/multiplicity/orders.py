@@ -20,7 +20,7 @@ from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
 from dipsat.notation_additions import written_parts
 from dipsat.stacks import split_stacks
 
-from .notation import CutFirst, MergeAndAttack, MergeWith, MultiplicityNotation, SupportedMerge, Victim
+from .notation import CutFirst, MergeAndAttack, MergeWith, MultiplicityNotation, SplitPart, SupportedMerge, Victim
 from .options import MultiplicityOptions
 
 
@@ -99,7 +99,6 @@ class MultiplicityBinder(OrderBinder):
         """Every order as read; a split written as one line (``4A(Par): A(Par)Std, 2A(Par)-Bur,
         A(Par)-Gas``) gives one order per part, each for a part of the header's unit."""
         out: list[ParsedLine] = []
-        self._line_headers: dict[int, str] = {}
         notation = self.notation
         assert isinstance(notation, MultiplicityNotation)  # the variant's record names it
         for power in sorted(orders):
@@ -140,8 +139,8 @@ class MultiplicityBinder(OrderBinder):
             if p.unit.loc.province != prov:
                 # the seed's own example writes "4A(Par): A(Pic)Std, 2A(Pic)-Bur, A(Pic)-Gas": the
                 # parts are parts of the header's unit, wherever the part says it stands
-                p = dataclasses.replace(p, unit=dataclasses.replace(p.unit, loc=dataclasses.replace(p.unit.loc, province=prov)))
-                self._line_headers[len(out)] = head.strip()
+                p = dataclasses.replace(p, unit=dataclasses.replace(p.unit, loc=dataclasses.replace(p.unit.loc, province=prov)),
+                                        additions=(*p.additions, SplitPart(head.strip())))
             out.append((power, part, p, None))
         return out
 
@@ -203,8 +202,6 @@ class MultiplicityBinder(OrderBinder):
                         remaining[i] -= take
                         n -= take
         split, assign = split_stacks(pos, pieces, remaining)
-        self._assign = assign
-        self._parsed = parsed
         return split, assign, errors
 
     # -- one order -----------------------------------------------------------------------------
@@ -338,18 +335,19 @@ class MultiplicityBinder(OrderBinder):
     # -- the set of orders ---------------------------------------------------------------------
     def bind(self, position: Position, orders: dict[str, list[str]]) -> MultiplicityBound:
         b = super().bind(position, orders)
-        out = MultiplicityBound(b.position, b.orders, b.rejected, b.route, b.implicit, b.illegal_moves)
-        for idx, units in sorted(getattr(self, "_assign", {}).items()):
-            power, text, p, _ = self._parsed[idx]
+        out = MultiplicityBound(b.position, b.orders, b.rejected, route=b.route, implicit=b.implicit,
+                                illegal_moves=b.illegal_moves, parsed=b.parsed, assigned=b.assigned)
+        for idx, units in sorted(out.assigned.items()):
+            power, text, p, _ = out.parsed[idx]
             for u in units:
                 if u in out.orders and out.orders[u].text == (p.text if p is not None else text):
                     out.written[u] = idx
                     first = p.addition(CutFirst) if p is not None else None
                     if first is not None and first.spaces:
                         out.priority[u] = first.spaces
-                    header = getattr(self, "_line_headers", {}).get(idx)
-                    if header:
-                        out.split_headers[u] = header
+                    part = p.addition(SplitPart) if p is not None else None
+                    if part is not None:
+                        out.split_headers[u] = part.header
         self._one_order_one_unit(out)
         self._implied_inside_attacks(out)
         self._fleet_prevails(out)
@@ -362,10 +360,10 @@ class MultiplicityBinder(OrderBinder):
         (the fleet cannot reach the space), none of it is carried out and the whole unit stands
         (rule 7: A/Fs move "along the same lines of other multiple units"; splitting is
         "ordering the units to different locations", rule 10)."""
-        for idx, units in sorted(getattr(self, "_assign", {}).items()):
+        for idx, units in sorted(b.assigned.items()):
             if len(units) < 2:
                 continue
-            power, text, p, _ = self._parsed[idx]
+            power, text, p, _ = b.parsed[idx]
             written = (p.text if p is not None else text).strip()
             if not any(r.unit in units and r.power == power and r.text == written for r in b.rejected):
                 continue
