@@ -373,6 +373,8 @@ class MovementRules:
         return [(enc.labels[u], self.unit_weight(pos, u), TRUE)]
 
     def support_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
+        if not supporters:  # most units: no support
+            return []
         pos = enc.bound.position
         return [(f"support {enc.labels[s]}", self.unit_weight(pos, s), self.S(enc, s))
                 for s in supporters if exclude_power is None or pos.units[s].power != exclude_power]

@@ -33,9 +33,18 @@ class ConvoyReach:
 
     fleets: frozenset[str]
     group: dict[str, int]  # fleet province -> its connected group of fleet provinces
+    near: dict[str, frozenset[int]] = field(default_factory=dict)  # province -> groups_near (pure memo)
 
     def groups(self, seas: frozenset[str]) -> set[int]:
         return {self.group[s] for s in seas if s in self.group}
+
+    def groups_near(self, geo: "Geography", province: str) -> frozenset[int]:
+        """The groups of fleets next to a province (:meth:`groups` of its convoy areas), kept
+        per province: a turn asks about the same provinces again and again."""
+        hit = self.near.get(province)
+        if hit is None:
+            hit = self.near[province] = frozenset(self.groups(geo.seas_next_to(province)))
+        return hit
 
 
 @dataclass
@@ -109,8 +118,8 @@ class Geography:
         if avoid is not None and avoid in fleets:
             fleets = fleets - {avoid}
         reach = self.convoy_reach(fleets)
-        start = reach.groups(self.seas_next_to(origin))
-        if not start or not (start & reach.groups(self.seas_next_to(dest))):
+        start = reach.groups_near(self, origin)
+        if not start or start.isdisjoint(reach.groups_near(self, dest)):
             return False
         if through is None:
             return True
@@ -290,6 +299,10 @@ class OrderBinder:
     def find_unit(self, pos: Position, power: str, ref: UnitRef, text: str) -> int:
         prov = ref.loc.province
         here = self._at.get(prov, [])
+        if len(here) == 1 and not ref.loc.coast:  # the usual case: the one unit there, as named
+            u = pos.units[here[0]]
+            if u.power == power and (not ref.kind or u.kind == ref.kind):
+                return here[0]
         if not here:
             raise IllegalOrder(text, f"there is no unit in {self.map.provinces[prov].name}")
         own = [i for i in here if pos.units[i].power == power]
