@@ -2,7 +2,9 @@
 
 By default the acyclic parts of a turn's decisions are evaluated directly and only the cycles go
 to CP-SAT; ``all_cpsat`` sends everything to CP-SAT.  Both must agree exactly (outcomes, reasons,
-strengths, the position after), for standard, Multiplomacy and Multinational turns.  A turn
+strengths, the position after), for standard, Multiplomacy, Multinational and Multiplicity turns
+(continents and Supremacy have no direct path: a continents round is always one CP-SAT model,
+Supremacy's checks are CP-SAT models of their own).  A turn
 adjudicated without explanations (``explain=False``, what ``batch`` does by default) must give the
 same outcomes, culprits and position.
 """
@@ -15,7 +17,9 @@ from dipsat.api import adjudicate, result_to_json
 from dipsat.errors import DipsatError
 from dipsat.variants import find_variant
 
+from benchmarks.multiplicity import random_turn as multiplicity_turn
 from strategies import any_turns
+from test_multiplicity import _seaworthy_turn, _with_agreed_merges
 from test_multiplomacy import stacked_turns
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
@@ -106,6 +110,19 @@ def test_multiplomacy_direct_and_all_cpsat_agree(req):
 @SETTINGS
 @given(multinational_turns())
 def test_multinational_direct_and_all_cpsat_agree(req):
+    both_ways(req)
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6), st.sampled_from(["mixed", "at_sea", "merges"]))
+def test_multiplicity_direct_and_all_cpsat_agree(seed, kind):
+    rng = random.Random(seed)
+    if kind == "at_sea":  # A/Fs at sea: seaworthiness, disembarking, splitting fleets
+        req = _seaworthy_turn(rng)
+    else:
+        req = multiplicity_turn(rng, min_units=20)
+        if kind == "merges":  # multinational merges, agreed or one-sided
+            req = _with_agreed_merges(rng, req)[0]
     both_ways(req)
 
 
