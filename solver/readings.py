@@ -42,7 +42,7 @@ with no one model (:func:`family_readings`); the output says so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
 from pydantic import BaseModel
@@ -443,7 +443,19 @@ def _memo(memo: Memo, key: Any, scope: Scope, fn: Callable[[], T]) -> T:
 
 
 def _bound_key(b: Any) -> str:
-    return repr((sorted(b.orders.items()), b.rejected, sorted(b.route.items()), sorted(b.implicit), sorted(b.illegal_moves)))
+    """Bound orders as a key: every field of the record but the position (the same for every
+    reading), a variant's own fields included (e.g. the written order of supports that a cutting
+    order reads), so two bindings share equations only when everything bound is the same."""
+    from dataclasses import fields
+
+    def norm(v: Any) -> Any:
+        if isinstance(v, dict):
+            return sorted(((repr(k), norm(x)) for k, x in v.items()))
+        if isinstance(v, (set, frozenset)):
+            return sorted(map(repr, v))
+        return v
+
+    return repr(tuple((f.name, norm(getattr(b, f.name))) for f in fields(b) if f.name != "position"))
 
 
 _MISSING = object()
