@@ -342,6 +342,45 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
     return problems
 
 
+def fact_at(data: Any, path: str) -> Any:
+    """The value at a dotted ``path`` of a result's data (``"result.winners"``, ``"state.powers.USA.money"``,
+    list items by index); KeyError when there is none."""
+    cur = data
+    for part in path.split("."):
+        if isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+            cur = cur[int(part)]
+        else:
+            raise KeyError(path)
+    return cur
+
+
+def check_facts(run: Callable[[], Any], facts: dict[str, Any], ran: str = "the case ran") -> list[str]:
+    """The differences between a run's data and an expectation's ``facts`` (for variants whose
+    cases state facts about their own results): each dotted path's value, or with ``error`` the
+    text the run's error must mention."""
+    try:
+        result = run()
+    except DipsatError as exc:
+        want = facts.get("error")
+        if want is None:
+            return [f"error: {exc}"]
+        return [] if str(want) in str(exc) else [f"error: expected it to mention {want!r}, got {exc}"]
+    if "error" in facts:
+        return [f"expected an error mentioning {facts['error']!r}; {ran}"]
+    problems = []
+    for path, want in facts.items():
+        try:
+            got = fact_at(result, path)
+        except KeyError:
+            problems.append(f"{path}: not in the result")
+            continue
+        if got != want:
+            problems.append(f"{path}: expected {want!r}, got {got!r}")
+    return problems
+
+
 def _fmt(units: list[tuple]) -> str:
     if not units:
         return "none"

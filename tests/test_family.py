@@ -31,3 +31,25 @@ def test_supremacy_adjudicate_and_subcommands_through_the_seam(capsys):
     assert capsys.readouterr().out.strip().startswith("{")
     names = [c.name for c in find_variant("supremacy").family().commands()]
     assert names == ["odds", "wealth"]
+
+
+def test_check_facts_compares_paths_and_errors():
+    """The core's check of a variant's ``facts`` expectations: dotted paths into the run's data
+    (list items by index), a missing path, and an expected or unexpected error."""
+    from dipsat.corpus import check_facts
+    from dipsat.errors import DipsatError
+
+    data = {"result": {"winners": ["LEN"], "turns": [{"n": 1}, {"n": 2}]}}
+    assert check_facts(lambda: data, {"result.winners": ["LEN"], "result.turns.1.n": 2}) == []
+    assert check_facts(lambda: data, {"result.winners": ["USA"]}) == ["result.winners: expected ['USA'], got ['LEN']"]
+    assert check_facts(lambda: data, {"result.loser": 1}) == ["result.loser: not in the result"]
+    assert check_facts(lambda: data, {"error": "nope"}, ran="the game was played") == \
+        ["expected an error mentioning 'nope'; the game was played"]
+
+    def fails() -> dict:
+        raise DipsatError("the option 'victory' is unspecified")
+
+    assert check_facts(fails, {"error": "'victory'"}) == []
+    assert check_facts(fails, {"error": "money"}) == \
+        ["error: expected it to mention 'money', got the option 'victory' is unspecified"]
+    assert check_facts(fails, {}) == ["error: the option 'victory' is unspecified"]

@@ -25,6 +25,7 @@ from typing import Any, Callable, Optional, Union
 
 from pydantic import TypeAdapter, ValidationError
 
+from dipsat.corpus import check_facts as corpus_facts
 from dipsat.errors import DipsatError
 
 from . import blockades, economy
@@ -153,39 +154,8 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
     raise DipsatError(f"data.kind: {kind!r} is not one of setup, stage, stage1, stage2, drill, odds, wealth, bids, game")
 
 
-def lookup(result: Any, path: str) -> Any:
-    cur = result
-    for part in path.split("."):
-        if isinstance(cur, dict) and part in cur:
-            cur = cur[part]
-        elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
-            cur = cur[int(part)]
-        else:
-            raise KeyError(path)
-    return cur
-
-
 def check_facts(data: dict[str, Any], options: dict[str, Any], facts: dict[str, Any]) -> list[str]:
-    try:
-        opts = make_options(options)
-        result = run_data(data, opts)
-    except DipsatError as exc:
-        want = facts.get("error")
-        if want is None:
-            return [f"error: {exc}"]
-        return [] if str(want) in str(exc) else [f"error: expected it to mention {want!r}, got {exc}"]
-    if "error" in facts:
-        return [f"expected an error mentioning {facts['error']!r}; the case ran"]
-    problems = []
-    for path, want in facts.items():
-        try:
-            got = lookup(result, path)
-        except KeyError:
-            problems.append(f"{path}: not in the result")
-            continue
-        if got != want:
-            problems.append(f"{path}: expected {want!r}, got {got!r}")
-    return problems
+    return corpus_facts(lambda: run_data(data, make_options(options)), facts)
 
 
 ResultFn = Callable[[dict[str, Any], SupremacyOptions], dict[str, Any]]
