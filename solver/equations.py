@@ -22,8 +22,10 @@ while compiling for CP-SAT is exactly defined too, a system whose dependency gra
 has exactly one solution, and the number of solutions of a cyclic component is the number of
 consistent resolutions of the rules.
 
-:func:`solve_system` takes the strongly connected components of the dependency graph in
-dependency order.  An acyclic decision is *evaluated directly* from its definition (the values it
+:func:`solve_system` first evaluates a system directly in one depth-first walk
+(:func:`evaluate_acyclic`: each decision once those it refers to are known); most turns have no
+cycle, and that is all they need.  A system with a cycle is taken the general way: the strongly
+connected components of the dependency graph in dependency order.  An acyclic decision is *evaluated directly* from its definition (the values it
 depends on are known by then: what CP-SAT's presolve would do, without building a model).  Every
 cyclic component has its resolutions counted exactly (0, 1, 2, ... up to a limit): a small one
 by :func:`enumerate_cycle` (a few decisions that break every cycle of the component are tried
@@ -532,6 +534,10 @@ def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: flo
     """
     defs = dict(system.defs)
     domains = system.domains
+    if not all_cpsat:
+        found = evaluate_acyclic(defs, domains)
+        if found is not None:  # no cycle anywhere (most turns): one pass, nothing left to do
+            return Solution(found, [], defs, 0)
     values: dict[Key, Value] = {}
     components: list[Component] = []
     from_solver: set[Key] = set()
@@ -606,6 +612,68 @@ def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: flo
         raise SolverError("verification failed: CP-SAT's resolution violates the equations of "
                           + ", ".join(system.name(x) for x in bad[:5]))
     return Solution(values, components, defs, calls[0])
+
+
+def evaluate_acyclic(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple[int, int]]) -> Optional[dict[Key, Value]]:
+    """Every decision's value, each evaluated from its definition once those it refers to are
+    known (one depth-first walk: what :func:`solve_system` does to a system's acyclic
+    components, without building the dependency graph and its components first); ``None`` as
+    soon as the walk meets a cycle or an integer outside its domain, for :func:`solve_system`'s
+    general way to take the system (it then counts the cycles' resolutions, or says what is
+    wrong).  Without a cycle the values are the system's one solution, in whatever order found."""
+    values: dict[Key, Value] = {}
+    open_: set[Key] = set()  # the decisions on the walk's current path
+    for root in defs:
+        if root in values:
+            continue
+        open_.add(root)
+        stack: list[tuple[Key, list[Key]]] = [(root, _refs(defs[root], []))]
+        while stack:
+            x, refs = stack[-1]
+            while refs:  # refers to a decision not known yet: take it first
+                y = refs.pop()
+                if y in values or y not in defs:
+                    continue
+                if y in open_:
+                    return None  # a cycle
+                open_.add(y)
+                stack.append((y, _refs(defs[y], [])))
+                break
+            else:
+                stack.pop()
+                open_.discard(x)
+                f = defs[x]
+                d = domains.get(x)
+                if d is None:
+                    values[x] = evaluate(f, values) if is_formula(f) else bool(value_of(f, values))
+                else:
+                    v = value_of(f, values)
+                    if not d[0] <= v <= d[1]:
+                        return None
+                    values[x] = v
+    return values
+
+
+def _refs(f: Definition, out: list[Key]) -> list[Key]:
+    """The decisions a definition refers to, in a list (as :func:`variables`, with repeats, in
+    an order fixed by the definition)."""
+    if f is True or f is False or isinstance(f, int):
+        return out
+    if isinstance(f, (Var, IntVar)):
+        out.append(f.key)
+    elif isinstance(f, Not):
+        _refs(f.arg, out)
+    elif isinstance(f, (And, Or, Min, Max)):
+        for g in f.args:
+            _refs(g, out)
+    elif isinstance(f, (Ge, Sum)):
+        for _, g in f.terms:
+            _refs(g, out)
+    elif isinstance(f, If):
+        _refs(f.cond, out)
+        _refs(f.then, out)
+        _refs(f.other, out)
+    return out
 
 
 # The most work :func:`enumerate_cycle` takes on: tries (the product of the breaking decisions'

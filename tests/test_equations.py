@@ -1,4 +1,4 @@
-from dipsat.equations import AND, GE, NOT, OR, VAR, Key, System, enumerate_all, evaluate, solve_system
+from dipsat.equations import AND, GE, NOT, OR, VAR, Key, System, enumerate_all, evaluate, evaluate_acyclic, solve_system
 
 A, B, C, X, Y = (Key("x", i) for i in range(5))
 
@@ -13,6 +13,25 @@ def test_acyclic_system_has_one_solution():
         assert sol.values == {A: True, B: False, C: True}
         assert sol.components == []
         assert sol.calls == (1 if all_cpsat else 0)
+
+
+def test_one_pass_meets_every_cycle_even_one_evaluation_would_skip():
+    """The one-pass evaluation of an acyclic system gives up on any cycle of the definitions,
+    also one behind a decision whose value would not need it (B is false, so A is false whatever
+    C is): the general way then takes the system, and reports the cycle as a component."""
+    s = System()
+    s.define(B, "x", False)
+    s.define(A, "x", AND(VAR(B), VAR(C)))
+    s.define(C, "x", VAR(A))
+    assert evaluate_acyclic(s.defs, s.domains) is None
+    sol = solve_system(s, lambda *a: None)
+    assert sol.values == {A: False, B: False, C: False}
+    assert [c.decisions for c in sol.components] == [(A, C)] and sol.components[0].resolutions == 1
+    s2 = System()
+    s2.define(A, "x", True)
+    s2.define(B, "x", NOT(VAR(A)))
+    s2.define(C, "x", OR(VAR(B), VAR(A)))
+    assert evaluate_acyclic(s2.defs, s2.domains) == {A: True, B: False, C: True}
 
 
 def test_two_cycle_is_counted_and_backed_up():
