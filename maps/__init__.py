@@ -170,16 +170,19 @@ class GameMap:
 
     def can_reach_province(self, kind: str, location: str, province: str) -> bool:
         """Can a unit of ``kind`` at ``location`` move (without convoy) into ``province``?"""
-        if not self.passable(province):
-            return False
-        if kind == "A":
-            return province in self.army_neighbours(location)
-        return province in self._fleet_reach.get(location, ())
+        return province in (self._army_reach if kind == "A" else self._fleet_reach).get(location, ())
+
+    @cached_property
+    def _army_reach(self) -> dict[str, frozenset[str]]:
+        """Army location -> the passable provinces next to it (made once: the order checks ask
+        this of every move and support)."""
+        return {loc: frozenset(n for n in adj if self.passable(n)) for loc, adj in self._army_adj.items()}
 
     @cached_property
     def _fleet_reach(self) -> dict[str, frozenset[str]]:
-        """Fleet location -> the provinces of its neighbouring locations."""
-        return {loc: frozenset(self.province_of(n) for n in adj) for loc, adj in self._fleet_adj.items()}
+        """Fleet location -> the passable provinces of its neighbouring locations."""
+        return {loc: frozenset(q for n in adj if self.passable(q := self.province_of(n)))
+                for loc, adj in self._fleet_adj.items()}
 
     def fleet_coasts_reachable(self, location: str, province: str) -> tuple[str, ...]:
         """The locations of ``province`` a fleet at ``location`` borders (sorted)."""

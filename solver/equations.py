@@ -782,44 +782,40 @@ def strongly_connected(deps: Mapping[Key, Sequence[Key]]) -> list[list[Key]]:
     on_stack: set[Key] = set()
     stack: list[Key] = []
     out: list[list[Key]] = []
-    counter = 0
     for root in deps:
         if root in index:
             continue
-        work = [(root, 0)]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(deps[root]))]  # the walk's path: each decision and its deps still to see
         while work:
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack.add(v)
-            recurse = False
-            children = deps[v]
-            while i < len(children):
-                w = children[i]
-                i += 1
-                if w not in index:
-                    work.append((v, i))
-                    work.append((w, 0))
-                    recurse = True
+            v, children = work[-1]
+            for w in children:
+                if w not in index:  # go down into w first
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(deps[w])))
                     break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            if recurse:
-                continue
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(comp if len(comp) == 1 else sorted(comp))
-            if work:
-                u = work[-1][0]
-                low[u] = min(low[u], low[v])
+                if w in on_stack and index[w] < low[v]:
+                    low[v] = index[w]
+            else:  # every dependency of v seen
+                work.pop()
+                lv = low[v]
+                if lv == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    out.append(comp if len(comp) == 1 else sorted(comp))
+                if work:
+                    u = work[-1][0]
+                    if lv < low[u]:
+                        low[u] = lv
     return out
 
 
