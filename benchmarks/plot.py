@@ -126,9 +126,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(svg(result, feats, caption), encoding="utf-8")
+    times: dict[str, dict[str, float]] = result["times_ms"]
+    cyclic = sum(1 for _, c in feats.values() if c)
+    print(f"{len(feats)} turns, {cyclic} with a cycle in dipsat's equations")
     for name, s in result["stats"].items():
         if s.get("status") == "ok":
-            print(f"{name:<15} median {s['median_ms']:.2f} ms")
+            with_cycle = [t for tid, t in times[name].items() if feats[tid][1]]
+            without = [t for tid, t in times[name].items() if not feats[tid][1]]
+            ratio = (f"; cyclic / acyclic turns (median) {statistics.median(with_cycle) / statistics.median(without):.2f}"
+                     if with_cycle and without else "")
+            print(f"{name:<15} median {s['median_ms']:.2f} ms{ratio}")
     print(f"wrote {out}")
     return 0
 
