@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Component, Definition, Formula, IntExpr, Key,
-                              System, Values, evaluate)
+                              System, Values, Var, evaluate)
 from dipsat.models import (ARMY, FLEET, Backup, Bounced, ComponentAttack, Convoy, Convoyed, Cut, CutBudget, Disrupted,
                            Dislodged, Given, Held, ImpliedSupport, Merge, Move, Moved, MovementResult, NoPath, Obstacle,
                            OrderRef, Outcome, Partial, Position, Seaworthiness, Strength, Support, Term, Unit, Void,
@@ -98,7 +98,9 @@ class MultiplicityRules(MovementRules):
 
     # declared through RuleOptions.choose (dipsat readings: in the model); the others of its own
     # options decide which decisions and supports exist, so they are enumerated outside it
-    option_formulas = MovementRules.option_formulas + ("failed_split_defends",)
+    # (convoyed_attack_from_target_cuts is read directly by the cut budgets of rule 6, so it is not)
+    option_formulas = tuple(n for n in MovementRules.option_formulas if n != "convoyed_attack_from_target_cuts") + \
+        ("failed_split_defends",)
 
     def label(self, pos: Position, u: int) -> str:
         n = pos.units[u].count
@@ -528,8 +530,11 @@ class MultiplicityRules(MovementRules):
                 if w:
                     key = pos.units[m].province if enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts else None
                     terms.append((key, w, self.P(enc, m)))
+            # a support adds to the attack only when the attack comes: some unit of the force has
+            # a path (a convoyed army whose convoy fails attacks nothing, supported or not)
+            comes = OR(*(self.P(enc, m) for m in enc.forces[k]))
             for s in enc.supports_of_force.get(k, []) + enc.merge_supports.get(k, []):
-                terms += [(pos.units[s].province, 1, VAR(sl.key)) for sl in enc.support_slots.get(s, [])]
+                terms += [(pos.units[s].province, 1, AND(VAR(sl.key), comes)) for sl in enc.support_slots.get(s, [])]
             out.append((k, terms))
         return out
 
@@ -573,6 +578,21 @@ class MultiplicityRules(MovementRules):
             return ("circular_movement", "circular movement: all moves succeed",
                     {n: TRUE for n in members if n.kind in ("force", "move")})
         if "convoy" in kinds or "path" in kinds:
+            # the regular rules' paradox rule (rule 0), as the core's backup reads it
+            rule = self.rules.convoy_paradox_rule
+            if rule in ("1971", "1982", "2000"):
+                rule = self.rules.paradox_fallback
+            if rule == "all_hold":
+                # the moves of the paradox fail, with the forces they are part of (a move is its
+                # force's entry)
+                moves = {n for n in members if n.kind == "move"} | {_k("move", n.unit) for n in members if n.kind == "path"}
+                over: dict[Key, Definition] = {n: FALSE for n in members if n.kind == "force"}
+                for m in moves:
+                    over[m] = FALSE
+                    entry = defs.get(m)
+                    if isinstance(entry, Var) and entry.key.kind == "force":
+                        over[entry.key] = FALSE
+                return ("convoy_paradox", "all hold: the moves of the paradox fail", over)
             return ("convoy_paradox", "Szykman rule: the convoys of the paradox fail (the fleets hold)",
                     {n: FALSE for n in members if n.kind == "convoy"})
         return ("other_cycle", "all orders of the cycle fail",
