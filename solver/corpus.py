@@ -288,6 +288,10 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
 
     def units_of(specs: dict[str, list[str]] | list[str]) -> list[tuple]:
         out: list[tuple] = []
+        if not isinstance(specs, dict):
+            bad = [s for s in specs if ":" not in s]
+            if bad:
+                raise DipsatError(f"{bad[0]!r}: expected 'Power: unit' (e.g. 'France: F English Channel')")
         items = specs.items() if isinstance(specs, dict) else [(s.split(":", 1)[0], [s.split(":", 1)[1]]) for s in specs]
         for power, lst in items:
             pname = next((p for p in variant.map.powers if p.lower() == power.strip().lower()), power.strip())

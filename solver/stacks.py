@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable, ClassVar, Optional
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key
+from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, variables
 from .models import (Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Moved, NoPath, Obstacle, Outcome,
                      OrderRef, Partial, Position, Support, Unit, Void, order_ref)
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
@@ -453,7 +453,16 @@ class StackMovementRules(MovementRules):
         if kinds <= {"move", "force"}:
             return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members if n.kind == "force"} | {
                 n: defs[n] for n in members if n.kind == "move"})
-        return super().backup(members, defs, count)
+        out = super().backup(members, defs, count)
+        if out is not None and out[0] == "convoy_paradox" and any(k.kind == "move" for k in out[2]):
+            # a rule under which the moves of the paradox fail: so do the forces they are part of
+            # (a force, not its units' moves, gets in and dislodges), those of the cycle included
+            over = dict(out[2])
+            over.update({n: FALSE for n in members if n.kind == "force"})
+            for k in [k for k in out[2] if k.kind == "move" and k in defs]:
+                over.update({f: FALSE for f in variables(defs[k]) if f.kind == "force"})
+            return (out[0], out[1], over)
+        return out
 
     # -- the explanation hooks ---------------------------------------------------------------
     def dislodgers(self, r: Reading) -> dict[int, int]:

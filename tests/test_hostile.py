@@ -329,3 +329,15 @@ def test_huge_number_inside_an_order_is_an_invalid_order(tmp_path, capsys):
     f.write_text('[units]\nFrance = ["A Par"]\n[orders]\nFrance = ["A Par - ' + "9" * 5000 + '"]\n')
     code, out, _ = run(["adjudicate", str(f)], capsys)
     assert code == 0 and "invalid" in out and "too large" in out
+
+
+def test_corpus_expectation_with_a_dislodged_unit_without_its_power(tmp_path, capsys):
+    """A ``dislodged`` entry must be 'Power: unit'; without the power the case fails with that
+    said (it was an internal error)."""
+    case = tmp_path / "c.toml"
+    case.write_text('id = "x"\ntitle = "t"\n[units]\nEngland = ["F Wales", "F London"]\nFrance = ["F English Channel"]\n'
+                    '[orders]\nEngland = ["F Wales - English Channel", "F London S F Wales - English Channel"]\n'
+                    '[[expect]]\nrules = ["datc"]\ndislodged = ["F English Channel"]\n')
+    assert main(["corpus", str(case)]) == 1
+    out = capsys.readouterr().out
+    assert "dislodged: bad unit: 'F English Channel': expected 'Power: unit'" in out and "internal error" not in out
