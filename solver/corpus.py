@@ -388,7 +388,7 @@ def check_facts(run: Callable[[], Any], facts: dict[str, Any], ran: str = "the c
 def _fmt(units: list[tuple]) -> str:
     if not units:
         return "none"
-    return ", ".join(f"{p}: {k} {loc}" for p, k, loc, _ in units)
+    return ", ".join(f"{p}: {f'{n} ' if n > 1 else ''}{k} {loc}" for p, k, loc, n in units)
 
 
 def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, variant: Optional[str] = None,

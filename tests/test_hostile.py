@@ -341,3 +341,13 @@ def test_corpus_expectation_with_a_dislodged_unit_without_its_power(tmp_path, ca
     assert main(["corpus", str(case)]) == 1
     out = capsys.readouterr().out
     assert "dislodged: bad unit: 'F English Channel': expected 'Power: unit'" in out and "internal error" not in out
+
+
+def test_corpus_unit_mismatches_show_counts(tmp_path, capsys):
+    """Units that differ only in their count are shown with it ('3 F eng' against 'F eng')."""
+    case = tmp_path / "c.toml"
+    case.write_text('id = "x"\ntitle = "t"\n[units]\nEngland = ["F Wales", "F London"]\nFrance = ["F English Channel"]\n'
+                    '[orders]\nEngland = ["F Wales - English Channel", "F London S F Wales - English Channel"]\n'
+                    '[[expect]]\nrules = ["datc"]\ndislodged = ["France: 3 F Eng"]\n')
+    assert main(["corpus", str(case)]) == 1
+    assert "dislodged: expected France: 3 F eng, got France: F eng" in capsys.readouterr().out
