@@ -312,22 +312,7 @@ def variables(f: Definition, out: Optional[set[Key]] = None) -> set[Key]:
     """Every decision a formula or integer expression refers to."""
     if out is None:
         out = set()
-    if f is True or f is False or isinstance(f, int):
-        return out
-    if isinstance(f, (Var, IntVar)):
-        out.add(f.key)
-    elif isinstance(f, Not):
-        variables(f.arg, out)
-    elif isinstance(f, (And, Or, Min, Max)):
-        for g in f.args:
-            variables(g, out)
-    elif isinstance(f, (Ge, Sum)):
-        for _, g in f.terms:
-            variables(g, out)
-    elif isinstance(f, If):
-        variables(f.cond, out)
-        variables(f.then, out)
-        variables(f.other, out)
+    out.update(_refs(f, []))
     return out
 
 
@@ -642,21 +627,25 @@ def evaluate_acyclic(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple
             else:
                 stack.pop()
                 open_.discard(x)
-                f = defs[x]
-                d = domains.get(x)
-                if d is None:
-                    values[x] = evaluate(f, values) if is_formula(f) else bool(value_of(f, values))
-                else:
-                    v = value_of(f, values)
-                    if not d[0] <= v <= d[1]:
-                        return None
-                    values[x] = v
+                v = _value_in_domain(defs[x], domains.get(x), values)
+                if v is None:
+                    return None
+                values[x] = v
     return values
 
 
+def _value_in_domain(f: Definition, d: Optional[tuple[int, int]], values: Mapping[Key, Value]) -> Optional[Value]:
+    """A decision's value from its definition (a boolean one without a domain ``d``); ``None``
+    when an integer falls outside its domain."""
+    if d is None:
+        return evaluate(f, values) if is_formula(f) else bool(value_of(f, values))
+    v = value_of(f, values)
+    return v if d[0] <= v <= d[1] else None
+
+
 def _refs(f: Definition, out: list[Key]) -> list[Key]:
-    """The decisions a definition refers to, in a list (as :func:`variables`, with repeats, in
-    an order fixed by the definition)."""
+    """The decisions a definition refers to, in a list (with repeats, in an order fixed by the
+    definition; :func:`variables` is their set)."""
     if f is True or f is False or isinstance(f, int):
         return out
     if isinstance(f, (Var, IntVar)):
@@ -755,15 +744,10 @@ def _consistent(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple[int,
     """Evaluate ``order`` into ``trial`` under the tried values of ``breaking``; do the tried
     values satisfy their definitions and every integer its domain?"""
     for x in order:
-        f = defs[x]
-        d = domains.get(x)
-        if d is None:
-            trial[x] = evaluate(f, trial) if is_formula(f) else bool(value_of(f, trial))
-        else:
-            v = value_of(f, trial)
-            if not d[0] <= v <= d[1]:
-                return False
-            trial[x] = v
+        v = _value_in_domain(defs[x], domains.get(x), trial)
+        if v is None:
+            return False
+        trial[x] = v
     for b in breaking:
         f = defs[b]
         if b in domains:
