@@ -149,7 +149,7 @@ def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[
             raise InputFileError(f"{at}: the game ended in {game.history[-1].name} ({game.winner} won), but more phases follow")
         if ph.phase and ph.phase.upper() != game.phase_name:
             raise InputFileError(f"{at}: the file says {ph.phase!r}, but the game is at {game.phase_name}")
-        check_request_size({"orders": ph.orders, "units": ph.expect_units or {}}, f"{at}", limits)
+        check_request_size({"orders": ph.orders, "units": ph.expect_units or {}}, at, limits)
         try:
             with deadline(limits.turn_time_limit):
                 rec = game.step(ph.orders)

@@ -37,7 +37,7 @@ explanation hooks.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, ClassVar, Optional
+from typing import Callable, ClassVar, Mapping, Optional, Sequence
 
 from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, variables
 from .models import (Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Moved, NoPath, Obstacle, Outcome,
@@ -63,6 +63,20 @@ def split_stacks(pos: Position, pieces: dict[int, list[tuple[int, int]]],
         if remaining[i]:
             units.append(u.model_copy(update={"count": remaining[i]}))
     return pos.model_copy(update={"units": tuple(units)}), assign
+
+
+def forces_fail_with_moves(verdict: Optional[tuple[str, str, dict[Key, Definition]]], members: Sequence[Key],
+                           defs: Mapping[Key, Definition]) -> Optional[tuple[str, str, dict[Key, Definition]]]:
+    """A backup rule's verdict on boards where forces (not their units' moves) get in: where the
+    rule makes the moves of a paradox fail (all_hold), the forces of the cycle and those the
+    failed moves are part of fail too, so the cycle is broken."""
+    if verdict is None or verdict[0] != "convoy_paradox" or not any(k.kind == "move" for k in verdict[2]):
+        return verdict
+    over = dict(verdict[2])
+    over.update({n: FALSE for n in members if n.kind == "force"})
+    for k in [k for k in verdict[2] if k.kind == "move" and k in defs]:
+        over.update({f: FALSE for f in variables(defs[k]) if f.kind == "force"})
+    return (verdict[0], verdict[1], over)
 
 class StackBinder(OrderBinder):
     """Order binding where several units of one power share a province: an order says how many
@@ -453,16 +467,7 @@ class StackMovementRules(MovementRules):
         if kinds <= {"move", "force"}:
             return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members if n.kind == "force"} | {
                 n: defs[n] for n in members if n.kind == "move"})
-        out = super().backup(members, defs, count)
-        if out is not None and out[0] == "convoy_paradox" and any(k.kind == "move" for k in out[2]):
-            # a rule under which the moves of the paradox fail: so do the forces they are part of
-            # (a force, not its units' moves, gets in and dislodges), those of the cycle included
-            over = dict(out[2])
-            over.update({n: FALSE for n in members if n.kind == "force"})
-            for k in [k for k in out[2] if k.kind == "move" and k in defs]:
-                over.update({f: FALSE for f in variables(defs[k]) if f.kind == "force"})
-            return (out[0], out[1], over)
-        return out
+        return forces_fail_with_moves(super().backup(members, defs, count), members, defs)
 
     # -- the explanation hooks ---------------------------------------------------------------
     def dislodgers(self, r: Reading) -> dict[int, int]:

@@ -37,13 +37,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Component, Definition, Formula, IntExpr, Key,
-                              System, Values, Var, evaluate)
+                              System, Values, evaluate)
 from dipsat.models import (ARMY, FLEET, Backup, Bounced, ComponentAttack, Convoy, Convoyed, Cut, CutBudget, Disrupted,
                            Dislodged, Given, Held, ImpliedSupport, Merge, Move, Moved, MovementResult, NoPath, Obstacle,
                            OrderRef, Outcome, Partial, Position, Seaworthiness, Strength, Support, Term, Unit, Void,
                            order_ref)
 from dipsat.movement import Encoding, MovementRules
-from dipsat.stacks import slot_cut
+from dipsat.stacks import forces_fail_with_moves, slot_cut
 from dipsat.orders import BoundOrders, describe_unit
 
 from .options import MultiplicityOptions
@@ -578,23 +578,8 @@ class MultiplicityRules(MovementRules):
             return ("circular_movement", "circular movement: all moves succeed",
                     {n: TRUE for n in members if n.kind in ("force", "move")})
         if "convoy" in kinds or "path" in kinds:
-            # the regular rules' paradox rule (rule 0), as the core's backup reads it
-            rule = self.rules.convoy_paradox_rule
-            if rule in ("1971", "1982", "2000"):
-                rule = self.rules.paradox_fallback
-            if rule == "all_hold":
-                # the moves of the paradox fail, with the forces they are part of (a move is its
-                # force's entry)
-                moves = {n for n in members if n.kind == "move"} | {_k("move", n.unit) for n in members if n.kind == "path"}
-                over: dict[Key, Definition] = {n: FALSE for n in members if n.kind == "force"}
-                for m in moves:
-                    over[m] = FALSE
-                    entry = defs.get(m)
-                    if isinstance(entry, Var) and entry.key.kind == "force":
-                        over[entry.key] = FALSE
-                return ("convoy_paradox", "all hold: the moves of the paradox fail", over)
-            return ("convoy_paradox", "Szykman rule: the convoys of the paradox fail (the fleets hold)",
-                    {n: FALSE for n in members if n.kind == "convoy"})
+            # the regular rules' paradox rule (rule 0): the core's, where a failed move's force fails too
+            return forces_fail_with_moves(super().backup(members, defs, count), members, defs)
         return ("other_cycle", "all orders of the cycle fail",
                 {n: FALSE for n in members if n.kind in ("force", "move", "support", "inside")})
 
