@@ -83,7 +83,7 @@ def test_multinational_tallies_and_flyovers_are_typed():
 def test_multinational_default_removals_carry_their_lots():
     from dipsat.models import Disbanded, Lots, Position, Unit
     from dipsat.variants import find_variant
-    from dipsat.variants.multinational import _adjustments
+    from dipsat.variants.multinational.phases import _adjustments
 
     v = find_variant("multinational")
     m = v.map
