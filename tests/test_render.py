@@ -289,13 +289,13 @@ def test_bundled_maps_have_layouts_with_every_province() -> None:
 
 def test_cli_render_writes_svg_and_explains_missing_png_converter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from dipsat import render
     from dipsat.cli import main
+    from dipsat.render import png
 
     out = tmp_path / "pandin.svg"
     assert main(["render", str(ROOT / "examples/pandin.toml"), "-o", str(out)]) == 0
     ET.fromstring(out.read_text())
-    monkeypatch.setattr(render, "png_converters", lambda: [])
+    monkeypatch.setattr(png, "png_converters", lambda: [])
     assert main(["render", str(ROOT / "examples/pandin.toml"), "-o", str(out), "--png"]) == 2
     assert "--png needs a converter" in capsys.readouterr().err
     assert main(["render", str(ROOT / "examples/game.toml"), "--phase", "X1999M"]) == 2
