@@ -763,9 +763,15 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
     after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
                      owners=pos.owners).canonical()
     occupied_after = {x.province for x in new_units}
-    contested = sorted({k[1] for k, members in enc.forces.items() if k[1] not in occupied_after
-                        and not any(x in moved for x in members) and not val(impl.force_prevent_zero(enc, k))
-                        and any(val(impl.P(enc, x)) for x in members)})
+    # rule 3: "Stand-offs can only occur between units belonging to different Powers": a space
+    # is left empty by a stand-off when forces of two sides or more kept their strength there
+    # (a lone force that fails, unseaworthy or held back by rule 10, stands off with nobody)
+    standing: dict[str, set[Side]] = defaultdict(set)
+    for k, members in enc.forces.items():
+        if (k[1] not in occupied_after and not any(x in moved for x in members) and not val(impl.force_prevent_zero(enc, k))
+                and any(val(impl.P(enc, x)) for x in members) and values.get(_k("strength", members[0]), 0)):
+            standing[k[1]].add(k[0])
+    contested = sorted(p for p, sides in standing.items() if len(sides) > 1)
     backups = tuple(Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
                            orders=tuple(sorted({b.orders[n.unit].text for n in c.decisions if n.unit in b.orders})))
                     for c in components if c.backup)

@@ -96,53 +96,11 @@ class MultiplicityBinder(OrderBinder):
 
     # -- reading -------------------------------------------------------------------------------
     def parse_all(self, orders: dict[str, list[str]]) -> list[ParsedLine]:
-        """Every order as read; a split written as one line (``4A(Par): A(Par)Std, 2A(Par)-Bur,
-        A(Par)-Gas``) gives one order per part, each for a part of the header's unit."""
-        out: list[ParsedLine] = []
+        """Every order as read; a split written as one line gives one order per part
+        (:func:`read_orders`)."""
         notation = self.notation
         assert isinstance(notation, MultiplicityNotation)  # the variant's record names it
-        for power in sorted(orders):
-            for text in orders[power]:
-                m = _HEADER.match(text)
-                if m and notation.power_named(m.group("head")) is None:
-                    out.extend(self._split_line(power, text, m.group("head"), m.group("rest")))
-                    continue
-                try:
-                    out.append((power, text, self.notation.parse(text, power), None))
-                except OrderError as exc:
-                    out.append((power, text, None, exc))
-        return out
-
-    def _split_line(self, power: str, text: str, head: str, rest: str) -> list[ParsedLine]:
-        try:
-            hp = self.notation.parse(head.strip(), power)
-        except OrderError as exc:
-            return [(power, text, None, InvalidOrder(text, f"a split is written 'UNIT: PART, PART, ...', e.g. "
-                                                           f"'4A(Par): A(Par)Std, 2A(Par)-Bur'; {exc.reason}"))]
-        if hp.action != "hold":
-            return [(power, text, None, InvalidOrder(text, "a split is written 'UNIT: PART, PART, ...'; "
-                                                           f"{head.strip()!r} is not a unit"))]
-        prov = hp.unit.loc.province
-        out: list[ParsedLine] = []
-        parts = [p.strip() for p in rest.split(",") if p.strip()]
-        for n, part in enumerate(parts, start=1):
-            try:
-                p = self.notation.parse(part, power)
-            except OrderError as exc:
-                space = self.map.display(prov)
-                out.append((power, part, None, type(exc)(part, (
-                    f"in the split {text.strip()!r}, part {n} of {len(parts)}, {part!r}: {exc.reason}; expected "
-                    f"each part to be units of the multiple unit and their order, written as a unit order: a count "
-                    f"(none for one), A or F, the space and the order, as 'A({space})Std' or '2A({space})-' and "
-                    f"the space they go to"))))
-                continue
-            if p.unit.loc.province != prov:
-                # the seed's own example writes "4A(Par): A(Pic)Std, 2A(Pic)-Bur, A(Pic)-Gas": the
-                # parts are parts of the header's unit, wherever the part says it stands
-                p = dataclasses.replace(p, unit=dataclasses.replace(p.unit, loc=dataclasses.replace(p.unit.loc, province=prov)),
-                                        additions=(*p.additions, SplitPart(head.strip())))
-            out.append((power, part, p, None))
-        return out
+        return read_orders(notation, self.rules, orders)
 
     # -- units ---------------------------------------------------------------------------------
     def _wanted(self, pos: Position, power: str, p: ParsedOrder, text: str) -> dict[str, int]:
@@ -457,3 +415,86 @@ def _victim(p: ParsedOrder) -> str:
     victim = p.addition(Victim)
     assert victim is not None
     return victim.power
+
+
+def read_orders(notation: MultiplicityNotation, rules: MultiplicityOptions,
+                orders: dict[str, list[str]]) -> list[ParsedLine]:
+    """Every order as read, in the movement phase and in retreats alike (rule 11: "Merges and
+    splits are allowed as usual during retreats"); a split written as one line (``4A(Par):
+    A(Par)Std, 2A(Par)-Bur, A(Par)-Gas``) gives one order per part, each for a part of the
+    header's unit."""
+    out: list[ParsedLine] = []
+    for power in sorted(orders):
+        for text in orders[power]:
+            m = _HEADER.match(text)
+            if m and notation.power_named(m.group("head")) is None:
+                out.extend(_split_line(notation, rules, power, text, m.group("head"), m.group("rest")))
+                continue
+            try:
+                out.append((power, text, notation.parse(text, power), None))
+            except OrderError as exc:
+                out.append((power, text, None, exc))
+    return out
+
+
+def _counts(rules: MultiplicityOptions, p: ParsedOrder) -> dict[str, int] | None:
+    """The armies and fleets a unit as written names (``2A/F(Bre)``: 2 armies, 1 fleet); None
+    where it does not say (no kind, or a bare ``A(Par)`` read as the whole unit)."""
+    out: dict[str, int] = {}
+    for count, _, kind in written_parts(p.unit):
+        if kind is None or (count is None and rules.bare_unit_count != "one"):
+            return None
+        out[kind] = out.get(kind, 0) + (count if count is not None else 1)
+    return out
+
+
+def _split_line(notation: MultiplicityNotation, rules: MultiplicityOptions, power: str, text: str, head: str,
+                rest: str) -> list[ParsedLine]:
+    try:
+        hp = notation.parse(head.strip(), power)
+    except OrderError as exc:
+        return [(power, text, None, InvalidOrder(text, f"a split is written 'UNIT: PART, PART, ...', e.g. "
+                                                       f"'4A(Par): A(Par)Std, 2A(Par)-Bur'; {exc.reason}"))]
+    if hp.action != "hold":
+        return [(power, text, None, InvalidOrder(text, "a split is written 'UNIT: PART, PART, ...'; "
+                                                       f"{head.strip()!r} is not a unit"))]
+    prov = hp.unit.loc.province
+    out: list[ParsedLine] = []
+    parts = [p.strip() for p in rest.split(",") if p.strip()]
+    for n, part in enumerate(parts, start=1):
+        try:
+            p = notation.parse(part, power)
+        except OrderError as exc:
+            space = notation.map.display(prov)
+            out.append((power, part, None, type(exc)(part, (
+                f"in the split {text.strip()!r}, part {n} of {len(parts)}, {part!r}: {exc.reason}; expected "
+                f"each part to be units of the multiple unit and their order, written as a unit order: a count "
+                f"(none for one), A or F, the space and the order, as 'A({space})Std' or '2A({space})-' and "
+                f"the space they go to"))))
+            continue
+        if p.unit.loc.province != prov:
+            # the seed's own example writes "4A(Par): A(Pic)Std, 2A(Pic)-Bur, A(Pic)-Gas": the
+            # parts are parts of the header's unit, wherever the part says it stands
+            p = dataclasses.replace(p, unit=dataclasses.replace(p.unit, loc=dataclasses.replace(p.unit.loc, province=prov)),
+                                    additions=(*p.additions, SplitPart(head.strip())))
+        out.append((power, part, p, None))
+    # a line whose parts name more units than its header is one mistake, not a first part carried
+    # out and a second refused: the whole line is refused (rule 10: a split orders "the units"
+    # of the multiple unit "to different locations")
+    whole = _counts(rules, hp)
+    read = [p for _, _, p, _ in out if p is not None]
+    named = [_counts(rules, p) for p in read]
+    if whole is not None and len(read) == len(out) and all(c is not None for c in named):
+        total: dict[str, int] = {}
+        for c in named:
+            assert c is not None
+            for k, n in c.items():
+                total[k] = total.get(k, 0) + n
+        over = [k for k in (ARMY, FLEET) if total.get(k, 0) > whole.get(k, 0)]
+        if over:
+            k = over[0]
+            what = "armies" if k == ARMY else "fleets"
+            return [(power, text, None, IllegalOrder(text, (
+                f"the split {text.strip()!r} orders {total[k]} {what}, but its unit {head.strip()!r} has "
+                f"{whole.get(k, 0)}: none of its parts is carried out")))]
+    return out

@@ -18,6 +18,7 @@ from dipsat.retreats import RetreatOption, RetreatResult
 
 from . import placement_limit
 from .notation import MergeWith, MultiplicityNotation
+from .orders import read_orders
 
 if TYPE_CHECKING:
     from dipsat.variant import Variant
@@ -128,60 +129,62 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
     left = {u: pos.units[u].count for u in mv.dislodged}
     pieces: list[tuple[int, int]] = []  # (dislodged unit, armies or fleets of it)
     chosen: dict[int, tuple[str, str, str, str | None]] = {}  # piece -> (location | "disband", power, text, partner)
-    for power in sorted(orders):
-        for text in orders[power]:
-            try:
-                p = notation.parse(text, power)
-            except OrderError as exc:
-                outcomes.append(Outcome.rejected(power, text, exc.severity, exc.reason))
-                continue
-            prov = p.unit.loc.province
-            cands = [u for u in options if pos.units[u].province == prov and pos.units[u].power == power and left[u]]
-            have = {k: sum(left[u] for u in cands if pos.units[u].kind == k) for k in (ARMY, FLEET)}
-            want, why_not = _retreat_wanted(rules, p, have)
-            if not cands or why_not:
-                outcomes.append(Outcome.rejected(power, text, "illegal", why_not or f"no dislodged {power} unit in "
-                                                 f"{m.provinces[prov].name} without a retreat order"))
-                continue
-            if p.action not in ("move", "disband") or (p.action == "move" and p.dest is None):
-                outcomes.append(Outcome.rejected(power, text, "illegal", f"a dislodged unit may only retreat or disband, not {p.action}"))
-                continue
-            taken: list[int] = []
-            for u in cands:
-                n = min(want.get(pos.units[u].kind, 0), left[u])
-                if n:
-                    want[pos.units[u].kind] -= n
-                    left[u] -= n
-                    pieces.append((u, n))
-                    taken.append(len(pieces) - 1)
-            if p.action == "disband":
-                for k in taken:
-                    chosen[k] = ("disband", power, text, None)
-                continue
-            assert p.dest is not None
-            target = p.dest.province
-            # one order for one unit (an A/F moves "along the same lines of other multiple units",
-            # rule 7): where one kind's part cannot retreat there, the whole order is illegal and
-            # none of what it names has a retreat order, as in the movement phase
-            places: dict[int, list[str]] = {}
-            refused: list[tuple[int, str]] = []
+    assert isinstance(notation, MultiplicityNotation)
+    # a split written as one line is read as in the movement phase (rule 11: "Merges and splits
+    # are allowed as usual during retreats"): one order per part
+    for power, text, parsed, error in read_orders(notation, rules, orders):
+        if parsed is None:
+            assert error is not None
+            outcomes.append(Outcome.rejected(power, text, error.severity, error.reason))
+            continue
+        p = parsed
+        prov = p.unit.loc.province
+        cands = [u for u in options if pos.units[u].province == prov and pos.units[u].power == power and left[u]]
+        have = {k: sum(left[u] for u in cands if pos.units[u].kind == k) for k in (ARMY, FLEET)}
+        want, why_not = _retreat_wanted(rules, p, have)
+        if not cands or why_not:
+            outcomes.append(Outcome.rejected(power, text, "illegal", why_not or f"no dislodged {power} unit in "
+                                             f"{m.provinces[prov].name} without a retreat order"))
+            continue
+        if p.action not in ("move", "disband") or (p.action == "move" and p.dest is None):
+            outcomes.append(Outcome.rejected(power, text, "illegal", f"a dislodged unit may only retreat or disband, not {p.action}"))
+            continue
+        taken: list[int] = []
+        for u in cands:
+            n = min(want.get(pos.units[u].kind, 0), left[u])
+            if n:
+                want[pos.units[u].kind] -= n
+                left[u] -= n
+                pieces.append((u, n))
+                taken.append(len(pieces) - 1)
+        if p.action == "disband":
             for k in taken:
-                u = pieces[k][0]
-                opt = options[u]
-                places[k] = [l for l in opt.open if m.province_of(l) == target]
-                if not places[k]:
-                    refused.append((u, opt.closed.get(target) or f"{pos.units[u].short()} cannot reach {m.provinces[target].name}"))
-            if refused:
-                why = "; ".join(w for _, w in refused)
-                whole = " (one order for the whole unit: none of it retreats)" if len(taken) > 1 else ""
-                outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}{whole}", refused[0][0]))
-                for k in taken:
-                    left[pieces[k][0]] += pieces[k][1]  # it has no retreat order after all
-                continue
-            want_loc = p.dest.location()
+                chosen[k] = ("disband", power, text, None)
+            continue
+        assert p.dest is not None
+        target = p.dest.province
+        # one order for one unit (an A/F moves "along the same lines of other multiple units",
+        # rule 7): where one kind's part cannot retreat there, the whole order is illegal and
+        # none of what it names has a retreat order, as in the movement phase
+        places: dict[int, list[str]] = {}
+        refused: list[tuple[int, str]] = []
+        for k in taken:
+            u = pieces[k][0]
+            opt = options[u]
+            places[k] = [l for l in opt.open if m.province_of(l) == target]
+            if not places[k]:
+                refused.append((u, opt.closed.get(target) or f"{pos.units[u].short()} cannot reach {m.provinces[target].name}"))
+        if refused:
+            why = "; ".join(w for _, w in refused)
+            whole = " (one order for the whole unit: none of it retreats)" if len(taken) > 1 else ""
+            outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}{whole}", refused[0][0]))
             for k in taken:
-                locs = places[k]
-                chosen[k] = (want_loc if want_loc in locs else locs[0], power, text, _partner(p))
+                left[pieces[k][0]] += pieces[k][1]  # it has no retreat order after all
+            continue
+        want_loc = p.dest.location()
+        for k in taken:
+            locs = places[k]
+            chosen[k] = (want_loc if want_loc in locs else locs[0], power, text, _partner(p))
     # each target: sides (a nation, or two nations agreeing to merge) and their strengths
     per_target: dict[str, list[int]] = {}
     for k, (loc, *_rest) in chosen.items():
