@@ -66,7 +66,8 @@ READINGS = (
     "does, and the unit has no valid retreat order.",
     "A multinational unit has two nations (rule 5: 'Any 2 players may create multiple multi-national units').",
     "A convoying sea space can carry armies up to its fleets less the armies already aboard (rule 9: 'provided "
-    "that the sum of the A/F and the unit(s) being convoyed is seaworthy'), checked per convoyed army.",
+    "that the sum of the A/F and the unit(s) being convoyed is seaworthy'); whether the armies convoyed through it "
+    "in one turn count together is the option convoy_load.",
     "An attack inside a multinational unit does not cut supports (rule 5(a) describes it as an attack on the "
     "foreign component, not a move into the space).",
     "A support for an attack inside a multinational unit makes the supporting nation's component there "

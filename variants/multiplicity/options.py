@@ -39,6 +39,12 @@ class MultiplicityOptions(RuleOptions):
     # ("attacker": only the units that were there and attacked retreat; the merged units
     # supported, and supporters do not retreat).
     merge_attack_failure: Literal["component", "attacker"] = "component"
+    # Rule 9: "provided that the sum of the A/F and the unit(s) being convoyed is seaworthy".
+    # "together": the fleets of a sea space carry every army convoyed through it at once (the
+    # armies aboard and all those convoyed may not outnumber the fleets; else none of that
+    # space's convoys is carried out); "per_army": each convoyed army is checked alone against
+    # the fleets and the armies aboard (three armies may pass two fleets in one turn).
+    convoy_load: Literal["together", "per_army"] = "together"
     # Orders: a unit written without a count ("A(Par)") where several armies stand.  "one":
     # exactly one army, as the seed writes counts for multiple units ("2A(Par) S ...",
     # "4A(Par): A(Pic)Std, 2A(Pic)-Bur"); "all": the whole multiple unit of that kind.
@@ -72,6 +78,8 @@ OPTION_NOTES: dict[str, tuple[str, str, str]] = {
     "failed_split_defends": ("choice", "rule 10", "whether a component that failed to leave defends its old space"),
     "merge_attack_failure": ("ambiguity", "rule 5(b)", "a failed attack supported by units merging in: they retreat with the "
                              "attacking component (component) or stay (attacker)"),
+    "convoy_load": ("ambiguity", "rule 9", "the armies convoyed through a sea space in one turn: all of them together "
+                    "(together) or each alone (per_army) against its fleets and the armies aboard"),
     "bare_unit_count": ("silence", "notation", "'A(Par)' with several armies in Paris: one army (one) or all of them (all)"),
     "retreat_tie": ("silence", "rule 11", "retreats of equal strength into one space"),
     "builds_per_centre": ("silence", "rule 4(e)", "builds on one home centre in one adjustment phase: one (the regular "

@@ -310,6 +310,8 @@ class MultiplicityBinder(OrderBinder):
         self._implied_inside_attacks(out)
         self._fleet_prevails(out)
         self._disembark_rule(out)
+        if self.rules.convoy_load == "together":
+            self._convoy_load(out)
         return out
 
     def _one_order_one_unit(self, b: MultiplicityBound) -> None:
@@ -407,6 +409,39 @@ class MultiplicityBinder(OrderBinder):
                 b.implicit.add(u)
                 b.rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
                                            reason="an army may only disembark from a fleet that is not ordered to move (rule 7)"))
+
+
+    def _convoy_load(self, b: MultiplicityBound) -> None:
+        """Rule 9: "provided that the sum of the A/F and the unit(s) being convoyed is
+        seaworthy" — the fleets of a sea space carry every army convoyed through it at once, so
+        the armies aboard and all the armies its convoy orders carry together may not outnumber
+        its fleets; where they do, none of those convoy orders is carried out (which army the
+        fleets would leave behind the orders do not say).  Option ``convoy_load``: "together"
+        (this), "per_army" (each convoyed army checked alone)."""
+        pos = b.position
+        by_sea: dict[str, list[int]] = {}
+        for f, o in sorted(b.orders.items()):
+            if isinstance(o.body, Convoy) and f not in b.implicit:
+                by_sea.setdefault(pos.units[f].province, []).append(f)
+        for sea, convoys in sorted(by_sea.items()):
+            carried = sorted({body.target for f in convoys if isinstance(body := b.orders[f].body, Convoy)})
+            if len(carried) < 2:
+                continue  # one army: check_convoy has checked it
+            here = [x for x in pos.units if x.province == sea]
+            fleets = sum(x.count for x in here if x.kind == FLEET)
+            aboard = sum(x.count for x in here if x.kind == ARMY)
+            load = sum(pos.units[a].count for a in carried)
+            if aboard + load <= fleets:
+                continue
+            reason = (f"the convoys through {self.map.provinces[sea].name} carry {load} armies together"
+                      f"{f' with {aboard} aboard' if aboard else ''} on {fleets} fleet(s): the A/F and the units convoyed "
+                      "must be seaworthy (rule 9); none of them is carried out")
+            for f in convoys:
+                o = b.orders[f]
+                unit = pos.units[f]
+                b.rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=f, reason=reason))
+                b.orders[f] = Order.build(power=unit.power, text=f"{describe_unit(unit, self.map)} Hold", body=Hold.build(unit=f))
+                b.implicit.add(f)
 
 
 def _victim(p: ParsedOrder) -> str:
