@@ -11,7 +11,8 @@ import time
 from typing import Callable
 
 from dipsat.variants.supremacy.dice import Dice, DiceError
-from dipsat.variants.supremacy.drills import Assault, Clash, assault, assault_distribution, clash_distribution
+from dipsat.variants.supremacy.drills import Assault, assault, assault_distribution
+from dipsat.variants.supremacy.strikes import Clash, clash_distribution
 from dipsat.variants.supremacy.options import make_options
 from dipsat.variants.supremacy.stage import check_stage
 from dipsat.variants.supremacy.state import parse_state

@@ -4,6 +4,7 @@ sets of the CP-SAT stage check against plain simulation, set-up draws, determini
 from __future__ import annotations
 
 import itertools
+import re
 import random
 from collections import Counter
 from fractions import Fraction
@@ -14,8 +15,8 @@ from dipsat.cli import main
 from dipsat.errors import DipsatError
 from dipsat.variants.supremacy.actions import parse_actions
 from dipsat.variants.supremacy.dice import Dice, DiceError
-from dipsat.variants.supremacy.drills import (Assault, Clash, NuclearStrike, assault, assault_distribution, clash,
-                                              clash_distribution, nuclear, nuclear_distribution, sum_dist)
+from dipsat.variants.supremacy.drills import Assault, assault, assault_distribution, sum_dist
+from dipsat.variants.supremacy.strikes import Clash, NuclearStrike, clash, clash_distribution, nuclear, nuclear_distribution
 from dipsat.variants.supremacy.options import BlankRule, make_options
 from dipsat.variants.supremacy.setup import SetupInput, set_up
 from dipsat.variants.supremacy.stage import apply_actions, check_stage
@@ -199,8 +200,10 @@ def test_given_dice_are_checked():
 
 
 def test_blank_rule_error_names_option_and_values():
-    with pytest.raises(BlankRule, match="'fallout' .*none, destroy_forces"):
-        OPTS.need("fallout", "a nuke")
+    strict = make_options({"preset": "strict"})
+    with pytest.raises(BlankRule, match="'fallout' .*none, destroy_forces.*default: forces_and_companies"):
+        strict.need("fallout", "a nuke")
+    assert OPTS.need("fallout", "a nuke") == "forces_and_companies"  # the table preset's default
     with pytest.raises(DipsatError, match="unknown Supremacy rule option 'falout'"):
         make_options({"falout": "none"})
 
@@ -225,24 +228,52 @@ def test_cli_odds_wealth_why_rules_compare(capsys):
     out = capsys.readouterr().out
     assert "airlift army us_west - us_east" in out and "USA Oil: starts at 2" in out
     assert main(["rules", "supremacy"]) == 0
-    assert "fallout = 'unspecified'" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "fallout = 'forces_and_companies'; strict: 'unspecified'" in out and "strict: every blank" in out
     assert main(["compare", "tests/corpora/supremacy/nuke_fallout.toml"]) == 0
     assert "fallout" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- the example game ------------
 
-def test_example_game_plays_setup_and_two_turns(capsys):
+def test_example_game_plays_setup_and_three_turns(capsys):
     from dipsat.variants.supremacy.game import play_file
 
     g = play_file("examples/supremacy_game.toml")
-    assert len(g.turns) == 2
-    assert g.state.powers["USA"].armies["mexico"] == 2  # occupied in turn 2, Stage 4
-    assert g.state.powers["USA"].loan is not None and g.state.powers["USA"].loan.principal == 500
-    assert g.state.powers["CSA"].lstars == 1 and g.state.powers["USSR"].nukes == 0
+    assert len(g.turns) == 3
+    usa, csa, ussr = (g.state.powers[p] for p in ("USA", "CSA", "USSR"))
+    assert csa.armies["mexico"] == 2 and "mexico" not in usa.armies  # USA took it in turn 2, CSA back in turn 3
+    assert usa.loan is None  # repaid in full in turn 3: the collateral is untapped again
+    assert not any(c.tapped for c in usa.companies) and len(usa.companies) == 7  # 6 dealt + 1 prospected
+    assert usa.lstars == 1 and csa.lstars == 1 and ussr.nukes == 1
+    assert g.result is not None and g.result.winners == ["USSR"]
     assert play_file("examples/supremacy_game.toml").state == g.state  # deterministic
     assert main(["play", "examples/supremacy_game.toml", "-q"]) == 0
-    assert "== Turn 2 ==" in capsys.readouterr().out
+    assert "== Turn 3 ==" in capsys.readouterr().out
+
+
+def _without_options(tmp_path) -> str:
+    text = open("examples/supremacy_game.toml", encoding="utf-8").read()
+    start, end = text.index("[options]"), text.index("[setup]")
+    f = tmp_path / "g.toml"
+    f.write_text(text[:start] + text[end:], encoding="utf-8")
+    return str(f)
+
+
+def test_example_game_plays_with_no_options_block(tmp_path, capsys):
+    """The table preset: a game file with no [options] at all (not even a random seed) plays set-up
+    and every turn, every stage reached with players in it, and is decided."""
+    from dipsat.variants.supremacy.game import play_file
+
+    f = _without_options(tmp_path)
+    g = play_file(f)
+    assert len(g.turns) == 3 and g.opts.preset == "table"
+    played = {s.stage for t in g.turns for s in t.stages if s.stage <= 2 or s.order}
+    assert played == set(range(1, 9))
+    assert g.result is not None and g.result.winners
+    assert play_file(f).state == g.state  # the seeded random source: the same game on every run
+    assert main(["play", f, "-q"]) == 0
+    assert "The game is over after turn 3" in capsys.readouterr().out
 
 
 def test_game_refuses_a_play_by_a_non_bidder(tmp_path):
@@ -257,14 +288,32 @@ def test_game_refuses_a_play_by_a_non_bidder(tmp_path):
         play_file(str(f))
 
 
-def test_game_needs_the_blank_stage_rules(tmp_path):
+def test_strict_game_needs_the_blank_stage_rules(tmp_path):
+    """The strict preset refuses the first blank the game meets, naming it; giving it moves the
+    refusal to the next blank the game needs."""
     from dipsat.variants.supremacy.game import play_file
 
     text = open("examples/supremacy_game.toml", encoding="utf-8").read()
     f = tmp_path / "g.toml"
-    f.write_text(text.replace('production = "one_per_untapped_company"', ""), encoding="utf-8")
-    with pytest.raises(DipsatError, match="set the rule option 'production'"):
-        play_file(str(f))
+    seen = []
+    given = ['preset = "strict"']
+    for _ in range(20):
+        f.write_text(text.replace("random_seed = 2026", "\n".join(["random_seed = 2026", *given])), encoding="utf-8")
+        try:
+            g = play_file(str(f))
+        except DipsatError as exc:
+            m = re.search(r"set the rule option '(\w+)' \(values: (\w+)", str(exc))
+            assert m, str(exc)
+            assert m.group(1) not in seen
+            seen.append(m.group(1))
+            given.append(f'{m.group(1)} = "{make_options().model_dump()[m.group(1)]}"'
+                         if m.group(1) != "build_costs" else "build_costs = { army = { money = 50 }, lstar = { money = 500 }, nuke = { money = 250 } }")
+            continue
+        break
+    assert seen[:3] == ["salaries", "production", "market_adjustment"]
+    assert {"tapping", "prospecting", "defender_tactics", "build_costs", "build_placement"} <= set(seen)
+    assert "stage12_order" not in seen  # one player acts in Stage 1 of each turn: the order is not needed
+    assert len(g.turns) == 3
 
 
 def test_picture_shows_blockades_sieges_and_captured_centers():

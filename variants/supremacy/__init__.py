@@ -5,9 +5,10 @@ three resources, a market, bank loans and supply centers; a turn of eight stages
 3-8 won by blind bidding); movement with costs; three battle drills decided by dice.  This
 package holds all of it: the board as data (:mod:`.board`, ``world.toml``), the state
 (:mod:`.state`), the rule options with every blank of the text (:mod:`.options`), set-up
-(:mod:`.setup`), the market, loans and wealth (:mod:`.economy`), the notation of actions
-(:mod:`.actions`), the CP-SAT joint check of a stage's actions (:mod:`.stage`), the drills and
-their exact distributions (:mod:`.drills`), bidding (:mod:`.bidding`), the game runner
+(:mod:`.setup`), the market, loans, prospects and wealth (:mod:`.economy`), the notation of
+actions (:mod:`.actions`), the CP-SAT joint check of a stage's actions (:mod:`.stage`), where new
+forces appear (:mod:`.builds`), the drills and their exact distributions (:mod:`.drills`: the
+conventional assault; :mod:`.strikes`: nuclear strikes and L-Star clashes), bidding (:mod:`.bidding`), the game runner
 (:mod:`.game`), and the adapters to the core's corpus runner and CLI (:mod:`.cases`,
 :mod:`.commands`, :mod:`.family`).  The core knows it only through the generic hooks of
 its :class:`dipsat.variant.Variant` record and its one seam for another game family, the ``family`` hook.

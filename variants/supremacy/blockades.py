@@ -10,8 +10,8 @@ What the text gives:
   keeps what is in force (:class:`~.state.Blockade`, :class:`~.state.Siege`).
 * "A blockade has these effects:" and "A siege has these effects:" end without a list.  So every
   action a blockade or siege could touch asks the options ``blockade_effects`` /
-  ``siege_effects`` (refusing by default): a force moving into or out of, landing at, boarding
-  at, being built in, changing hands in or attacking a zone under blockade (for a siege: the
+  ``siege_effects`` (the table preset cuts port traffic; unspecified, they refuse): a force
+  moving into or out of, landing at, boarding at, being built in, changing hands in or attacking a zone under blockade (for a siege: the
   besieged player's home territories), the production of a company there in Stage 2, and for a
   siege every trade of the besieged player.  Whether a blockade ends by itself when its
   declarers no longer control the seas is not said either (option ``blockade_lapse``).
@@ -125,7 +125,7 @@ def action_zones(a: Action) -> list[str]:
 
 def check_effects(state: State, opts: SupremacyOptions, power: str, verb: str, zones: list[str], what: str) -> None:
     """Raise when a blockade or siege in force decides what happens to this action: the blank
-    effect options refuse by default; 'none' has no effect; 'no_port_traffic' refuses boarding
+    effect options refuse when unspecified (the strict preset); 'none' has no effect; 'no_port_traffic' refuses boarding
     and unloading at the cut-off territories."""
     b = state.get_board()
     for bl in state.blockades:

@@ -31,8 +31,8 @@ from dipsat.errors import DipsatError
 from . import blockades, economy
 from .bidding import player_order
 from .dice import Dice
-from .drills import (Assault, Clash, NuclearStrike, assault, assault_distribution, clash, clash_distribution,
-                     nuclear, nuclear_distribution)
+from .drills import Assault, assault, assault_distribution
+from .strikes import Clash, NuclearStrike, clash, clash_distribution, nuclear, nuclear_distribution
 from .options import SupremacyOptions, make_options
 from .setup import SetupInput, set_up
 from .stage import check_stage, apply_actions
@@ -133,8 +133,7 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
             out["state"] = state_facts(state)
         return out
     if kind == "stage1":
-        opts.need("salaries", "Stage 1 (Pay Salaries and Loans to the Bank)")
-        paid = {}
+        paid = {}  # Bank Loans' interest only: it never waits for the blank salaries rule
         for p in sorted(state.powers):
             due, ok = economy.pay_interest(state, p, opts, bool(data.get("pay", {}).get(p, True)))
             paid[p] = {"interest": due, "paid": ok}

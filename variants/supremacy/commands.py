@@ -12,7 +12,8 @@ from typing import Any
 from dipsat.errors import DipsatError
 
 from .cases import file_options, load_data_file, odds, parse_drill
-from .drills import Assault, NuclearStrike, plan_assault
+from .drills import Assault, plan_assault
+from .strikes import NuclearStrike
 from .economy import format_wealth
 from .options import make_options
 from .state import parse_state

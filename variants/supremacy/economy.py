@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from dipsat.errors import DipsatError
 
 from .board import RESOURCES, Resource
+from .dice import Dice
 from .options import SupremacyOptions
-from .state import MARKET_VALUES, Loan, State
+from .state import MARKET_VALUES, CompanyCard, Loan, State
 
 # Bank Loans: loan amount (billions) -> interest due in Stage 1 (millions)
 INTEREST_TABLE: dict[int, int] = {1: 50, 2: 100, 3: 150, 4: 200, 5: 500, 6: 600, 7: 700, 8: 1200,
@@ -63,6 +64,26 @@ def take_loan(state: State, power: str, amount: int, opts: SupremacyOptions) -> 
     h.loan = Loan(principal=amount, original=amount, collateral=tapped or None)
     h.money += amount
     return tapped
+
+
+def prospect(state: State, power: str, opts: SupremacyOptions, dice: Dice | None = None) -> str:
+    """Stage 8, one prospect (option ``prospecting``): with 'draw', one card drawn at random from
+    the resource deck (Setting Up 4: the companies nobody was dealt) joins the prospector's hand
+    face up and untapped (Setting Up 3: companies 'begin face up and untapped').  Without given
+    dice the draw comes from the seeded random source, keyed by the turn, the player and the size
+    of the deck (so each draw of a turn is its own)."""
+    rule = opts.need("prospecting", f"{power}'s prospect (Stage 8)")
+    if rule == "no_find":
+        return "found nothing (prospecting 'no_find')"
+    if not state.deck:
+        return "found nothing: the resource deck is empty"
+    if dice is None:
+        dice = Dice(None, f"{opts.random_seed}:turn{state.turn}:{power}:prospect:{len(state.deck)}")
+    k = dice.roll(len(state.deck), f"{power}'s prospect: a card of the {len(state.deck)} in the resource deck")
+    cid = state.deck.pop(k - 1)
+    state.holdings(power).companies.append(CompanyCard(id=cid))
+    c = state.get_board().company(cid)
+    return f"found {cid} ({c.resource} in {state.get_board().zone_name(c.zone)}; {len(state.deck)} cards left)"
 
 
 def pay_interest(state: State, power: str, opts: SupremacyOptions, pay: bool = True) -> tuple[int, bool]:

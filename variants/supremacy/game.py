@@ -35,7 +35,8 @@ from .bidding import CHITS_PER_TURN, DEAL_STAGES, OPTIONAL_STAGES, check_bids, p
 from .board import RESOURCES
 from .cases import DrillInput, load_data_file, parse_drill, run_drill
 from .dice import Dice
-from .drills import Assault, Clash, NuclearStrike
+from .drills import Assault
+from .strikes import Clash, NuclearStrike
 from .options import SupremacyOptions, make_options
 from .setup import SetupInput, set_up
 from .stage import run_stage
@@ -120,36 +121,48 @@ class GameLog:
     result: Optional[Victory] = None
 
 
-def _stage12_order(state: State, opts: SupremacyOptions) -> list[str]:
-    opts.need("stage12_order", "the player order of the mandatory stages 1 and 2")
-    return sorted(state.powers)
+def _stage12_order(state: State, opts: SupremacyOptions, actors: int, number: int) -> list[str]:
+    """The player order of a mandatory stage (option ``stage12_order``).  Each player pays and
+    produces for itself, so the order is asked for only when ``actors`` (players with actions of
+    their own in the stage) are two or more."""
+    players = sorted(state.powers)
+    rule = opts.stage12_order
+    if rule == "unspecified" and actors >= 2:
+        rule = opts.need("stage12_order", "the player order of Stage 1, where two or more players act")
+    if rule == "random" and len(players) > 1:
+        return Dice(None, f"{opts.random_seed}:turn{number}:stages12").shuffle(players, "the order of stages 1 and 2")
+    return players
 
 
-def stage1(state: State, t: TurnInput, opts: SupremacyOptions) -> StageLog:
-    log = StageLog(1, _stage12_order(state, opts))
-    opts.need("salaries", "Stage 1 (Pay Salaries and Loans to the Bank)")
+def stage1(state: State, t: TurnInput, opts: SupremacyOptions, number: int = 1) -> StageLog:
+    """Stage 1: each player's loan interest (Bank Loans: fully specified), then its salaries
+    (option ``salaries``: blank) and its own Stage 1 actions (repayments, loans, declarations)."""
+    for p in t.stage1:
+        if p not in state.powers:
+            raise GameError(f"stage1: unknown player {p!r}")
+    log = StageLog(1, _stage12_order(state, opts, sum(1 for a in t.stage1.values() if a), number))
     for p in log.order:
         due, paid = economy.pay_interest(state, p, opts, t.pay.get(p, True))
         if due:
             h = state.powers[p]
             log.lines.append(f"{p}: interest ${due} million " + ("paid" if paid else
                              f"not paid: the loan defaults, principal now ${h.loan.principal if h.loan else 0} million"))
+    for p in log.order:
+        opts.need("salaries", f"Stage 1 (Pay Salaries and Loans to the Bank): {p}'s salaries")
         if t.stage1.get(p):
             for line in run_stage(state, p, 1, t.stage1[p], opts):
                 log.lines.append(f"{p}: {line}")
             log.lines += blockades.review(state, opts)
-    for p in t.stage1:
-        if p not in state.powers:
-            raise GameError(f"stage1: unknown player {p!r}")
     return log
 
 
-def stage2(state: State, opts: SupremacyOptions) -> StageLog:
-    log = StageLog(2, _stage12_order(state, opts))
+def stage2(state: State, opts: SupremacyOptions, number: int = 1) -> StageLog:
+    log = StageLog(2, _stage12_order(state, opts, 0, number))
     board = state.get_board()
     log.lines += blockades.stage2_control(state, opts)
-    rule = opts.need("production", "Stage 2 (Transfer Production Units to Supply Center)")
-    if rule == "none":
+    producing = [p for p in log.order if any(c.face_up and not c.tapped for c in state.powers[p].companies)]
+    if not producing or opts.need("production", "Stage 2 (Transfer Production Units to Supply Center) of "
+                                  + ", ".join(producing)) == "none":
         return log
     for p in log.order:
         h = state.powers[p]
@@ -200,8 +213,6 @@ def _is_counter(drill: DrillInput) -> bool:
 def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple[int, Play]], opts: SupremacyOptions,
                    turn: int, bidders: dict[str, int]) -> StageLog:
     log = StageLog(stage, order)
-    if stage in (3, 7):
-        opts.need("market_adjustment", f"the start of Stage {stage} (the market is adjusted automatically)")
     for i, pl in plays:
         if pl.power not in order and not (pl.drill is not None and _is_counter(parse_drill(pl.drill))):
             raise GameError(f"turn {turn}, play {i + 1}: {pl.power} did not bid on Stage {stage}, so it may not take "
@@ -209,6 +220,8 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
                             "and 7 — an 'exchange' written by the bidder)")
     if not order:
         return log
+    if stage in (3, 7):  # Market 2: 'adjusted automatically at the start of Stage 3 and Stage 7' (a stage played)
+        opts.need("market_adjustment", f"the start of Stage {stage} (the market is adjusted automatically)")
     queue = list(plays)
     passes = 0
     pos = 0
@@ -273,7 +286,8 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
             if opts.prospect_limit == "chits_left":
                 state.powers[p].chits -= n - prospects.get(p, 0)
             prospects[p] = n
-        for text, line in zip(play.actions, run_stage(state, p, stage, play.actions, opts)):
+        draws = Dice(play.dice, f"{opts.random_seed}:turn{turn}:play{i + 1}")  # prospects' draws
+        for text, line in zip(play.actions, run_stage(state, p, stage, play.actions, opts, draws)):
             log.lines.append(f"{p}: {text} — {line}")
         log.lines += blockades.review(state, opts)
         passes = 0
@@ -329,8 +343,8 @@ def play_turn(state: State, t: TurnInput, opts: SupremacyOptions, number: int) -
         state.powers[p].chits -= sum(b.values())
     dice = Dice(t.dice, f"{opts.random_seed}:turn{number}:bids")
     order = player_order(bids, dice)
-    log.stages.append(stage1(state, t, opts))
-    log.stages.append(stage2(state, opts))
+    log.stages.append(stage1(state, t, opts, number))
+    log.stages.append(stage2(state, opts, number))
     plays = list(enumerate(t.plays))
     for pl in t.plays:
         if pl.power not in state.powers:

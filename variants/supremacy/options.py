@@ -1,21 +1,35 @@
 """Supremacy rule options: every blank and every ambiguity of the seed text as a named value.
 
-The seed (002) has many headings with no text.  Each such blank is an option whose default,
-``"unspecified"``, refuses any action that needs it with :class:`BlankRule`, an error naming the
-option, the seed section and the values a user may choose.  Ambiguities (where the text says
-something, but not enough) have a documented default instead.  ``dipsat rules supremacy`` prints
-this table.
+The seed (002) has many headings with no text.  Each such blank is an option with two kinds of
+value: readings that play (the default is the one a table of players would most likely use,
+with its reason taken from the seed's own text), and ``"unspecified"``, which refuses any
+action that needs the rule with :class:`BlankRule` (an error naming the option, the seed
+section and the values).  Two presets choose among them:
+
+* ``table`` (the default): every blank takes its documented default, so a game file with no
+  ``[options]`` plays;
+* ``strict``: every blank not set explicitly is ``"unspecified"`` — the text as written, for
+  research; a blank refuses only where the situation really needs it.
+
+A preset is chosen by the option ``preset`` (``preset = "strict"`` in a file's ``[options]``,
+``--option preset=strict``, or a corpus expectation's options); explicit values override it.
+Ambiguities (where the text says something, but not enough) have a documented default under
+both presets.  ``dipsat rules supremacy`` prints this table.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from dipsat.errors import DipsatError
 
 Unspecified = Literal["unspecified"]
+PRESETS = {"table": "every blank of the seed takes the value a table of players would most likely use (the "
+                    "default: a game file with no [options] plays)",
+           "strict": "every blank not set explicitly is 'unspecified' and refuses an action that needs it, "
+                     "naming the option (the text as written, for research)"}
 
 
 class BlankRule(DipsatError):
@@ -25,17 +39,26 @@ class BlankRule(DipsatError):
         self.option = option
         f = SupremacyOptions.model_fields[option]
         values = [v for v in _values(option) if v != "unspecified"]
-        section = (f.json_schema_extra or {}).get("section", "") if isinstance(f.json_schema_extra, dict) else ""
+        extra = f.json_schema_extra if isinstance(f.json_schema_extra, dict) else {}
+        section = extra.get("section", "")
+        default = f.default if isinstance(f.default, str) else "a table"
         super().__init__(f"{needed_for} needs a rule the seed leaves blank ({section}): set the rule option "
-                         f"{option!r} (values: {', '.join(values) or 'a table, see dipsat rules supremacy'})")
+                         f"{option!r} (values: {', '.join(values) or 'a table, see dipsat rules supremacy'}; "
+                         f"the table preset's default: {default})")
 
 
-def _blank(section: str, doc: str) -> Any:
-    return Field(default="unspecified", description=doc, json_schema_extra={"section": section, "blank": True})
+def _blank(default: Any, section: str, doc: str, why: str) -> Any:
+    """A blank of the seed: ``default`` is the table preset's value, ``why`` its reason."""
+    return Field(default=default, description=doc,
+                 json_schema_extra={"section": section, "blank": True, "why": why})
 
 
 def _choice(default: Any, section: str, doc: str) -> Any:
     return Field(default=default, description=doc, json_schema_extra={"section": section, "blank": False})
+
+
+WEALTH_PRICES: dict[str, dict[str, int]] = {"army": {"money": 50}, "navy": {"money": 50}, "nuke": {"money": 250},
+                                            "lstar": {"money": 500}}
 
 
 class SupremacyOptions(BaseModel):
@@ -43,82 +66,141 @@ class SupremacyOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    preset: str = _choice(
+        "table", "all blanks", "which values the blanks take when not set: 'table' (default) each blank's "
+        "documented default; 'strict' every blank not set is 'unspecified' and refuses where it is needed "
+        "(a preset of the readings, not a reading: 'dipsat readings' and 'coverage' look at the blanks)")
+
+    @field_validator("preset")
+    @classmethod
+    def _known_preset(cls, v: str) -> str:
+        if v not in PRESETS:
+            raise ValueError(f"unknown preset {v!r}; presets: {', '.join(PRESETS)}")
+        return v
+
     # ---- blanks: the seed's headings without text -------------------------------------------
     salaries: Literal["unspecified", "none"] = _blank(
-        "Stage 1", "what salaries Stage 1 charges; 'none': no salaries (loan interest is still due)")
+        "none", "Stage 1", "what salaries Stage 1 charges; 'none': no salaries (loan interest is still due). "
+        "Stage 1's interest is fully specified and never waits for this rule",
+        "the seed names nothing that draws a salary (no cost per force, company or turn anywhere in the text); "
+        "the one payment it sends to Stage 1 is the loan interest of Bank Loans")
     production: Literal["unspecified", "none", "one_per_untapped_company"] = _blank(
-        "Stage 2", "what Stage 2 transfers; 'one_per_untapped_company': each untapped face-up company "
-        "adds one unit of its resource (the published game's reading, not the seed's)")
+        "one_per_untapped_company", "Stage 2", "what Stage 2 transfers; 'one_per_untapped_company': each "
+        "untapped face-up company adds one unit of its resource to its owner's supply center (up to 12); "
+        "'none': nothing",
+        "the only producers the seed has are companies, each in a zone with a resource; the supply center "
+        "'is used to track ... resources', and only 'untapped, face up' companies count elsewhere")
     market_adjustment: Literal["unspecified", "none"] = _blank(
-        "Market 2", "how the market 'is adjusted automatically at the start of Stage 3 and Stage 7'; "
-        "'none': values stay where they are")
+        "none", "Market 2", "how the market 'is adjusted automatically at the start of Stage 3 and Stage 7'; "
+        "'none': values stay where trades left them",
+        "the text gives no rule for the automatic adjustment, while the same sentence makes every trade move "
+        "the market; a table plays with trade-driven prices")
     build_costs: Union[Unspecified, dict[str, dict[str, int]]] = _blank(
-        "Stage 6", "the price list of Stage 6: a table {army|navy|nuke|lstar: {money|grain|oil|mineral: n}}")
-    build_placement: Literal["unspecified", "home"] = _blank(
-        "Stage 6", "where new forces appear; 'home': armies in a home territory the player controls, navies "
-        "in a light-blue sea one of those has a port into")
+        WEALTH_PRICES, "Stage 6", "the price list of Stage 6: a table {army|navy|nuke|lstar: "
+        "{money|grain|oil|mineral: n}}; default: the Wealth Table's value, in money",
+        "the Wealth Table values an army or navy at $50 million, a nuke at $250 million and an L-Star at "
+        "$500 million: building at that price turns money into equal wealth")
+    build_placement: Literal["unspecified", "home", "occupied"] = _blank(
+        "home", "Stage 6", "where new forces appear; 'home': armies in a home territory the player controls, "
+        "navies in a light-blue sea one of those has a port into; 'occupied': armies in any territory the "
+        "player occupies, navies in a light-blue sea one of its controlled territories has a port into "
+        "(Setting Up 5's placement)",
+        "forces and weapons come out of the supply center, which belongs to the superpower's home")
     force_transfer: Literal["unspecified", "in_place"] = _blank(
-        "Diplomacy", "how a conventional force changes hands in Stage 6 ('Transferring money, conventional forces, "
-        "and strategic forces may be done in Stage 6'; where it goes is not said); 'in_place': it changes owner "
-        "where it stands, a navy with the armies aboard, and the giver hands over every force it has in that "
-        "zone (two superpowers never share one)")
-    prospecting: Literal["unspecified", "no_find"] = _blank(
-        "Stage 8", "what a prospect does; 'no_find': it uses its chit and finds nothing")
-    attack_tactics: Literal["unspecified", "cost_only"] = _blank(
-        "Conventional Assault 1", "the tactics list is missing; 'cost_only': a repeated selection is paid and "
-        "has no further effect (one selection is always allowed: it is the assault)")
-    defender_tactics: Literal["unspecified", "defend_one_set"] = _blank(
-        "Conventional Assault 2", "the defender's tactics list is missing; 'defend_one_set': 'Defend' costs "
-        "one set of resources, like an attack tactic, and gives the die of step 3.3")
-    fallout: Literal["unspecified", "none", "destroy_forces"] = _blank(
-        "Nuclear Strike 6", "the damage of a nuke that strikes; 'none': no effect beyond the spent nuke; "
-        "'destroy_forces': every force in the zone is removed")
+        "in_place", "Diplomacy", "how a conventional force changes hands in Stage 6 ('Transferring money, "
+        "conventional forces, and strategic forces may be done in Stage 6'; where it goes is not said); "
+        "'in_place': it changes owner where it stands, a navy with the armies aboard, and the giver hands over "
+        "every force it has in that zone (two superpowers never share one)",
+        "the text moves nothing in a transfer, and no rule lets two superpowers share a zone")
+    prospecting: Literal["unspecified", "draw", "no_find"] = _blank(
+        "draw", "Stage 8", "what a prospect does; 'draw': it draws one card at random from the resource deck "
+        "(Setting Up 4: the companies nobody was dealt), and the company found joins the prospector's hand "
+        "face up and untapped (nothing if the deck is empty; given dice: one d<deck size> per prospect); "
+        "'no_find': it uses its chit and finds nothing",
+        "Setting Up 4 shuffles every remaining company 'into the resource deck', and nothing else in the "
+        "text draws from it: Stage 8 'Prospect for Resources' is what the deck is for")
+    attack_tactics: Literal["unspecified", "cost_only", "extra_die"] = _blank(
+        "cost_only", "Conventional Assault 1", "the tactics list is missing; 'cost_only': a repeated selection "
+        "is paid and has no further effect (one selection is always allowed: it is the assault); "
+        "'extra_die': each selection after the first gives the attacker one more die",
+        "step 3 lists every die of the battle and none comes from the attacker's selections")
+    defender_tactics: Literal["unspecified", "defend_one_set", "defend_free"] = _blank(
+        "defend_one_set", "Conventional Assault 2", "the defender's tactics list is missing; "
+        "'defend_one_set': 'Defend' costs one set of resources, like an attack tactic, and gives the die of "
+        "step 3.3; 'defend_free': Defend costs nothing",
+        "step 3.3 says the defender 'paid to Defend', and the one price the drill names is a set of resources")
+    fallout: Literal["unspecified", "none", "destroy_forces", "forces_and_companies"] = _blank(
+        "forces_and_companies", "Nuclear Strike 6", "the damage of a nuke that strikes a zone (outer space "
+        "has none); 'forces_and_companies': every force in the zone is removed and every company there turned "
+        "face down; 'destroy_forces': every force removed, nothing else; 'none': no effect beyond the spent nuke",
+        "'Assess the damage' implies damage; companies are called 'face up' three times and no other rule "
+        "turns one face down")
     blockade_effects: Literal["unspecified", "none", "no_port_traffic"] = _blank(
-        "Blockades and Sieges", "the effects of a blockade ('A blockade has these effects:' — the list is missing); "
-        "asked by every action touching a blockaded territory (forces moving in or out, boarding, landing, "
-        "builds, hand-overs, assaults, Stage 2 production there); 'none': no effect; 'no_port_traffic': no "
-        "boarding or unloading there, nothing else")
+        "no_port_traffic", "Blockades and Sieges", "the effects of a blockade ('A blockade has these effects:' "
+        "— the list is missing); 'no_port_traffic': no boarding or unloading there, nothing else; 'none': no "
+        "effect. Unspecified: asked by every action touching a blockaded territory (forces moving in or out, "
+        "boarding, landing, builds, hand-overs, assaults, Stage 2 production there)",
+        "a blockade is made by controlling every light-blue sea the territory 'has port access to': what it "
+        "cuts is that port access")
     siege_effects: Literal["unspecified", "none", "no_port_traffic"] = _blank(
-        "Blockades and Sieges", "the effects of a siege (the list is missing); asked by every action touching the "
-        "besieged player's home territories, its Stage 2 production and its trades; 'none': no effect; "
-        "'no_port_traffic': no boarding or unloading at its home territories, nothing else")
+        "no_port_traffic", "Blockades and Sieges", "the effects of a siege (the list is missing); "
+        "'no_port_traffic': no boarding or unloading at the besieged player's home territories, nothing else; "
+        "'none': no effect. Unspecified: asked by every action touching its home territories, its Stage 2 "
+        "production and its trades",
+        "a siege is made by controlling every light-blue sea the home territories 'have port access to': "
+        "what it cuts is that port access")
     blockade_lapse: Literal["unspecified", "until_lifted", "with_control"] = _blank(
-        "Blockades and Sieges", "whether a blockade or siege ends by itself when its declarers no longer control "
-        "every light-blue sea (or the territory is no longer another player's); the text only says they 'may "
-        "declare (or lift)' it; 'until_lifted': it stands until lifted; 'with_control': it lapses at once")
+        "with_control", "Blockades and Sieges", "whether a blockade or siege ends by itself when its declarers "
+        "no longer control every light-blue sea (or the territory is no longer another player's); the text "
+        "only says they 'may declare (or lift)' it; 'with_control': it lapses at once; 'until_lifted': it "
+        "stands until lifted",
+        "control of every sea is the blockade's only condition; a table does not keep one nobody enforces")
     captured_supply_center: Literal["unspecified", "none", "majority"] = _blank(
-        "Supply Centers 3", "who controls a removed player's supply center ('depends on the state of their home "
-        "territories during Stage 2:' — the rest is missing); 'none': nobody; 'majority': the player controlling "
-        "more than half of its home territories in Stage 2 (Supply Centers 4's 'not just the majority' suggests "
-        "it), else nobody")
+        "majority", "Supply Centers 3", "who controls a removed player's supply center ('depends on the state "
+        "of their home territories during Stage 2:' — the rest is missing); 'majority': the player controlling "
+        "more than half of its home territories in Stage 2, else nobody; 'none': nobody",
+        "Supply Centers 4 says a controller loses it with 'the last home territory (not just the majority)': "
+        "the majority is what wins it")
     captured_center_use: Literal["unspecified", "none", "draw"] = _blank(
-        "Supply Centers 5", "how a player uses a captured supply center that is not frozen ('a player may use it "
-        "as so:' — the list is missing); 'none': it cannot be used; 'draw': at any time its controller may move "
-        "its nukes, L-Stars and resources into its own supply center ('draw 2 oil from CSA')")
+        "draw", "Supply Centers 5", "how a player uses a captured supply center that is not frozen ('a player "
+        "may use it as so:' — the list is missing); 'draw': at any time its controller may move its nukes, "
+        "L-Stars and resources into its own supply center ('draw 2 oil from CSA'); 'none': it cannot be used",
+        "a supply center 'is used to track nukes, L-Stars, and resources' (Supply Centers 1): using one is "
+        "taking what it holds")
     tapping: Literal["unspecified", "never", "loan_collateral"] = _blank(
-        "Setting Up 3; Bank Loans; Wealth Table", "what taps (and untaps) a company: the seed says only that all "
-        "'begin face up and untapped', that a loan is 'up to a maximum of $500 million per untapped, face up "
-        "company' and that each 'untapped, face up company' is worth $100 million; asked by every loan; "
-        "'never': nothing taps a company (tapped flags stay as given); 'loan_collateral': a loan taps one "
-        "untapped face-up company per $500 million (the first listed), untapped when it is repaid in full")
+        "loan_collateral", "Setting Up 3; Bank Loans; Wealth Table", "what taps (and untaps) a company: the "
+        "seed says only that all 'begin face up and untapped', that a loan is 'up to a maximum of $500 million "
+        "per untapped, face up company' and that each 'untapped, face up company' is worth $100 million; "
+        "'loan_collateral': a loan taps one untapped face-up company per $500 million (the first listed), "
+        "untapped when it is repaid in full; 'never': nothing taps a company (tapped flags stay as given). "
+        "A loan's legality never depends on it; carrying a loan out does",
+        "the one place 'untapped' limits anything is the loan limit: the companies behind a loan are the ones "
+        "it taps")
     airlift_assault: Literal["unspecified", "occupy_by_airlift"] = _blank(
-        "Conventional Assault 5", "what an 'airlift assault' is (named only in the Reinforcements step); "
-        "'occupy_by_airlift': armies in any territory the attacker controls may take part in an assault on a "
-        "territory ('airlift 2 army us_east' among the forces); like every force they pay a movement cost "
-        "only to occupy — the airlift's 2 Oil per army — and cannot be withdrawn afterwards")
+        "occupy_by_airlift", "Conventional Assault 5", "what an 'airlift assault' is (named only in the "
+        "Reinforcements step); 'occupy_by_airlift': armies in any territory the attacker controls may take "
+        "part in an assault on a territory ('airlift 2 army us_east' among the forces); like every force they "
+        "pay a movement cost only to occupy — the airlift's 2 Oil per army — and cannot be withdrawn afterwards",
+        "Stage 5's airlift moves an army 'to any controlled territory'; an airlift assault is that move into "
+        "an attacked territory, as an amphibious assault is an unload")
     victory: Literal["unspecified", "richest", "last_standing"] = _blank(
-        "Victory Conditions", "when the game ends and who wins (the section holds only the wealth table); "
-        "'richest': the richest player(s) by the wealth table when the game ends (after turn victory_turn, "
-        "else after the game file's last turn: the players declared it over); 'last_standing': the game ends "
-        "after a turn that leaves one player not removed (Supply Centers 3: controlling a home territory). "
-        "Unspecified: dipsat play reports the result as undecided")
+        "richest", "Victory Conditions", "when the game ends and who wins (the section holds only the wealth "
+        "table); 'richest': the richest player(s) by the wealth table when the game ends (after turn "
+        "victory_turn, else after the game file's last turn: the players declared it over); 'last_standing': "
+        "the game ends after a turn that leaves one player not removed (Supply Centers 3: controlling a home "
+        "territory). Unspecified: dipsat play reports the result as undecided",
+        "the Victory Conditions section is a wealth table, and a wealth table ranks players")
     first_strike: Literal["unspecified", "no_counterattack"] = _blank(
-        "Nuclear Strike 7", "'If this was not itself a counterattack or First Strike' — the term First Strike is "
-        "never defined; 'no_counterattack': a strike declared a First Strike (drill.first_strike) is one the "
-        "defenders may not answer with a counterattack, and nothing else")
-    stage12_order: Literal["unspecified", "alphabetical"] = _blank(
-        "Blind Bidding", "the player order of the mandatory stages 1-2, which are not bid on; 'alphabetical': "
-        "by superpower id")
+        "no_counterattack", "Nuclear Strike 7", "'If this was not itself a counterattack or First Strike' — the "
+        "term First Strike is never defined; 'no_counterattack': a strike declared a First Strike "
+        "(drill.first_strike) is one the defenders may not answer with a counterattack, and nothing else",
+        "the one sentence that names a First Strike says only that it is not answered")
+    stage12_order: Literal["unspecified", "alphabetical", "random"] = _blank(
+        "alphabetical", "Blind Bidding", "the player order of the mandatory stages 1-2, which are not bid on; "
+        "'alphabetical': by superpower id; 'random': a fresh random order each turn (the random source). "
+        "Asked only when the order matters: two or more players act in Stage 1",
+        "in Stages 1 and 2 each player pays and produces for itself, so any fixed order plays the same; "
+        "alphabetical is the one every player can check")
 
     # ---- ambiguities: the text says something, not enough; documented defaults ---------------
     control: Literal["forces"] = _choice(
@@ -166,12 +248,26 @@ class SupremacyOptions(BaseModel):
         None, "Setting Up, Blind Bidding, drills", "the seed of the random source (dice, draws, ties); "
         "default: derived from the input")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, data: Any) -> Any:
+        """Preset 'strict': every blank not given is 'unspecified'."""
+        if isinstance(data, dict) and data.get("preset") == "strict":
+            data = {**{n: "unspecified" for n in blank_names() if n not in data}, **data}
+        return data
+
     def need(self, option: str, needed_for: str) -> Any:
         """The value of a blank option, or :class:`BlankRule` when it is unspecified."""
         value = getattr(self, option)
         if value == "unspecified":
             raise BlankRule(option, needed_for)
         return value
+
+
+def blank_names() -> list[str]:
+    """The options that stand for a blank of the seed, in declaration order."""
+    return [n for n, f in SupremacyOptions.model_fields.items()
+            if isinstance(f.json_schema_extra, dict) and f.json_schema_extra.get("blank")]
 
 
 def _values(option: str) -> list[str]:
@@ -200,23 +296,39 @@ def make_options(values: dict[str, Any] | None = None) -> SupremacyOptions:
         if name not in SupremacyOptions.model_fields:
             raise DipsatError(f"unknown Supremacy rule option {name!r}; options: "
                               f"{', '.join(SupremacyOptions.model_fields)}") from None
+        vals = list(PRESETS) if name == "preset" else _values(name)
         raise DipsatError(f"rule option {name!r}: bad value {e.get('input')!r}; values: "
-                          f"{', '.join(_values(name)) or 'see dipsat rules supremacy'}") from None
+                          f"{', '.join(vals) or 'see dipsat rules supremacy'}") from None
 
 
 def describe_options() -> str:
-    """The options table, as ``dipsat rules supremacy`` prints it."""
+    """The options table, as ``dipsat rules supremacy`` prints it: per option its default under
+    the table preset (with the reason, for a blank) and under the strict preset."""
     lines = ["Supremacy rule options (override in the file's [options] or with --option NAME=VALUE).",
-             "Blank rules: the default 'unspecified' refuses an action that needs the rule.", ""]
+             "Presets (option 'preset'):"]
+    lines += [f"  {name}: {text}" for name, text in PRESETS.items()]
+    lines.append("")
     for name, f in SupremacyOptions.model_fields.items():
         extra = f.json_schema_extra if isinstance(f.json_schema_extra, dict) else {}
-        kind = "blank" if extra.get("blank") else "choice"
+        blank = bool(extra.get("blank"))
         vals = _values(name) or ["any integer or text"]
         if name == "build_costs":
             vals = ["unspecified", "a table"]
         elif name == "victory_turn":
             vals = ["a turn number"]
-        default = "(not set)" if f.default is None else repr(f.default)
-        lines.append(f"{name} = {default}  [{kind}; {extra.get('section', '')}]  values: {', '.join(vals)}")
+        elif name == "preset":
+            vals = list(PRESETS)
+        default = "(not set)" if f.default is None else _show(f.default)
+        where = f"[{'blank' if blank else 'choice'}; {extra.get('section', '')}]"
+        strict = "; strict: 'unspecified'" if blank else ""
+        lines.append(f"{name} = {default}{strict}  {where}  values: {', '.join(vals)}")
+        if blank:
+            lines.append(f"    default because {extra.get('why', '')}")
         lines.append(f"    {f.description}")
     return "\n".join(lines)
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = " + _show(x) for k, x in v.items()) + "}"
+    return repr(v)

@@ -30,6 +30,8 @@ from dipsat.errors import DipsatError
 from . import blockades, economy
 from .actions import Action, ActionError, find_navy_index, parse_actions
 from .board import RESOURCES, Board, Resource
+from .builds import build_zones
+from .dice import Dice
 from .options import SupremacyOptions
 from .state import CAPACITY, MARKET_VALUES, NAVY_CAPACITY, Navy, State
 
@@ -276,7 +278,6 @@ class _Builder:
             limit = economy.loan_limit(self.state, self.power)
             if a.count > limit:
                 raise ActionError(f"the limit is ${limit} million ($500 million per untapped, face-up company)")
-            self.opts.need("tapping", f"{a.text!r} (whether a loan taps the companies behind it)")
             self.money(self.power).terms.append((i, a.count))
         elif a.verb == "repay":
             if self.h.loan is None:
@@ -324,12 +325,10 @@ class _Builder:
             if a.item not in costs:
                 raise ActionError(f"the build_costs table has no price for {a.item}")
             if a.item in ("army", "navy"):
-                self.opts.need("build_placement", f"{a.text!r}")
-                homes = [t for t in b.homes(self.power) if self.state.controller(t) == self.power]
-                ok = homes if a.item == "army" else sorted({s for t in homes for s in b.territories[t].ports})
+                ok = build_zones(self.state, self.power, a.item, self.opts.need("build_placement", f"{a.text!r}"))
                 if a.dst not in ok:
                     raise ActionError(f"a new {a.item} goes in {', '.join(b.zone_name(z) for z in ok) or 'no zone'}, "
-                                      f"not {b.zone_name(a.dst)} (build_placement 'home')")
+                                      f"not {b.zone_name(a.dst)} (build_placement {self.opts.build_placement!r})")
                 if a.item == "army":
                     self.armies(a.dst).terms.append((i, a.count))
             else:
@@ -341,8 +340,6 @@ class _Builder:
                     self.res(self.power, what).terms.append((i, -n * a.count))
                 else:
                     raise ActionError(f"build_costs: unknown cost item {what!r}")
-        elif a.verb == "prospect":
-            self.opts.need("prospecting", f"{a.text!r}")
         elif a.verb in ("blockade", "siege"):
             blockades.check_declaration(self.state, a)
         elif a.verb == "lift":
@@ -462,8 +459,10 @@ def check_stage(state: State, power: str, stage: int, texts: list[str], opts: Su
     return StageCheck(power, acts, False, [acts[i] for i in conflict], names, detail)
 
 
-def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyOptions) -> list[str]:
-    """Carry out a checked action list on ``state`` (in place); returns what happened, per action."""
+def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyOptions,
+                  dice: Optional[Dice] = None) -> list[str]:
+    """Carry out a checked action list on ``state`` (in place); returns what happened, per action
+    (``dice``: the random source of prospects' draws)."""
     h = state.holdings(power)
     log: list[str] = []
     navies = h.navies
@@ -570,8 +569,7 @@ def apply_actions(state: State, power: str, acts: list[Action], opts: SupremacyO
                 setattr(h, attr, getattr(h, attr) + a.count)
             log.append(f"built {a.count} {a.item}")
         elif a.verb == "prospect":
-            opts.need("prospecting", a.text)
-            log.append("found nothing (prospecting 'no_find')")
+            log.append(economy.prospect(state, power, opts, dice))
         elif a.verb in ("blockade", "siege", "lift"):
             log.append(blockades.apply_declaration(state, a))
         elif a.verb == "draw":
@@ -593,8 +591,9 @@ def _goods_text(n: int, item: str, zone: str) -> str:
     return f"{n} {item}" + (f" {zone}" if item in FORCES else "")
 
 
-def run_stage(state: State, power: str, stage: int, texts: list[str], opts: SupremacyOptions) -> list[str]:
+def run_stage(state: State, power: str, stage: int, texts: list[str], opts: SupremacyOptions,
+              dice: Optional[Dice] = None) -> list[str]:
     chk = check_stage(state, power, stage, texts, opts)
     if not chk.feasible:
         raise InfeasibleStage(power, chk.conflict, chk.quantities, chk.detail)
-    return apply_actions(state, power, chk.actions, opts)
+    return apply_actions(state, power, chk.actions, opts, dice)
