@@ -21,6 +21,7 @@ from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from pydantic import Field, SerializeAsAny
 
 from .models import VariantRecord, Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
+from .destinations import written_build_location, written_unit
 from .rules import RuleOptions
 from .notation import Notation, UnitRef
 from .notation_additions import written_count, written_parts
@@ -65,12 +66,15 @@ def _parse(notation: Notation, text: str) -> tuple[str, Optional[UnitRef]]:
 
 def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position, orders: dict[str, list[str]],
                            owners: dict[str, str], civil_rule: str = "2023", shared_provinces: bool = False,
-                           stacked_builds: bool = False) -> AdjustmentResult:
+                           stacked_builds: bool = False, rules: Optional[RuleOptions] = None) -> AdjustmentResult:
     """``shared_provinces``: units of one power may share a province (counts); a build goes on an
     owned home province not held by another power, one per province, whatever own units are
     there.  ``stacked_builds`` (with ``shared_provinces``): a province may take several builds in
     one phase, and one order may build a multiple unit (``Build 2A Par``, ``Build A & F Bre``),
-    each unit one build; without it, a build order naming more than one unit is illegal."""
+    each unit one build; without it, a build order naming more than one unit is illegal.
+    ``rules``: the coast options read a written coast as in a move (:mod:`dipsat.destinations`;
+    the DATC preferences when not given)."""
+    rules = rules or RuleOptions()
     centres: dict[str, int] = {}
     for power in owners.values():
         centres[power] = centres.get(power, 0) + 1
@@ -114,7 +118,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                     reject("illegal", f"a build order builds one unit; {n_units} named (one build per province in a phase)")
                     continue
                 try:
-                    made = [_check_build(game_map, power, k, prov, coast, owners,
+                    made = [_check_build(game_map, rules, power, k, prov, coast, owners,
                                          occupied if stacked_builds else occupied | built_here, text) for _, _, k in parts]
                 except OrderError as exc:
                     reject(exc.severity, exc.reason)
@@ -139,6 +143,11 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                    and (kind is None or pos.units[i].kind == kind)]
             if not idx:
                 reject("illegal", f"{power} has no unit in {game_map.provinces[prov].name} to disband")
+                continue
+            try:
+                written_unit(game_map, rules, pos.units[idx[0]], ref, text, idx[0], kind=False)
+            except OrderError as exc:
+                reject(exc.severity, exc.reason)
                 continue
             if -delta - done <= 0:
                 reject("illegal", f"{power} has no unit to disband (DATC 4.D.6: the first legal disbands count)")
@@ -166,7 +175,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after, civil_disorder=tuple(civil))
 
 
-def _check_build(m: GameMap, power: str, kind: Optional[str], prov: str, coast: Optional[str],
+def _check_build(m: GameMap, rules: RuleOptions, power: str, kind: Optional[str], prov: str, coast: Optional[str],
                  owners: dict[str, str], occupied: set[str], text: str) -> Unit:
     pdata = m.provinces[prov]
     if prov not in m.powers[power].home:
@@ -182,17 +191,10 @@ def _check_build(m: GameMap, power: str, kind: Optional[str], prov: str, coast: 
     if kind == "A":
         if pdata.terrain not in ("land", "coast"):
             raise IllegalOrder(text, f"an army cannot be built in {pdata.name}")
-        return Unit(power=power, kind=ARMY, location=prov)
-    if pdata.terrain == "land":
+    elif pdata.terrain == "land":
         raise IllegalOrder(text, f"a fleet cannot be built in {pdata.name}: it is inland (DATC 4.C.4)")
-    if pdata.coasts:
-        if not coast:
-            raise IllegalOrder(text, f"a fleet built in {pdata.name} must name its coast: {' or '.join(m.display(c) for c in pdata.coasts)} (DATC 4.B.7)")
-        loc = f"{prov}/{coast}"
-        if loc not in pdata.coasts:
-            raise IllegalOrder(text, f"{pdata.name} has no coast {coast!r}")
-        return Unit(power=power, kind=FLEET, location=loc)
-    return Unit(power=power, kind=FLEET, location=prov)
+    loc = written_build_location(m, rules, kind, prov, coast, text)
+    return Unit(power=power, kind=ARMY if kind == "A" else FLEET, location=loc)
 
 
 def civil_disorder_order(m: GameMap, pos: Position, units: list[int], targets: set[str], rule: str = "2023") -> list[int]:

@@ -537,7 +537,7 @@ def _write_svg(args, svg: str) -> int:
 
 
 def cmd_rules(args) -> int:
-    from .rules import PRESET_HELP, RuleOptions, preset
+    from .rules import GOVERNS, PRESET_HELP, RuleOptions, preset
 
     if args.preset:
         from dipsat.variants import VARIANTS, find_variant
@@ -577,7 +577,8 @@ def cmd_rules(args) -> int:
     print("\nOptions (override with --option NAME=VALUE; each shown with its default and its values):")
     for name, f in RuleOptions.model_fields.items():
         if name != "name":
-            print(f"  {name} = {_as_written(f.default)}  ({_values_as_written(f.annotation)})")
+            scope = f"; governs {GOVERNS[name]}" if name in GOVERNS else ""
+            print(f"  {name} = {_as_written(f.default)}  ({_values_as_written(f.annotation)}{scope})")
     for v in VARIANTS:  # each variant's options model adds its own fields
         own_fields = {n: f for n, f in v.options_model.model_fields.items() if n not in RuleOptions.model_fields}
         if own_fields:

@@ -21,6 +21,7 @@ from dipsat.maps import GameMap
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from .models import ARMY, FLEET, Convoy, Hold, Move, Order, OrderBody, Position, Rejected, Support, Unit
 from .notation import LocRef, Notation, ParsedOrder, UnitRef
+from .destinations import written_destination, written_unit
 from .rules import RuleOptions
 
 
@@ -316,14 +317,14 @@ class OrderBinder:
             elif self.rules.wrong_unit_kind == "fail":
                 raise IllegalOrder(text, f"the unit in {self.map.provinces[prov].name} is {describe_unit(pos.units[own[0]], self.map)}, not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", unit=own[0])
         i = own[0]
-        u = pos.units[i]
-        if ref.loc.coast and u.location != ref.loc.location():
-            real = ref.loc.location() in self.map.coasts
-            if real and self.rules.wrong_unit_coast == "fail":
-                raise IllegalOrder(text, f"the unit is on {self.map.display(u.location)}, not {self.map.display(ref.loc.location())} (rule option wrong_unit_coast=fail)", unit=i)
-            if not real and self.rules.irrelevant_coast == "fail":
-                raise IllegalOrder(text, f"{self.map.display(ref.loc.location())} is not a coast (rule option irrelevant_coast=fail)", unit=i)
+        written_unit(self.map, self.rules, pos.units[i], ref, text, i, kind=False)
         return i
+
+    def check_given_unit(self, pos: Position, i: int, ref: UnitRef, text: str) -> None:
+        """Hook: the unit :meth:`assign_units` gave an order, checked against the unit as written
+        (its coast: ``wrong_unit_coast``, ``irrelevant_coast``), as :meth:`find_unit` checks the
+        unit it finds; the retreat phase reads the same.  The kind chose the unit already."""
+        written_unit(self.map, self.rules, pos.units[i], ref, text, i, kind=False)
 
     def target_unit(self, pos: Position, ref: UnitRef, text: str, what: str, unit: int) -> int:
         prov = ref.loc.province
@@ -343,7 +344,11 @@ class OrderBinder:
 
     def bind_one(self, pos: Position, power: str, p: ParsedOrder, unit: Optional[int] = None) -> Order:
         text = p.text
-        i = self.find_unit(pos, power, p.unit, text) if unit is None else unit
+        if unit is None:
+            i = self.find_unit(pos, power, p.unit, text)
+        else:
+            i = unit
+            self.check_given_unit(pos, i, p.unit, text)
         if p.action == "hold":
             return Order.build(power=power, text=text, body=Hold.build(unit=i))
         if p.action == "move":
@@ -357,48 +362,11 @@ class OrderBinder:
         raise InvalidOrder(text, f"unknown action {p.action!r}")  # pragma: no cover
 
     def resolve_dest(self, u: Unit, dest: LocRef, text: str, unit: int, for_support: bool = False) -> str:
-        """The location a unit moves to (coast resolved for fleets).  Raises when impossible."""
-        m = self.map
-        prov = dest.province
-        pdata = m.provinces[prov]
-        if not pdata.passable:
-            raise IllegalOrder(text, f"{pdata.name} is impassable", unit=unit)
-        if u.kind == ARMY:
-            if not self.geo.army_can_stand(prov):
-                raise IllegalOrder(text, f"an army cannot go to {pdata.name}: it is a sea", unit=unit)
-            if dest.coast and self.rules.irrelevant_coast == "fail":
-                raise IllegalOrder(text, "an army move names a coast (rule option irrelevant_coast=fail)", unit=unit)
-            return prov
-        # fleet
-        if not m.fleet_locations_in(prov):
-            raise IllegalOrder(text, f"a fleet cannot go to {pdata.name}: it is inland", unit=unit)
-        reachable = m.fleet_coasts_reachable(u.location, prov)
-        coast = dest.coast
-        if coast and (not pdata.coasts or f"{prov}/{coast}" not in pdata.coasts):
-            if self.rules.irrelevant_coast == "fail":
-                raise IllegalOrder(text, f"{pdata.name} has no {coast} coast (rule option irrelevant_coast=fail)", unit=unit)
-            coast = None
-        if not pdata.coasts:
-            if not reachable:
-                raise IllegalOrder(text, f"{m.display(u.location)} does not border {pdata.name} for a fleet", unit=unit)
-            return prov
-        if coast:
-            loc = f"{prov}/{coast}"
-            if loc in reachable:
-                return loc
-            if self.rules.impossible_coast == "ignore" and len(reachable) == 1:
-                return reachable[0]
-            raise IllegalOrder(text, f"a fleet in {m.display(u.location)} cannot reach {pdata.name} ({m.coasts[loc].name}) (DATC 4.B.3)", unit=unit)
-        if not reachable:
-            raise IllegalOrder(text, f"{m.display(u.location)} does not border {pdata.name} for a fleet", unit=unit)
-        if len(reachable) == 1:
-            if self.rules.missing_coast_single == "attempt" or for_support:
-                return reachable[0]
-            raise IllegalOrder(text, f"the coast of {pdata.name} must be named (rule option missing_coast_single=fail)", unit=unit)
-        if for_support:
-            return prov
-        raise AmbiguousOrder(text, f"which coast of {pdata.name}? {' or '.join(m.display(c) for c in reachable)} (DATC 4.B.1)",
-                             unit=unit)
+        """The location a unit moves to (coast resolved for fleets).  Raises when impossible.
+        The one reading of a written destination, shared with retreats
+        (:func:`dipsat.destinations.written_destination`)."""
+        return written_destination(self.map, self.rules, u, dest, text, unit, army_can_stand=self.geo.army_can_stand,
+                                   for_support=for_support)
 
     def check_move(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
         """A move order: the checks every board shares (a move to the unit's own province goes

@@ -58,7 +58,7 @@ def diplomacy_adjustments(variant: "Variant", rules: RuleOptions, pos: Position,
     from .adjustments import adjudicate_adjustments
 
     return adjudicate_adjustments(variant.map, variant.notation, pos, orders, pos.owners, rules.civil_disorder,
-                                  shared_provinces=variant.max_units_per_province is None)
+                                  shared_provinces=variant.max_units_per_province is None, rules=rules)
 
 
 @dataclass(frozen=True)

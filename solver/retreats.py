@@ -16,9 +16,10 @@ from pydantic import Field, SerializeAsAny
 
 from dipsat.maps import GameMap
 
-from .errors import OrderError
-from .models import VariantRecord, Bounced, Disbanded, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Partial, Position
-from .notation import Notation
+from .destinations import written_destination, written_unit
+from .errors import IllegalOrder, OrderError
+from .models import VariantRecord, Bounced, Disbanded, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Partial, Position, Unit
+from .notation import Notation, ParsedOrder
 from .notation_additions import written_count
 from .orders import describe_unit
 from .rules import RuleOptions
@@ -74,6 +75,32 @@ def retreat_options(game_map: GameMap, rules: RuleOptions, mv: MovementResult) -
     return out
 
 
+def retreat_place(game_map: GameMap, rules: RuleOptions, unit: Unit, option: RetreatOption, p: ParsedOrder,
+                  index: Optional[int] = None, *, kind: bool = True) -> str | OrderError:
+    """Where a retreat or disband order sends a dislodged unit: ``"disband"``, or the location
+    it retreats to; or why the order is illegal.  The written unit and destination are read as
+    a move reads them (:mod:`dipsat.destinations`: the coast options and ``wrong_unit_kind``
+    govern a retreat as they govern a move, with the same reasons), then the place must be one
+    the retreat rules leave open (``option``).  ``kind=False``: the caller chose the unit by
+    its kind letter already."""
+    try:
+        written_unit(game_map, rules, unit, p.unit, p.text, index, kind=kind)
+        if p.action == "disband":
+            return "disband"
+        assert p.dest is not None
+        target = p.dest.province
+        closed = option.closed.get(target)
+        if closed is not None:
+            return IllegalOrder(p.text, f"not a retreat option: {closed}", unit=index)
+        loc = written_destination(game_map, rules, unit, p.dest, p.text, index)
+    except OrderError as exc:
+        return exc
+    if loc not in option.open:
+        return IllegalOrder(p.text, f"not a retreat option: {describe_unit(unit, game_map)} cannot reach "
+                                    f"{game_map.provinces[target].name}", unit=index)
+    return loc
+
+
 def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOptions, mv: MovementResult,
                         orders: dict[str, list[str]]) -> RetreatResult:
     pos = mv.position
@@ -105,25 +132,11 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
             if u in chosen:
                 reject(power, text, "illegal", "the unit already has a retreat order (DATC 4.D.3: the first counts)", u)
                 continue
-            if p.action == "disband":
-                chosen[u] = ("disband", power, text)
+            where = retreat_place(game_map, rules, pos.units[u], options[u], p, u)
+            if isinstance(where, OrderError):
+                reject(power, text, where.severity, where.reason, u)
                 continue
-            assert p.dest is not None
-            opt = options[u]
-            target = p.dest.province
-            locs = [l for l in opt.open if game_map.province_of(l) == target]
-            if not locs:
-                why = opt.closed.get(target) or f"{describe_unit(pos.units[u], game_map)} cannot reach {game_map.provinces[target].name}"
-                reject(power, text, "illegal", f"not a retreat option: {why}", u)
-                continue
-            if len(locs) > 1:
-                want = p.dest.location()
-                if want in locs:
-                    locs = [want]
-                else:
-                    reject(power, text, "ambiguous", f"which coast of {game_map.provinces[target].name}? {' or '.join(game_map.display(l) for l in locs)}", u)
-                    continue
-            chosen[u] = (locs[0], power, text)
+            chosen[u] = (where, power, text)
 
     per_target: dict[str, list[int]] = {}
     for u, (loc, _, _) in chosen.items():
@@ -208,17 +221,12 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
                        f"{avail} dislodged unit(s) there; write how many this order is for" if want is None
                        else f"{want} ordered, but only {avail} dislodged unit(s) there")
                 continue
-            if p.action == "disband":
-                target = "disband"
-            else:
-                assert p.dest is not None
-                u0 = cands[0]
-                locs = [l for l in options[u0].open if game_map.province_of(l) == p.dest.province]
-                if not locs:
-                    why = options[u0].closed.get(p.dest.province) or f"{game_map.provinces[p.dest.province].name} is not next to it"
-                    reject(power, text, "illegal", f"not a retreat option: {why}")
-                    continue
-                target = p.dest.location() if p.dest.location() in locs else locs[0]
+            u0 = cands[0]
+            where = retreat_place(game_map, rules, pos.units[u0], options[u0], p, u0, kind=False)
+            if isinstance(where, OrderError):
+                reject(power, text, where.severity, where.reason)
+                continue
+            target = where
             for u in cands:
                 take = min(want, remaining[u])
                 if take:

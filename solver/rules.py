@@ -129,6 +129,19 @@ def explain_options_error(exc: ValidationError, what: str = "rule option") -> st
     return "; ".join(parts)
 
 
+# The phases whose orders an option reads, where it is not only the movement's (``dipsat rules``
+# prints them).  The coast options read every written place through one function
+# (:mod:`dipsat.destinations`), so they govern retreats and builds as they govern moves.
+GOVERNS: dict[str, str] = {
+    "missing_coast_single": "moves and retreats (and builds, on a province of one coast)",
+    "impossible_coast": "moves and retreats",
+    "wrong_unit_coast": "the ordered unit in every phase: moves, supports, convoys, retreats, disbands",
+    "irrelevant_coast": "every written place in every phase: moves, retreats, builds, disbands",
+    "wrong_unit_kind": "the ordered unit of movement and retreat orders",
+    "retreat_to_convoyed_attacker_origin": "retreats",
+    "civil_disorder": "adjustments",
+}
+
 DATC = RuleOptions()
 
 PRESETS: dict[str, RuleOptions] = {

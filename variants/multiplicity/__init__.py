@@ -113,7 +113,7 @@ def adjustments(variant: Variant, rules: RuleOptions, pos: Position, orders: dic
 
     assert isinstance(rules, MultiplicityOptions)
     return adjudicate_adjustments(variant.map, variant.notation, pos, orders, pos.owners, rules.civil_disorder,
-                                  shared_provinces=True, stacked_builds=rules.builds_per_centre == "stack")
+                                  shared_provinces=True, stacked_builds=rules.builds_per_centre == "stack", rules=rules)
 
 
 def calendar(variant: Variant, rules: RuleOptions) -> DiplomacyYear:

@@ -15,9 +15,12 @@ from typing import Optional
 
 from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Support, Order, OrderBody, Position, Rejected, Unit, register_order_kind
-from dipsat.notation import ParsedOrder
+from dipsat.destinations import written_destination, written_unit
+from dipsat.maps import GameMap
+from dipsat.notation import LocRef, ParsedOrder, UnitRef
 from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
 from dipsat.notation_additions import written_parts
+from dipsat.rules import RuleOptions
 from dipsat.stacks import split_stacks
 
 from .notation import CutFirst, MergeAndAttack, MergeWith, MultiplicityNotation, SplitPart, SupportedMerge, Victim
@@ -91,8 +94,29 @@ def _illegal(text: str, reason: str, unit: Optional[int] = None) -> IllegalOrder
     return e
 
 
+def check_written_unit(m: GameMap, rules: RuleOptions, unit: Unit, ref: UnitRef, text: str, index: Optional[int]) -> None:
+    """The core's check of a written unit (its coast: ``wrong_unit_coast``, ``irrelevant_coast``),
+    except that the coast of a unit of armies and fleets (``A/F(StP/nc)``) is its fleets': its
+    armies are not held to it.  Moves and retreats alike."""
+    if unit.kind == ARMY and any(k == FLEET for _, _, k in written_parts(ref)):
+        return
+    written_unit(m, rules, unit, ref, text, index, kind=False)
+
+
+def piece_destination(m: GameMap, rules: RuleOptions, unit: Unit, dest: LocRef, text: str, index: Optional[int]) -> str:
+    """Where a written destination takes a piece, as :meth:`MultiplicityBinder.check_move` reads
+    it: an army to or from a sea space goes with the fleets (rule 7; no coast to read), any other
+    piece by the core's reading of a destination (the coast options)."""
+    if unit.kind == ARMY and (m.provinces[unit.province].is_sea or m.provinces[dest.province].is_sea):
+        return dest.province
+    return written_destination(m, rules, unit, dest, text, index)
+
+
 class MultiplicityBinder(OrderBinder):
     rules: MultiplicityOptions
+
+    def check_given_unit(self, pos: Position, i: int, ref: UnitRef, text: str) -> None:
+        check_written_unit(self.map, self.rules, pos.units[i], ref, text, i)
 
     # -- reading -------------------------------------------------------------------------------
     def parse_all(self, orders: dict[str, list[str]]) -> list[ParsedLine]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dipsat.adjustments import AdjustmentResult
-from dipsat.errors import OrderError
+from dipsat.errors import IllegalOrder, OrderError
 from dipsat.models import (ARMY, FLEET, Bounced, Built, Disbanded, Merge, Move, Moved, MovementResult, Outcome, Position,
                            RetreatBattle, Seaworthiness, Unit)
 from dipsat.notation import ParsedOrder
@@ -18,9 +18,10 @@ from dipsat.retreats import RetreatOption, RetreatResult
 
 from . import placement_limit
 from .notation import MergeWith, MultiplicityNotation
-from .orders import read_orders
+from .orders import check_written_unit, piece_destination, read_orders
 
 if TYPE_CHECKING:
+    from dipsat.maps import GameMap
     from dipsat.variant import Variant
     from .options import MultiplicityOptions
 
@@ -157,6 +158,12 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
                 left[u] -= n
                 pieces.append((u, n))
                 taken.append(len(pieces) - 1)
+        unread = _unit_as_written(m, rules, pos, pieces, taken, p)
+        if unread is not None:
+            outcomes.append(Outcome.rejected(power, text, unread.severity, unread.reason, unread.unit))
+            for k in taken:
+                left[pieces[k][0]] += pieces[k][1]  # it has no retreat order after all
+            continue
         if p.action == "disband":
             for k in taken:
                 chosen[k] = ("disband", power, text, None)
@@ -165,26 +172,30 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
         target = p.dest.province
         # one order for one unit (an A/F moves "along the same lines of other multiple units",
         # rule 7): where one kind's part cannot retreat there, the whole order is illegal and
-        # none of what it names has a retreat order, as in the movement phase
-        places: dict[int, list[str]] = {}
-        refused: list[tuple[int, str]] = []
+        # none of what it names has a retreat order, as in the movement phase; the written
+        # destination is read as a move's (the coast options)
+        places: dict[int, str] = {}
+        refused: list[tuple[int, OrderError]] = []
         for k in taken:
             u = pieces[k][0]
             opt = options[u]
-            places[k] = [l for l in opt.open if m.province_of(l) == target]
-            if not places[k]:
-                refused.append((u, opt.closed.get(target) or f"{pos.units[u].short()} cannot reach {m.provinces[target].name}"))
+            try:
+                if target in opt.closed:
+                    raise IllegalOrder(text, f"not a retreat option: {opt.closed[target]}", unit=u)
+                places[k] = piece_destination(m, rules, pos.units[u], p.dest, text, u)
+                if places[k] not in opt.open:
+                    raise IllegalOrder(text, f"not a retreat option: {pos.units[u].short()} cannot reach {m.provinces[target].name}", unit=u)
+            except OrderError as exc:
+                refused.append((u, exc))
         if refused:
-            why = "; ".join(w for _, w in refused)
+            why = "; ".join(e.reason for _, e in refused)
             whole = " (one order for the whole unit: none of it retreats)" if len(taken) > 1 else ""
-            outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}{whole}", refused[0][0]))
+            outcomes.append(Outcome.rejected(power, text, refused[0][1].severity, f"{why}{whole}", refused[0][0]))
             for k in taken:
                 left[pieces[k][0]] += pieces[k][1]  # it has no retreat order after all
             continue
-        want_loc = p.dest.location()
         for k in taken:
-            locs = places[k]
-            chosen[k] = (want_loc if want_loc in locs else locs[0], power, text, _partner(p))
+            chosen[k] = (places[k], power, text, _partner(p))
     # each target: sides (a nation, or two nations agreeing to merge) and their strengths
     per_target: dict[str, list[int]] = {}
     for k, (loc, *_rest) in chosen.items():
@@ -241,6 +252,19 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
     return RetreatResult(position=mv.position, movement=mv, options=tuple(options[u] for u in sorted(options)),
                          outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
                          contested=mv.contested)
+
+
+def _unit_as_written(m: "GameMap", rules: "MultiplicityOptions", pos: Position, pieces: list[tuple[int, int]],
+                     taken: list[int], p: ParsedOrder) -> OrderError | None:
+    """Why the pieces a retreat order takes do not match the unit as written (its coast, as in
+    the movement phase: :func:`check_written_unit`), or None."""
+    for k in taken:
+        u = pieces[k][0]
+        try:
+            check_written_unit(m, rules, pos.units[u], p.unit, p.text, u)
+        except OrderError as exc:
+            return exc
+    return None
 
 
 def _partner(p: ParsedOrder) -> str | None:
