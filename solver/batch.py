@@ -17,8 +17,9 @@ another worker; the line it was working on is tried once more and, if it kills a
 answered with an error of kind ``worker_died``.
 
 ``--resume`` reads an existing output file, keeps its results (dropping a last line cut short),
-and skips the input lines already answered there: a line is recognised by its ``id``, or by its
-line number when it has none.
+and skips as many input lines as it holds results: results are written in input order, one per
+line, so position alone says which lines are answered (ids may repeat); each skipped line is
+checked against its result (:class:`Resume`).
 """
 
 from __future__ import annotations
@@ -195,45 +196,58 @@ def answer(line: Line, settings: BatchSettings) -> str:
     return answer_text(line.raw, line.number, settings)
 
 
-def result_key(obj: dict[str, Any]) -> str:
-    """How a result (or a request) is recognised on resume: its id, else its line number."""
-    if "id" in obj:
-        return "id:" + json.dumps(obj["id"], sort_keys=True)
-    return f"line:{obj.get('line')}"
-
-
-def request_key(line: Line, settings: BatchSettings) -> str:
-    if not line.too_long:
-        try:
-            data = parse_data(line.raw, "json", "", settings.limits)
-        except InputFileError:
-            data = None
-        if isinstance(data, dict) and data.get("id") is not None:
-            return "id:" + json.dumps(data["id"], sort_keys=True)
-    return f"line:{line.number}"
-
-
 class Resume:
-    """Skips the lines whose results are already written (``--resume``)."""
+    """``--resume``: the input lines whose results an earlier run already wrote are skipped.
 
-    def __init__(self, done: set[str], settings: BatchSettings) -> None:
-        self.done = done
+    A batch writes exactly one result per answered line, in input order, so the earlier run's
+    output is a prefix of the answers: its k-th result answers the input's k-th line to answer.
+    Resume rests on that position alone (ids may repeat, or be missing); each result skipped is
+    checked against its line (same line number, same id when it has one), so the output of
+    another input is refused instead of silently mixed in.  The results are read from ``path``
+    as the input is, so memory stays bounded."""
+
+    def __init__(self, path: Optional[Path], count: int, settings: BatchSettings) -> None:
+        self.path = path
+        self.count = count  # results already written (complete lines)
         self.settings = settings
         self.skipped = 0
 
     def filter(self, lines: Iterable[Line]) -> Iterator[Line]:
-        for line in lines:
-            if self.done and request_key(line, self.settings) in self.done:
+        if self.path is None or not self.count:
+            yield from lines
+            return
+        source = iter(lines)
+        with self.path.open("rb") as done:
+            for k in range(1, self.count + 1):
+                obj = json.loads(done.readline())
+                line = next(source, None)
+                if line is None:
+                    raise DipsatError(f"{self.path}: holds {self.count:,} results but the input has only {k - 1:,} "
+                                      "lines to answer; --resume needs the output of an earlier run on the same input")
+                self._check(obj, line, k)
                 self.skipped += 1
-            else:
-                yield line
+        yield from source
+
+    def _check(self, obj: dict[str, Any], line: Line, k: int) -> None:
+        where = f"{self.path}: result {k:,} answers input line {obj['line']}"
+        if obj["line"] != line.number:
+            raise DipsatError(f"{where} but the input's line {k:,} to answer is line {line.number}; --resume needs "
+                              "the output of an earlier run on the same input")
+        if "id" in obj:
+            try:
+                data = None if line.too_long else parse_data(line.raw, "json", "", self.settings.limits)
+            except InputFileError:
+                data = None
+            if not isinstance(data, dict) or json.dumps(data.get("id")) != json.dumps(obj["id"]):
+                raise DipsatError(f"{where} with id {_short(json.dumps(obj['id']), 60)}, which that line does not "
+                                  "hold; --resume needs the output of an earlier run on the same input")
 
 
-def load_done(path: Path) -> tuple[set[str], int]:
-    """The keys of the results already in ``path`` (and its size up to its last complete line,
-    so a line cut short by an interruption is overwritten)."""
-    done: set[str] = set()
-    good = 0
+def load_done(path: Path) -> tuple[int, int]:
+    """How many complete results ``path`` holds, and its size up to the end of the last one (a
+    line cut short by an interruption is dropped, to be overwritten).  Every line must be a
+    batch result, numbered in increasing order."""
+    count = good = last = 0
     with path.open("rb") as f:
         for chunk in iter(lambda: f.readline(), b""):
             if not chunk.endswith(b"\n"):
@@ -241,14 +255,15 @@ def load_done(path: Path) -> tuple[set[str], int]:
             try:
                 obj = json.loads(chunk)
             except ValueError:
-                raise InputFileError(f"{path}: line {len(done) + 1} is not a batch result; "
-                                     "--resume needs the output of an earlier run") from None
-            if not isinstance(obj, dict) or "line" not in obj or "ok" not in obj:
-                raise InputFileError(f"{path}: line {len(done) + 1} is not a batch result; "
+                obj = None
+            if (not isinstance(obj, dict) or not isinstance(obj.get("line"), int) or not isinstance(obj.get("ok"), bool)
+                    or obj["line"] <= last):
+                raise InputFileError(f"{path}: line {count + 1} is not a batch result in input order; "
                                      "--resume needs the output of an earlier run")
-            done.add(result_key(obj))
+            last = obj["line"]
+            count += 1
             good += len(chunk)
-    return done, good
+    return count, good
 
 
 # -- the runners ----------------------------------------------------------------------------

@@ -148,7 +148,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
         inp = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")
     except OSError as exc:
         raise DipsatError(f"{args.input}: cannot read: {exc.strerror}") from None
-    done: set[str] = set()
+    done = 0  # results already written (--resume)
+    resumed: Optional[Path] = None
     if args.output in (None, "-"):
         out = sys.stdout
     else:
@@ -156,13 +157,14 @@ def cmd_batch(args: argparse.Namespace) -> int:
         try:
             if args.resume and path.exists():
                 done, good = load_done(path)
+                resumed = path
                 with path.open("r+b") as f:
                     f.truncate(good)
             out = path.open("a" if args.resume else "w", encoding="utf-8")
         except OSError as exc:
             inp.close()
             raise DipsatError(f"{args.output}: cannot write: {exc.strerror}") from None
-    resume = Resume(done, settings)
+    resume = Resume(resumed, done, settings)
     lines = resume.filter(read_lines(inp, settings.limits))
     try:
         with progress_bar("batch", unit="turns", quiet=args.quiet) as bar:
@@ -740,7 +742,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     b.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (scheduler address, or 'local' to start one); "
                    "needs the extra dipsat[dask]")
     b.add_argument("--resume", action="store_true", help="keep the results already in the output file and skip "
-                   "their lines (by id, else by line number); append the rest")
+                   "as many input lines (results are in input order); append the rest")
     b.add_argument("--explain", action="store_true", help="reasons and strength terms in every result (default: "
                    "outcomes and culprits only, unless a line says \"explain\": true)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
