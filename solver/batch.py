@@ -42,6 +42,7 @@ from typing import IO, Any, BinaryIO, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import DipsatError, InputFileError
+from .files import file_access
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, TurnTimeout, check_request_size, deadline, parse_data
 
 ISSUES = "https://github.com/dipsat/dipsat/issues"
@@ -54,6 +55,7 @@ class BatchSettings:
     variant: Optional[str] = None  # for lines that name none
     limits: Limits = DEFAULT_LIMITS
     explain: bool = False  # reasons and strength terms for every line (a line's "explain" field decides for it)
+    allow_files: tuple[str, ...] = ()  # folders whose files (maps, boards) a line may name (--allow-files)
 
 
 # -- one line -------------------------------------------------------------------------------
@@ -74,7 +76,9 @@ def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSe
         check_request_size(data, f"line {lineno}", settings.limits)
         if settings.variant and "variant" not in data:
             data["variant"] = settings.variant
-        with deadline(settings.limits.turn_time_limit):
+        # a line is no file: it names only bundled files and those in the allowed folders
+        with deadline(settings.limits.turn_time_limit), \
+                file_access(origin=None, allowed=settings.allow_files, max_bytes=settings.limits.max_request_bytes):
             return _adjudicate(data, lineno, ident, settings, explain)
     except LimitExceeded as exc:
         return _error(lineno, "too_large", str(exc), ident)

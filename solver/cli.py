@@ -137,7 +137,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from .batch import BatchSettings, Resume, load_done, read_lines, run_pool
     from .progress import progress_bar
 
-    settings = BatchSettings(variant=args.variant, limits=_limits(args), explain=args.explain)
+    settings = BatchSettings(variant=args.variant, limits=_limits(args), explain=args.explain,
+                             allow_files=tuple(args.allow_files or ()))
     if args.variant:
         from dipsat.variants import find_variant
 
@@ -672,6 +673,20 @@ def _limit_arguments(p: argparse.ArgumentParser, saved_game: bool = False) -> No
                    help=f"deepest nesting of arrays and tables (default {d.max_depth})")
 
 
+def _folder(text: str) -> str:
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
+def _file_arguments(p: argparse.ArgumentParser, batch: bool = False) -> None:
+    """``--allow-files DIR``: where the files a request names (a variant's map or board) may be,
+    besides the bundled ones (and, for a request file, its own folder)."""
+    where = "a line may name" if batch else "a request may name besides those beside its file"
+    p.add_argument("--allow-files", action="append", type=_folder, metavar="DIR",
+                   help=f"a folder whose files (maps, boards) {where} (repeatable; default: only bundled names)")
+
+
 def _limits(args: argparse.Namespace) -> Limits:
     """The limits of this run: the command's limit options, the defaults for the rest."""
     from .limits import DEFAULT_LIMITS as d, Limits
@@ -731,6 +746,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     a.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg); default: the file's, else the variant's")
     a.add_argument("--option", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
     _limit_arguments(a)
+    _file_arguments(a)
     a.set_defaults(func=cmd_adjudicate)
 
     b = sub.add_parser("batch", help="adjudicate one JSON turn request per line; one JSON result per line, same order")
@@ -747,6 +763,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
                    "outcomes and culprits only, unless a line says \"explain\": true)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     _limit_arguments(b)
+    _file_arguments(b, batch=True)
     b.set_defaults(func=cmd_batch)
 
     c = sub.add_parser("corpus", help="run corpus case files or folders; print a pass/fail table")
@@ -757,6 +774,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     c.add_argument("--report", metavar="REPORT.html", help="also write one self-contained HTML page: every case with its map, "
                    "expected against actual outcomes, filterable by status and section")
     _limit_arguments(c)
+    _file_arguments(c)
     c.set_defaults(func=cmd_corpus)
 
     g = sub.add_parser("play", help="replay a saved game (TOML or JSON) phase by phase; check its saved positions")
@@ -772,6 +790,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     g.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="with --from mila: override one rule option (repeatable)")
     _limit_arguments(g, saved_game=True)
+    _file_arguments(g)
     g.set_defaults(func=cmd_play)
 
     e = sub.add_parser("explore", help="every consistent resolution of a movement turn, and which rule picks which")
@@ -780,6 +799,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     e.add_argument("--option", action="append", metavar="NAME=VALUE")
     e.add_argument("--limit", type=int, default=64, help="stop counting after this many resolutions")
     _limit_arguments(e)
+    _file_arguments(e)
     e.set_defaults(func=cmd_explore)
 
     k = sub.add_parser("compare", help="run corpus cases under several presets; list the orders whose outcomes differ")
@@ -787,6 +807,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     k.add_argument("--rules", action="append", help="a preset to compare (repeat; default: all editions)")
     k.add_argument("--variant", help="compare under each value of this variant's own rule options instead of presets")
     k.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _file_arguments(k)
     k.set_defaults(func=cmd_compare)
 
     rd = sub.add_parser("readings", help="every reading of the rule options at once: each order's outcome as the "
@@ -797,6 +818,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     rd.add_argument("--rules", help="rules preset for the options that are not enumerated")
     rd.add_argument("--option", action="append", metavar="NAME=VALUE", help="fix an option (it is not enumerated)")
     _limit_arguments(rd)
+    _file_arguments(rd)
     rd.set_defaults(func=cmd_readings)
 
     cv = sub.add_parser("coverage", help="which pairs of rule readings the corpus tells apart (cases whose expected "
@@ -805,6 +827,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     cv.add_argument("--json", action="store_true", help="the full table as JSON")
     cv.add_argument("--own", action="store_true", help="only the options a variant adds to the core's DATC options")
     cv.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _file_arguments(cv)
     cv.set_defaults(func=cmd_coverage)
 
     w = sub.add_parser("why", help="what one order's outcome hinges on: decisions, other orders, rule options")
@@ -813,6 +836,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     w.add_argument("--rules", help="rules preset")
     w.add_argument("--option", action="append", metavar="NAME=VALUE")
     _limit_arguments(w)
+    _file_arguments(w)
     w.set_defaults(func=cmd_why)
 
     d = sub.add_parser("render", help="draw a turn as an SVG map: the position, every order coloured by outcome")
@@ -825,6 +849,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     d.add_argument("--variant", help="variant (overrides the file's)")
     d.add_argument("--rules", help="rules preset")
     d.add_argument("--option", action="append", metavar="NAME=VALUE")
+    _file_arguments(d)
     d.set_defaults(func=cmd_render)
 
     r = sub.add_parser("rules", help="list rule presets and options, or show one preset")
@@ -857,10 +882,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     except SystemExit as exc:  # argparse: usage error (2) or --help/--version (0)
         return exc.code if isinstance(exc.code, int) else 2
     try:
+        from .files import file_access
         from .limits import deadline
 
-        # explore and why answer one turn: their wall-clock limit covers the whole command
-        with deadline(args.time_limit if args.command in ("explore", "why", "readings") else None):
+        # paths inside a request resolve against the file named on the command line (the corpus
+        # commands set each case file as they go); explore and why answer one turn: their
+        # wall-clock limit covers the whole command
+        origin = getattr(args, "file", None) if args.command != "batch" else None
+        with file_access(origin=origin, allowed=getattr(args, "allow_files", None) or (),
+                         max_bytes=_limits(args).max_request_bytes), \
+                deadline(args.time_limit if args.command in ("explore", "why", "readings") else None):
             return args.func(args)
     except DipsatError as exc:
         print(f"dipsat: error: {exc}", file=sys.stderr)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from .api import TurnRequest, load_model
 from .errors import DipsatError, InputFileError
+from .files import file_access
 from .game import Game, PhaseOrders, SavedGame, StartSpec, replay
 from .limits import DEFAULT_LIMITS, Limits
 from .models import MovementResult, Outcome, Position, Unit
@@ -405,26 +406,27 @@ def run_corpus(paths: list[str | Path], only_rules: Optional[list[str]] = None, 
     runs: list[CaseRun] = []
     seen: dict[str, Path] = {}
     for f in case_files(paths):
-        if on_progress is not None:
-            on_progress()
-        if f.suffix.lower() == ".json":  # another program's collection of cases, or a schema?
+        with file_access(origin=f):  # paths inside the case resolve against it
+            if on_progress is not None:
+                on_progress()
+            if f.suffix.lower() == ".json":  # another program's collection of cases, or a schema?
+                try:
+                    foreign = _foreign_json(f, only_rules, variant, seen, limits)
+                except DipsatError as exc:
+                    runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
+                    continue
+                if foreign is not None:
+                    runs.extend(foreign)
+                    continue
             try:
-                foreign = _foreign_json(f, only_rules, variant, seen, limits)
+                case = load_case(f, limits)
             except DipsatError as exc:
                 runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
                 continue
-            if foreign is not None:
-                runs.extend(foreign)
-                continue
-        try:
-            case = load_case(f, limits)
-        except DipsatError as exc:
-            runs.append(CaseRun(f.stem, "-", str(f), False, [str(exc)]))
-            continue
-        duplicate, selected = _selected(case, f, seen, variant, only_rules)
-        if duplicate:
-            runs.append(duplicate)
-        runs.extend(_timed_run(case, rules, exp, str(f), limits) for rules, exp in selected)
+            duplicate, selected = _selected(case, f, seen, variant, only_rules)
+            if duplicate:
+                runs.append(duplicate)
+            runs.extend(_timed_run(case, rules, exp, str(f), limits) for rules, exp in selected)
     return runs
 
 

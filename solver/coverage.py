@@ -30,6 +30,7 @@ from typing import Any, Callable, Optional
 from pydantic import BaseModel, ValidationError
 
 from .corpus import CorpusCase, Expectation, case_files, load_case, runs_of
+from .files import file_access
 from .errors import DipsatError
 from .rules import explain_options_error
 from .option_space import Assignment, Scope, categorical_options, option_values, recording, scoped
@@ -139,38 +140,39 @@ def coverage(paths: list[str | Path], on_progress: Optional[Callable[[], None]] 
 
     out: dict[str, VariantCoverage] = {}
     for f in case_files(paths):
-        if on_progress is not None:
-            on_progress()
-        if f.suffix.lower() != ".toml":
-            continue  # JSON files: other programs' collections and schemas
-        try:
-            case = load_case(f)
-            variant = find_variant(case.variant)
-        except DipsatError as exc:
-            out.setdefault("?", VariantCoverage("?", BaseModel)).errors.append(str(exc))
-            continue
-        model = variant.reading_options(variant)
-        cov = out.get(variant.name)
-        if cov is None:
-            cov = out[variant.name] = VariantCoverage(variant.name, model)
-            for n in categorical_options(model):
-                if own and n in RuleOptions.model_fields and model is not RuleOptions:
-                    continue
-                vals = option_values(model, n)
-                for i, j in combinations(range(len(vals)), 2):
-                    cov.pairs[(n, i, j)] = Pair(n, vals[i], vals[j])
-        cov.cases += 1
-        runs: list[ExpectationRun] = []
-        for rules, exp in runs_of(case):
-            cov.expectations += 1
+        with file_access(origin=f):  # paths inside the case resolve against it
+            if on_progress is not None:
+                on_progress()
+            if f.suffix.lower() != ".toml":
+                continue  # JSON files: other programs' collections and schemas
             try:
-                assignment, opts = _assignment(variant, model, rules, exp)
+                case = load_case(f)
+                variant = find_variant(case.variant)
             except DipsatError as exc:
-                cov.errors.append(f"{case.id} under {rules}: {exc}")
+                out.setdefault("?", VariantCoverage("?", BaseModel)).errors.append(str(exc))
                 continue
-            reads = _reads(case, opts, model, assignment) if opts is not None else None
-            runs.append(ExpectationRun(case.id, rules, assignment, stated(exp), reads))
-        _pairs_of_case(cov, case.id, runs)
+            model = variant.reading_options(variant)
+            cov = out.get(variant.name)
+            if cov is None:
+                cov = out[variant.name] = VariantCoverage(variant.name, model)
+                for n in categorical_options(model):
+                    if own and n in RuleOptions.model_fields and model is not RuleOptions:
+                        continue
+                    vals = option_values(model, n)
+                    for i, j in combinations(range(len(vals)), 2):
+                        cov.pairs[(n, i, j)] = Pair(n, vals[i], vals[j])
+            cov.cases += 1
+            runs: list[ExpectationRun] = []
+            for rules, exp in runs_of(case):
+                cov.expectations += 1
+                try:
+                    assignment, opts = _assignment(variant, model, rules, exp)
+                except DipsatError as exc:
+                    cov.errors.append(f"{case.id} under {rules}: {exc}")
+                    continue
+                reads = _reads(case, opts, model, assignment) if opts is not None else None
+                runs.append(ExpectationRun(case.id, rules, assignment, stated(exp), reads))
+            _pairs_of_case(cov, case.id, runs)
     return list(out.values())
 
 

@@ -51,5 +51,10 @@ class InputFileError(DipsatError):
     """A file (position, corpus case, batch line) is broken."""
 
 
+class NamedFileError(DipsatError):
+    """A file named inside a request (a map, a board) is refused or cannot be read: outside the
+    folders a request may name, not a regular file, or not there (:mod:`dipsat.files`)."""
+
+
 class SolverError(DipsatError):
     """The solver could not adjudicate (time limit, inconsistent verification)."""

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .api import TurnRequest
 from .corpus import PlayedGame, adjudicate_case, case_files, dislodged_units, load_case
+from .files import file_access
 from .equations import Key, Value, Var
 from .errors import DipsatError
 from .models import Convoy, Move, OrderBody, Support
@@ -198,34 +199,35 @@ def compare(paths: list[str], presets: "list[str] | list[Setting]",
     errors: list[str] = []
     n = 0
     for f in case_files(paths):
-        if on_progress is not None:
-            on_progress()
-        try:
-            case = load_case(f)
-        except DipsatError as exc:
-            errors.append(str(exc))
-            continue
-        if variant is not None and _variant_name(case.variant) != _variant_name(variant):
-            errors.append(f"{f}: a case of the {case.variant} variant, not {variant}")
-            continue
-        n += 1
-        per: dict[str, dict[str, str]] = {}
-        for st in settings:
+        with file_access(origin=f):  # paths inside the case resolve against it
+            if on_progress is not None:
+                on_progress()
             try:
-                res = adjudicate_case(case, st.rules, dict(st.options), mode="cpsat")
+                case = load_case(f)
             except DipsatError as exc:
-                errors.append(f"{case.id} under {st.label}: {exc}")
+                errors.append(str(exc))
                 continue
-            outs = list(getattr(res, "movement", res).outcomes) + (list(res.outcomes) if hasattr(res, "movement") else [])
-            for o in outs:
-                per.setdefault(f"{o.power}: {o.text}", {})[st.label] = o.result
-            mv = getattr(res, "movement", res)
-            if hasattr(mv, "dislodged") or isinstance(res, PlayedGame):  # who must retreat is part of the result too
-                gone = sorted(u.label() for u in dislodged_units(res))
-                per.setdefault("(dislodged)", {})[st.label] = ", ".join(gone) or "none"
-        for order, res_by in per.items():
-            if len(set(res_by.values())) > 1:
-                diffs.append(Difference(case.id, order, res_by))
+            if variant is not None and _variant_name(case.variant) != _variant_name(variant):
+                errors.append(f"{f}: a case of the {case.variant} variant, not {variant}")
+                continue
+            n += 1
+            per: dict[str, dict[str, str]] = {}
+            for st in settings:
+                try:
+                    res = adjudicate_case(case, st.rules, dict(st.options), mode="cpsat")
+                except DipsatError as exc:
+                    errors.append(f"{case.id} under {st.label}: {exc}")
+                    continue
+                outs = list(getattr(res, "movement", res).outcomes) + (list(res.outcomes) if hasattr(res, "movement") else [])
+                for o in outs:
+                    per.setdefault(f"{o.power}: {o.text}", {})[st.label] = o.result
+                mv = getattr(res, "movement", res)
+                if hasattr(mv, "dislodged") or isinstance(res, PlayedGame):  # who must retreat is part of the result too
+                    gone = sorted(u.label() for u in dislodged_units(res))
+                    per.setdefault("(dislodged)", {})[st.label] = ", ".join(gone) or "none"
+            for order, res_by in per.items():
+                if len(set(res_by.values())) > 1:
+                    diffs.append(Difference(case.id, order, res_by))
     return diffs, errors, n
 
 

@@ -3,6 +3,8 @@ cases, research commands), read from a dict with errors that name the field and 
 
 from __future__ import annotations
 
+import re
+import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
@@ -10,8 +12,9 @@ from typing import Any, Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dipsat.errors import InputFileError
-from dipsat.maps import MapError
-from dipsat.maps.continental import ContinentalMap, load_continental_map
+from dipsat.files import BUNDLED_NAME, FileAccess, current_access, read_named
+from dipsat.maps import MAP_DIR, MapError
+from dipsat.maps.continental import FORMAT, ContinentalMap, build_continental_map
 
 from .board import Board, parse_units
 from .round import RoundResult, adjudicate_round
@@ -26,7 +29,8 @@ class RoundRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     variant: str = "continents"
-    map: str = Field(default=DEFAULT_MAP, description="a map of maps/ by name, or a path (relative to the request file)")
+    map: str = Field(default=DEFAULT_MAP, description="a map of maps/ by name, or a file's path: beside the request "
+                     "file, or in a folder allowed with --allow-files")
     rules: Optional[str] = Field(default=None, description="'continents' (default) or OPTION=VALUE[,OPTION=VALUE]")
     options: dict[str, Any] = Field(default_factory=dict)
     round: Optional[int] = None
@@ -80,20 +84,31 @@ def read_request(data: Any, where: str) -> RoundRequest:
         raise InputFileError(f"{where}: {describe_validation(exc)}") from None
 
 
-@lru_cache(maxsize=16)
-def _load(path: str) -> ContinentalMap:
-    return load_continental_map(path)
-
-
 def get_map(name: str, where: str = "") -> ContinentalMap:
-    """A continental map by name or path; a path is taken relative to ``where``'s folder."""
-    p = Path(name)
-    if p.suffix and not p.is_absolute() and where and Path(where).exists():
-        p = Path(where).parent / p
+    """The continental map a request names: a map of ``maps/`` by name, or a file by the rules of
+    :mod:`dipsat.files` (a path beside the request file, or in a folder allowed with
+    ``--allow-files``; never the current directory).  ``where`` names the request in errors."""
+    return _map_named(name, current_access())
+
+
+@lru_cache(maxsize=16)
+def _map_named(name: str, access: FileAccess) -> ContinentalMap:
+    found = read_named(name, "map", bundled_maps())
     try:
-        return _load(str(p) if p.suffix else name)
+        raw = tomllib.loads(found.text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputFileError(f"map {name!r}: not valid TOML: {exc}") from None
+    try:
+        return build_continental_map(raw, str(found.path) if BUNDLED_NAME.fullmatch(name) else name)
     except MapError as exc:
         raise InputFileError(f"map {name!r}: {exc}") from None
+
+
+@lru_cache(maxsize=1)
+def bundled_maps() -> dict[str, Path]:
+    """The continental maps shipped in ``maps/``: its files that say ``format = "continents"``."""
+    line = re.compile(rf'^format\s*=\s*"{FORMAT}"\s*$', re.M)
+    return {p.stem: p for p in sorted(MAP_DIR.glob("*.toml")) if line.search(p.read_text(encoding="utf-8"))}
 
 
 def rules_of(req: RoundRequest, rules: Optional[str] = None, options: tuple[str, ...] = ()) -> ContinentsRules:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Optional
 
 from dipsat.corpus import load_case
+from dipsat.files import file_access
 from dipsat.errors import DipsatError, InputFileError
 
 from .board import Board
@@ -151,27 +152,28 @@ def compare_command(files: list[Path], presets: list[str]) -> tuple[str, int]:
     errors: list[str] = []
     n_diff = 0
     for f in files:
-        try:
-            case = load_case(f)
-            req = RoundRequest(units=case.units, orders=case.orders)
-            results = [run_request(req, str(f), rules_value=s) for s in settings]
-        except DipsatError as exc:
-            errors.append(f"{f}: {exc}")
-            continue
-        base = results[0]
-        block: list[str] = []
-        for i, o in enumerate(base.outcomes):
-            alts = [(p, r.outcomes[i]) for p, r in zip(presets[1:], results[1:]) if r.outcomes[i].result != o.result]
-            if alts:
-                block.append(f"  {o.player}: {o.text}")
-                block.append(f"      {presets[0]}: {o.result} | " + " | ".join(f"{p}: {x.result}" for p, x in alts))
-        moved = [(p, r) for p, r in zip(presets[1:], results[1:]) if r.after != base.after]
-        if moved:
-            block.append(f"  position after — {presets[0]}: {_holdings(base.after)}")
-            block.extend(f"      {p}: {_holdings(r.after)}" for p, r in moved)
-        if block:
-            n_diff += 1
-            diffs.append(f"\n{case.id}")
-            diffs.extend(block)
+        with file_access(origin=f):  # paths inside the case resolve against it
+            try:
+                case = load_case(f)
+                req = RoundRequest(units=case.units, orders=case.orders)
+                results = [run_request(req, str(f), rules_value=s) for s in settings]
+            except DipsatError as exc:
+                errors.append(f"{f}: {exc}")
+                continue
+            base = results[0]
+            block: list[str] = []
+            for i, o in enumerate(base.outcomes):
+                alts = [(p, r.outcomes[i]) for p, r in zip(presets[1:], results[1:]) if r.outcomes[i].result != o.result]
+                if alts:
+                    block.append(f"  {o.player}: {o.text}")
+                    block.append(f"      {presets[0]}: {o.result} | " + " | ".join(f"{p}: {x.result}" for p, x in alts))
+            moved = [(p, r) for p, r in zip(presets[1:], results[1:]) if r.after != base.after]
+            if moved:
+                block.append(f"  position after — {presets[0]}: {_holdings(base.after)}")
+                block.extend(f"      {p}: {_holdings(r.after)}" for p, r in moved)
+            if block:
+                n_diff += 1
+                diffs.append(f"\n{case.id}")
+                diffs.extend(block)
     head = f"{len(files)} cases under {', '.join(presets)}: {n_diff} cases differ from {presets[0]}"
     return "\n".join([head] + diffs + [f"error: {e}" for e in errors]), len(errors)

@@ -8,17 +8,19 @@ errors naming the entry.  The board knows nothing of rules or state.
 from __future__ import annotations
 
 import tomllib
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dipsat.errors import DipsatError
+from dipsat.files import FileAccess, current_access, read_named
 
 Resource = Literal["grain", "oil", "mineral"]
 RESOURCES: tuple[Resource, ...] = ("grain", "oil", "mineral")
 DEFAULT_BOARD = Path(__file__).with_name("world.toml")
+BUNDLED_BOARDS = {"world": DEFAULT_BOARD}
 
 
 class BoardError(DipsatError):
@@ -144,17 +146,40 @@ class Board(_Strict):
 
 @cache
 def load_board(path: str | None = None) -> Board:
-    """The board in ``path`` (default: the bundled schematic world), validated."""
+    """The board in the file ``path`` (default: the bundled schematic world), validated.  The
+    path is taken as given: a board a request names goes through :func:`board_named`."""
     p = Path(path) if path else DEFAULT_BOARD
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise BoardError(f"{p}: cannot read: {exc.strerror}") from None
+    return parse_board(text, str(p))
+
+
+def board_named(name: str | None) -> Board:
+    """The board a request names (a state's or a set-up's ``board``): the bundled world when
+    none or ``"world"``, else a file by the rules of :mod:`dipsat.files` (next to the request
+    file, or in a folder allowed with ``--allow-files``; regular, within the size limit)."""
+    if name is None:
+        return load_board()
+    return _board_named(name, current_access())
+
+
+@lru_cache(maxsize=32)
+def _board_named(name: str, access: FileAccess) -> Board:
+    found = read_named(name, "board", BUNDLED_BOARDS)
+    return load_board() if found.path == DEFAULT_BOARD else parse_board(found.text, f"board {name!r}")
+
+
+def parse_board(text: str, where: str) -> Board:
+    """The board a TOML text describes, validated; errors start with ``where``."""
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise BoardError(f"{p}: not valid TOML: {exc}") from None
+        raise BoardError(f"{where}: not valid TOML: {exc}") from None
     try:
         return Board.model_validate(data).check()
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"])
-        raise BoardError(f"{p}: {where}: {first['msg']}") from None
+        loc = ".".join(str(x) for x in first["loc"])
+        raise BoardError(f"{where}: {loc}: {first['msg']}") from None

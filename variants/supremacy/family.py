@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from dipsat.errors import DipsatError
 from dipsat.family import Family, VariantCommand
+from dipsat.files import file_access
 
 if TYPE_CHECKING:
     from dipsat.corpus import CaseRun, CorpusCase, Expectation
@@ -111,20 +112,21 @@ class SupremacyFamily(Family):
         n_diff = 0
         lines: list[str] = []
         for f in files:
-            doc = load_data_file(str(f))
-            if str(doc.get("variant", "")).lower() != "supremacy":
-                continue
-            d = _data(doc)
-            base = file_options(doc)
-            for name, values in opts:
-                if name in base:
+            with file_access(origin=f):  # paths inside the case resolve against it
+                doc = load_data_file(str(f))
+                if str(doc.get("variant", "")).lower() != "supremacy":
                     continue
-                seen = {v: outcome_summary(d, {**base, name: v}) for v in values}
-                if len(set(seen.values())) > 1:
-                    n_diff += 1
-                    lines.append(f"{doc.get('id', f.stem)}: {name}")
-                    for v, s in seen.items():
-                        lines.append(f"    {v}: {s[:150]}")
+                d = _data(doc)
+                base = file_options(doc)
+                for name, values in opts:
+                    if name in base:
+                        continue
+                    seen = {v: outcome_summary(d, {**base, name: v}) for v in values}
+                    if len(set(seen.values())) > 1:
+                        n_diff += 1
+                        lines.append(f"{doc.get('id', f.stem)}: {name}")
+                        for v, s in seen.items():
+                            lines.append(f"    {v}: {s[:150]}")
         head = (f"{len(files)} cases, each under every value of {len(opts)} Supremacy rule options: "
                 f"{n_diff} (case, option) pairs differ")
         return "\n".join([head, *lines]), 0

@@ -18,9 +18,10 @@ from typing import Any, Optional
 import networkx as nx
 
 from dipsat.errors import DipsatError, InputFileError
+from dipsat.files import FileAccess, current_access
 from dipsat.render import fit_and_spread
 
-from .board import Board, load_board
+from .board import Board, board_named
 from .state import State, parse_state
 
 Point = tuple[float, float]
@@ -47,8 +48,8 @@ def _f(v: float) -> str:
 
 
 @lru_cache(maxsize=4)
-def _board_layout(board_file: Optional[str]) -> dict[str, Point]:
-    return layout(load_board(board_file))
+def _board_layout(board_file: Optional[str], access: FileAccess) -> dict[str, Point]:
+    return layout(board_named(board_file))  # the file named under ``access``
 
 
 def layout(board: Board) -> dict[str, Point]:
@@ -75,7 +76,7 @@ def draw(state: State, title: str, arrows: tuple[tuple[list[str], str, str], ...
     """The board with ``state``'s forces; ``arrows``: (from zones, to zone, hover text)."""
     board = state.get_board()
     notes = (*notes, *standing_notes(state))
-    at = _board_layout(state.board)
+    at = _board_layout(state.board, current_access())
     powers = sorted(set(board.superpowers) | set(state.powers))
     colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(powers)}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(WIDTH)}" height="{_f(HEIGHT + 80 + 18 * len(notes))}" '

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dipsat.errors import DipsatError
 
-from .board import RESOURCES, Board, Resource, load_board
+from .board import RESOURCES, Board, Resource, board_named
 from .dice import Dice
 from .options import SupremacyOptions
 from .state import CAPACITY, CompanyCard, Holdings, Navy, State
@@ -119,7 +119,7 @@ def navy_seas(board: Board, state: State, power: str, opts: SupremacyOptions) ->
 
 
 def set_up(inp: SetupInput, opts: SupremacyOptions) -> tuple[State, Dice]:
-    board = load_board(inp.board)
+    board = board_named(inp.board)
     players = [board.lookup_power(p) for p in inp.players]
     choices = dict(zip(players, inp.players.values()))
     seed = opts.random_seed if opts.random_seed is not None else "setup:" + ",".join(players)

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from dipsat.errors import DipsatError
 
-from .board import RESOURCES, Board, Resource, load_board
+from .board import RESOURCES, Board, Resource, board_named
 
 CAPACITY = 12  # Supply Centers 2: up to 12 nukes, 12 L-Stars, 12 Grain, 12 Oil, 12 Minerals
 NAVY_CAPACITY = 4  # Stage 5, Board: each navy may only hold up to 4 armies
@@ -108,7 +108,8 @@ class CapturedCenter(_M):
 
 
 class State(_M):
-    board: Optional[str] = Field(default=None, description="a board file; default: the bundled schematic world")
+    board: Optional[str] = Field(default=None, description="the bundled schematic world (default, or 'world'), or "
+                                 "a board file's path: beside the request file, or in a folder allowed with --allow-files")
     turn: int = 1
     powers: dict[str, Holdings] = Field(default_factory=dict)
     market: dict[Resource, int] = Field(default_factory=lambda: {r: 9 for r in RESOURCES})
@@ -131,7 +132,7 @@ class State(_M):
         return v
 
     def get_board(self) -> Board:
-        return load_board(self.board)
+        return board_named(self.board)
 
     def value(self, r: Resource) -> int:
         return MARKET_VALUES[self.market[r] - 1]
