@@ -1,7 +1,7 @@
 """dipsat's one CP-SAT service: every model and every solver of the project is made here.
 
 Nothing else in dipsat constructs a ``CpModel`` or a ``CpSolver`` (a test checks): the engine's
-equations (:mod:`dipsat.equations`), the continents round and the Supremacy stage check all come
+equations (:mod:`dipsat.equations`) and every variant that needs a solver of its own come
 through the functions below, so the solver's parameters, the check of "no solution" with presolve
 off, the growth of the costs and the debugging dump are settled once.
 
@@ -40,7 +40,7 @@ model is the same on every run.
 
 Imported only when something needs the solver (OR-Tools' ``cp_model`` pulls numpy and pandas: a
 third of a second): a cycle too large for :func:`dipsat.equations.enumerate_cycle`, everything sent
-to CP-SAT on purpose, a research command, a continents round with a cycle, a Supremacy stage.
+to CP-SAT on purpose, a research command, a variant's model.
 """
 
 from __future__ import annotations
@@ -186,8 +186,11 @@ def distinct_solutions(model: cp_model.CpModel, variables: Mapping[K, Linear], l
 # -- minimal unsatisfiable cores ------------------------------------------------------------------
 
 
+CORE_PARAMS = Params(presolve=False)  # see minimal_core
+
+
 def minimal_core(model: cp_model.CpModel, candidates: Sequence[Literal], label: str, *,
-                 fixed: Sequence[Literal] = (), params: Params = Params(),
+                 fixed: Sequence[Literal] = (), params: Params = CORE_PARAMS,
                  stats: Optional[Stats] = None) -> Optional[list[int]]:
     """A minimal set of ``candidates`` (their positions, ascending) that cannot all hold together
     with ``fixed``: the model is infeasible under ``fixed`` and these, and feasible under
@@ -198,7 +201,12 @@ def minimal_core(model: cp_model.CpModel, candidates: Sequence[Literal], label: 
     not minimal in general) is shrunk by QuickXplain: split the set in halves, find what the
     second half must keep given the first, then what the first must keep given that.  Each
     check is one solve under assumptions; a set of ``k`` members out of ``n`` takes about
-    ``2k log2(n/k)`` solves.  The model's own assumptions are replaced."""
+    ``2k log2(n/k)`` solves.  The model's own assumptions are replaced.
+
+    By default without presolve: the checks are many solves of one model under different
+    assumptions, where presolve (redone for each) costs far more than the search (25 times, on a
+    stage check of 100 actions with prefix sums), and a verdict of infeasibility is the one DESIGN.md asks
+    to confirm without presolve anyway."""
     pos = {c.index: i for i, c in enumerate(candidates)}
 
     def infeasible(chosen: Sequence[int]) -> tuple[bool, list[int]]:
@@ -448,6 +456,18 @@ class Compiler:
 
 def _read(values: Mapping[Key, int | bool], domains: Mapping[Key, tuple[int, int]]) -> dict[Key, Value]:
     return {n: (int(v) if n in domains else bool(v)) for n, v in values.items()}
+
+
+def model_of(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple[int, int]],
+             names: Optional[Sequence[Key]] = None) -> tuple[cp_model.CpModel, Compiler]:
+    """A model of the definitions of ``names`` (all of ``defs`` by default), and its compiler
+    (``compiler.var(key)`` is a decision's variable), for a caller that adds constraints or
+    objectives of its own before solving through this service."""
+    model = new_model()
+    comp = Compiler(model, domains)
+    for n in (defs if names is None else names):
+        comp.define(n, defs[n])
+    return model, comp
 
 
 def solve_group(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple[int, int]], names: list[Key],

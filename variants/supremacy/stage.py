@@ -14,16 +14,19 @@ load (0..4), the recipient's supply center for transfers.  The model (CP-SAT, in
     market price   = an element of the value track at the step reached by the earlier buys
                      (sells) of the same resource, clamped at steps 1 and 18
 
-With every x_i and b_q assumed, the set is feasible exactly when the actions can all be carried
-out in order.  When it is not, the solver's core of assumptions is shrunk by deletion to a
-*minimal* set of actions that cannot all be carried out (every proper subset can), and then to
-the minimal set of quantities that set breaks: ``why`` reports both.
+With every x_i and b_q assumed, the set is feasible exactly when the
+actions can all be carried out in order.  When it is not, the CP-SAT service
+(:func:`dipsat.cpsat.minimal_core`: the solver's own core, shrunk by halves) finds a minimal set
+of actions that cannot be carried out together whatever the other actions do; a last pass over
+that small set drops any action that is not needed when the other actions are not carried out
+(every proper subset of the set can then be carried out alone), and the service finds the
+minimal set of quantities the set breaks: ``why`` reports both.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from dipsat.errors import DipsatError
 
@@ -366,10 +369,10 @@ def _price_table(r_values: tuple[int, ...], units: int, sell: bool, per_unit: bo
     return out
 
 
-def _model(bld: _Builder, active: Optional[set[int]] = None) -> tuple[cp_model.CpModel, list[cp_model.IntVar], dict[str, cp_model.IntVar]]:
-    from ortools.sat.python import cp_model
+def _model(bld: _Builder) -> tuple[cp_model.CpModel, list[cp_model.IntVar], dict[str, cp_model.IntVar]]:
+    from dipsat import cpsat
 
-    m = cp_model.CpModel()
+    m = cpsat.new_model()
     x = [m.new_bool_var(f"act_{i}") for i in range(len(bld.acts))]
     top = len(MARKET_VALUES)
     per_unit = bld.opts.market_step == "per_unit"
@@ -406,24 +409,10 @@ def _model(bld: _Builder, active: Optional[set[int]] = None) -> tuple[cp_model.C
     return m, x, b
 
 
-def _feasible(m: cp_model.CpModel, lits: list[Any]) -> tuple[bool, list[int]]:
-    from ortools.sat.python import cp_model
-
-    m.clear_assumptions()
-    m.add_assumptions(lits)
-    s = cp_model.CpSolver()
-    s.parameters.num_workers = 1
-    s.parameters.random_seed = 0
-    status = s.solve(m)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return True, []
-    if status != cp_model.INFEASIBLE:
-        raise DipsatError(f"the stage check did not finish (CP-SAT status {s.status_name(status)})")
-    return False, list(s.sufficient_assumptions_for_infeasibility())
-
-
 def check_stage(state: State, power: str, stage: int, texts: list[str], opts: SupremacyOptions) -> StageCheck:
     """Check one player's action list; raise :class:`IllegalActions` for actions illegal alone."""
+    from dipsat import cpsat
+
     board = state.get_board()
     acts = parse_actions(board, power, texts)
     bld = _Builder(state, power, stage, opts, acts)
@@ -431,28 +420,24 @@ def check_stage(state: State, power: str, stage: int, texts: list[str], opts: Su
     if bld.problems:
         raise IllegalActions(bld.problems)
     m, x, b = _model(bld)
-    # money terms of trades are IntVars, so the sum must use them directly
     bkeys = sorted(b)
     all_b = [b[k] for k in bkeys]
-    ok, _core = _feasible(m, [*x, *all_b])
-    if ok:
+    label = f"{power}'s stage {stage}"
+    core = cpsat.minimal_core(m, x, label, fixed=all_b)
+    if core is None:
         return StageCheck(power, acts, True)
-    # minimal set of actions: start from the solver's core, delete while still infeasible
-    index = {v.index: i for i, v in enumerate(x)}
-    conflict = sorted({index[c] for c in _core if c in index}) or list(range(len(acts)))
+    # the core holds whatever the other actions do; with the others not carried out, a smaller
+    # set may already fail: drop each member that is not needed then (a few solves: the core is small)
+    conflict = core or list(range(len(acts)))
     for i in list(conflict):
         trial = [j for j in conflict if j != i]
-        still, _ = _feasible(m, [*(x[j] for j in trial), *(x[j].negated() for j in range(len(acts)) if j not in trial), *all_b])
-        if not still:
+        m.clear_assumptions()
+        m.add_assumptions([*(x[j] if j in trial else x[j].negated() for j in range(len(acts))), *all_b])
+        if not cpsat.solve(m, label, cpsat.CORE_PARAMS).feasible:
             conflict = trial
-    off = [x[j].negated() for j in range(len(acts)) if j not in conflict]
-    on = [x[j] for j in conflict]
-    keys = list(bkeys)
-    for key in list(keys):
-        trial_keys = [kk for kk in keys if kk != key]
-        still, _ = _feasible(m, [*on, *off, *(b[kk] for kk in trial_keys)])
-        if not still:
-            keys = trial_keys
+    on_off: list[Any] = [x[j] if j in conflict else x[j].negated() for j in range(len(acts))]
+    kept = cpsat.minimal_core(m, all_b, label, fixed=on_off) or []
+    keys = [bkeys[k] for k in kept]
     names = [bld.q[key].name for key in keys]
     detail = [f"{bld.q[key].name}: starts at {bld.q[key].start}, must stay within {bld.q[key].lo}.."
               + (str(bld.q[key].hi) if bld.q[key].hi < UNBOUNDED else "") for key in keys]
