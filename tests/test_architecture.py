@@ -118,3 +118,20 @@ def test_the_order_kinds_of_the_variants_are_those_their_records_name():
             assert ORDER_KINDS[tag] is kind
     of_variants = {t for t, c in ORDER_KINDS.items() if c.__module__.startswith("dipsat.variants.")}
     assert sorted(of_variants) == sorted(named)
+
+
+def test_only_the_cpsat_service_makes_models_and_solvers():
+    """One CP-SAT service (solver/cpsat.py): no other module constructs a model or a solver, nor
+    overrides a private OR-Tools method."""
+    offenders = []
+    for folder in ("solver", "variants", "maps"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == ROOT / "solver" / "cpsat.py":
+                continue
+            text = path.read_text(encoding="utf-8")
+            for m in re.finditer(r"\bCp(Model|Solver)\(", text):
+                offenders.append(f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
+    assert not offenders, "CP-SAT models or solvers made outside dipsat.cpsat:\n" + "\n".join(offenders)
+    service = (ROOT / "solver" / "cpsat.py").read_text(encoding="utf-8")
+    assert not re.search(r"class \w+\(cp_model\.Cp(Model|Solver)\)", service), "OR-Tools' model or solver subclassed"
+    assert "_add_pre_pep8_methods" not in service

@@ -1,17 +1,19 @@
-"""A round's resolution as equations over integer unit counts, written once and read two ways.
+"""A round's resolution as the engine's equations over integer unit counts (:mod:`dipsat.equations`).
 
 The unknowns are ``sent[o]``: how many units each order really sends.  Everything else —
 units arriving after a sea crossing, the force of each side in each country, whether a battle
 happens, each side's and each contributor's losses, the units an attacked country has left to
-act with, the room left in a destination — is defined from them by exact equations (sums,
-``min``, ``max``, if-then-else, the round-robin loss split), and every ``sent[o]`` is in turn
-defined by its order's own equation.  A consistent resolution is an assignment where every
-order's equation holds.
+act with, the room left in a destination — is an integer (or boolean) decision of the engine,
+defined from them by an exact equation (sums, ``min``, ``max``, if-then-else, the round-robin loss
+split), and every ``sent[o]`` is in turn defined by its order's own equation.  A consistent
+resolution is an assignment where every equation holds: a solution of the :class:`System`.
 
-:class:`CpOps` turns the equations into a CP-SAT model (one IntVar or BoolVar per quantity,
-each fixed by an exact constraint, so the only freedom is in ``sent`` and a cyclic round can
-have several solutions); :class:`EvalOps` evaluates them in plain Python for a given ``sent``,
-which checks every answer CP-SAT returns and computes the numbers the explanations show.
+A round without a cycle (most) is evaluated directly, decision by decision
+(:func:`dipsat.equations.evaluate_acyclic`); otherwise the CP-SAT service enumerates its
+solutions (every helper exactly defined, so each solution is one reading) and, for the
+ambiguity rule's priority, maximises the units sent rank by rank in as few solves as it can
+(:func:`dipsat.cpsat.lexicographic_max`).  Every answer is evaluated again in plain Python from
+the same equations (:func:`evaluate`), which also gives the numbers the explanations show.
 
 The rules (the seed's words in quotes; options in :mod:`.rules`):
 
@@ -39,198 +41,11 @@ The rules (the seed's words in quotes; options in :mod:`.rules`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
+from dipsat.equations import (AND, GE, IF, INT, MAX, MIN, SUM, VAR, Definition, Formula, IntExpr, IntVar, Key, System,
+                              Value, Var, evaluate as truth, evaluate_acyclic, is_formula, value_of)
 from dipsat.errors import SolverError
-
-if TYPE_CHECKING:  # OR-Tools is imported when a round is solved, not when dipsat starts
-    from ortools.sat.python import cp_model
-
-# A number and a truth value of the equations: an int/bool in EvalOps, a CP-SAT variable or
-# literal in CpOps.  The equations are written once against the Ops interface below.
-Num = Any
-Flag = Any
-
-
-class Ops:
-    def c(self, n: int) -> Num:
-        raise NotImplementedError
-
-    def add(self, xs: Sequence[Num]) -> Num:
-        raise NotImplementedError
-
-    def sub(self, a: Num, b: Num) -> Num:
-        raise NotImplementedError
-
-    def min_(self, xs: Sequence[Num]) -> Num:
-        raise NotImplementedError
-
-    def max_(self, xs: Sequence[Num]) -> Num:
-        raise NotImplementedError
-
-    def pos(self, x: Num) -> Flag:
-        """x >= 1"""
-        raise NotImplementedError
-
-    def at_least(self, flags: Sequence[Flag], k: int) -> Flag:
-        raise NotImplementedError
-
-    def all_(self, flags: Sequence[Flag]) -> Flag:
-        raise NotImplementedError
-
-    def false(self) -> Flag:
-        raise NotImplementedError
-
-    def ite(self, f: Flag, a: Num, b: Num) -> Num:
-        raise NotImplementedError
-
-    def round_robin(self, total: Num, caps: Sequence[Num]) -> list[Num]:
-        """Split ``total`` losses over contributors with ``caps`` units, one at a time in turn
-        (first, second, ..., first, ...), skipping those with none left."""
-        raise NotImplementedError
-
-    def define(self, key: int, value: Num, formula: Num) -> None:
-        """The order equation ``sent[key] = formula``."""
-        raise NotImplementedError
-
-
-class EvalOps(Ops):
-    """Plain-Python evaluation; ``define`` records every order whose equation does not hold."""
-
-    def __init__(self) -> None:
-        self.violations: list[tuple[int, int, int]] = []  # (order, sent, formula)
-
-    def c(self, n: int) -> int:
-        return n
-
-    def add(self, xs: Sequence[int]) -> int:
-        return sum(xs)
-
-    def sub(self, a: int, b: int) -> int:
-        return a - b
-
-    def min_(self, xs: Sequence[int]) -> int:
-        return min(xs)
-
-    def max_(self, xs: Sequence[int]) -> int:
-        return max(xs)
-
-    def pos(self, x: int) -> bool:
-        return x >= 1
-
-    def at_least(self, flags: Sequence[bool], k: int) -> bool:
-        return sum(flags) >= k
-
-    def all_(self, flags: Sequence[bool]) -> bool:
-        return all(flags)
-
-    def false(self) -> bool:
-        return False
-
-    def ite(self, f: bool, a: int, b: int) -> int:
-        return a if f else b
-
-    def round_robin(self, total: int, caps: Sequence[int]) -> list[int]:
-        out = [0] * len(caps)
-        left = total
-        while left > 0 and any(out[i] < caps[i] for i in range(len(caps))):
-            for i in range(len(caps)):
-                if left > 0 and out[i] < caps[i]:
-                    out[i] += 1
-                    left -= 1
-        return out
-
-    def define(self, key: int, value: int, formula: int) -> None:
-        if value != formula:
-            self.violations.append((key, value, formula))
-
-
-class CpOps(Ops):
-    """Each operation adds one variable fixed by an exact constraint (two-sided reification for
-    every literal), so that the model's solutions are exactly the consistent resolutions."""
-
-    def __init__(self, model: "cp_model.CpModel", bound: int) -> None:
-        self.m = model
-        self.bound = bound
-        self.n = 0
-
-    def _var(self, lo: int | None = None, hi: int | None = None) -> "cp_model.IntVar":
-        self.n += 1
-        return self.m.new_int_var(-self.bound if lo is None else lo, self.bound if hi is None else hi, f"v{self.n}")
-
-    def _bool(self) -> "cp_model.IntVar":
-        self.n += 1
-        return self.m.new_bool_var(f"b{self.n}")
-
-    def c(self, n: int) -> Num:
-        return self.m.new_constant(n)
-
-    def add(self, xs: Sequence[Num]) -> Num:
-        v = self._var()
-        self.m.add(v == sum(xs))
-        return v
-
-    def sub(self, a: Num, b: Num) -> Num:
-        v = self._var()
-        self.m.add(v == a - b)
-        return v
-
-    def min_(self, xs: Sequence[Num]) -> Num:
-        v = self._var()
-        self.m.add_min_equality(v, list(xs))
-        return v
-
-    def max_(self, xs: Sequence[Num]) -> Num:
-        v = self._var()
-        self.m.add_max_equality(v, list(xs))
-        return v
-
-    def pos(self, x: Num) -> Flag:
-        b = self._bool()
-        self.m.add(x >= 1).only_enforce_if(b)
-        self.m.add(x <= 0).only_enforce_if(~b)
-        return b
-
-    def at_least(self, flags: Sequence[Flag], k: int) -> Flag:
-        b = self._bool()
-        self.m.add(sum(flags) >= k).only_enforce_if(b)
-        self.m.add(sum(flags) <= k - 1).only_enforce_if(~b)
-        return b
-
-    def all_(self, flags: Sequence[Flag]) -> Flag:
-        b = self._bool()
-        self.m.add_min_equality(b, list(flags))
-        return b
-
-    def false(self) -> Flag:
-        return self.m.new_constant(0)
-
-    def ite(self, f: Flag, a: Num, b: Num) -> Num:
-        v = self._var()
-        self.m.add(v == a).only_enforce_if(f)
-        self.m.add(v == b).only_enforce_if(~f)
-        return v
-
-    def round_robin(self, total: Num, caps: Sequence[Num]) -> list[Num]:
-        # losses l_i with sum = total, 0 <= l_i <= cap_i, and for i before j: while i has units
-        # left, j has lost no more than i; while j has units left, i has lost at most one more.
-        ls = [self._var(0, self.bound) for _ in caps]
-        self.m.add(sum(ls) == total)
-        left = []
-        for l, cap in zip(ls, caps):
-            self.m.add(l <= cap)
-            b = self._bool()  # b <=> l < cap
-            self.m.add(l <= cap - 1).only_enforce_if(b)
-            self.m.add(l >= cap).only_enforce_if(~b)
-            left.append(b)
-        for i in range(len(ls)):
-            for j in range(i + 1, len(ls)):
-                self.m.add(ls[j] <= ls[i]).only_enforce_if(left[i])
-                self.m.add(ls[i] <= ls[j] + 1).only_enforce_if(left[j])
-        return ls
-
-    def define(self, key: int, value: Num, formula: Num) -> None:
-        self.m.add(value == formula)
 
 
 @dataclass(frozen=True)
@@ -264,14 +79,19 @@ class Setting:
     land_only_support: frozenset[str] = frozenset()  # free cities whose defence support needs a land attack
     attack_room: str = "arrivals"  # "survivors": an attack on another player's country is not limited by room
 
-    @property
-    def bound(self) -> int:
-        return 2 * (sum(self.units.values()) + 1) + max(self.capacity.values(), default=0)
+    def sent_domain(self, a: Act) -> tuple[int, int]:
+        return 0, min(a.count, self.units.get(a.origin, 0))
+
+
+# A quantity of the equations: while the equations are stated, an engine expression (IntExpr or
+# Formula); in an evaluated Quantities, its int or bool value.
+Num = Any
+Flag = Any
 
 
 @dataclass
 class Quantities:
-    """Every named quantity of the equations (Num values), for explanations and checks."""
+    """Every named quantity of the equations, for explanations and checks."""
 
     arrive: dict[int, Num] = field(default_factory=dict)
     primary: dict[tuple[str, str], Num] = field(default_factory=dict)  # (node, player)
@@ -289,24 +109,106 @@ class Quantities:
     remaining: dict[int, Num] = field(default_factory=dict)
     sides: dict[str, list[str]] = field(default_factory=dict)
 
+    def valued(self, values: dict[Key, Value]) -> "Quantities":
+        """The same quantities, each replaced by its value under ``values``."""
+        out = Quantities(sides=self.sides)
+        for name in ("arrive", "primary", "force", "second", "loss", "main_loss", "support_loss", "home_def",
+                     "home_loss", "avail", "room", "remaining"):
+            getattr(out, name).update((k, value_of(e, values)) for k, e in getattr(self, name).items())
+        for name in ("battle", "engaged"):
+            getattr(out, name).update((k, truth(f, values)) for k, f in getattr(self, name).items())
+        return out
 
-def equations(s: Setting, ops: Ops, sent: dict[int, Num]) -> Quantities:
-    """State the round's equations over ``sent``; return the defined quantities."""
+
+ROUND_TIME_LIMIT = 20.0  # seconds for one solve of a round (a larger map is an error, not a hang)
+
+
+def sent_key(key: int) -> Key:
+    return Key("sent", key)
+
+
+class _Equations:
+    """States the equations into a :class:`System`: one decision per named quantity (its key:
+    the quantity's kind, the act or node number, the player number), built after the decisions
+    it refers to, so the order of definition is an order of evaluation once ``sent`` is known."""
+
+    def __init__(self, s: Setting):
+        self.system = System()
+        self.nodes: dict[str, int] = {}
+        self.players: dict[str, int] = {}
+        for a in s.acts:
+            self.system.domains[sent_key(a.key)] = s.sent_domain(a)
+
+    def _key(self, kind: str, node: str | int, player: str = "") -> Key:
+        unit = node if isinstance(node, int) else self.nodes.setdefault(node, len(self.nodes))
+        part = self.players.setdefault(player, len(self.players)) if player else 0
+        return Key(kind, unit, part)
+
+    def num(self, kind: str, node: str | int, e: IntExpr, player: str = "") -> IntExpr:
+        if isinstance(e, (int, IntVar)):
+            return e
+        k = self._key(kind, node, player)
+        self.system.define_int(k, kind, e)
+        return INT(k)
+
+    def flag(self, kind: str, node: str | int, f: Formula, player: str = "") -> Formula:
+        if f is True or f is False or isinstance(f, Var):
+            return f
+        k = self._key(kind, node, player)
+        self.system.define(k, kind, f)
+        return VAR(k)
+
+    def bound(self, e: IntExpr) -> int:
+        from dipsat.equations import bounds_of
+
+        return bounds_of(e, self.system.domains)[1]
+
+
+def _total(xs: Sequence[IntExpr]) -> IntExpr:
+    return SUM([(1, x) for x in xs])
+
+
+def _pos(x: IntExpr) -> Formula:
+    return GE([(1, x)], 1)
+
+
+def round_robin(eq: _Equations, node: str, player: str, total: IntExpr, caps: Sequence[IntExpr]) -> list[IntExpr]:
+    """Split ``total`` losses over contributors with ``caps`` units, one at a time in turn (first,
+    second, ..., first, ...), skipping those with none left: contributor ``i`` loses its ``k``-th
+    unit exactly when it has ``k`` units and ``total`` exceeds the losses before it (every
+    contributor's first ``k - 1``, and the ``k``-th of those listed before ``i``)."""
+    top = max((eq.bound(c) for c in caps), default=0)
+    out: list[IntExpr] = []
+    for i, c in enumerate(caps):
+        parts: list[tuple[int, Formula]] = []
+        for k in range(1, top + 1):
+            before: list[tuple[int, Any]] = [(1, total)]
+            if k > 1:
+                before += [(-1, MIN(d, k - 1)) for d in caps]
+            before += [(-1, GE([(1, d)], k)) for d in caps[:i]]
+            parts.append((1, AND(GE([(1, c)], k), GE(before, 1))))
+        out.append(eq.num("rr_loss", node, SUM(parts), f"{player}#{i}"))
+    return out
+
+
+def equations(s: Setting) -> tuple[System, Quantities]:
+    """State the round's equations: the system (``sent`` decisions and every quantity) and the
+    named quantities as expressions over it."""
+    eq = _Equations(s)
     q = Quantities()
     acts = s.acts
+    sent = {a.key: INT(sent_key(a.key)) for a in acts}
     moves_into: dict[str, list[Act]] = {}
     supports_at: dict[str, list[Act]] = {}
     from_node: dict[str, list[Act]] = {}
     for a in acts:
         (moves_into if a.kind == "move" else supports_at).setdefault(a.target, []).append(a)
         from_node.setdefault(a.origin, []).append(a)
-        q.arrive[a.key] = ops.max_([ops.sub(sent[a.key], ops.c(a.sea)), ops.c(0)]) if a.sea else sent[a.key]
+        q.arrive[a.key] = eq.num("arrive", a.key, MAX(SUM([(1, sent[a.key])], -a.sea), 0)) if a.sea else sent[a.key]
 
-    def total(xs: list[Num]) -> Num:
-        return ops.add(xs) if xs else ops.c(0)
-
-    out_all = {x: total([sent[a.key] for a in lst]) for x, lst in from_node.items()}
-    out_moves = {x: total([sent[a.key] for a in lst if a.kind == "move"]) for x, lst in from_node.items()}
+    out_all = {x: eq.num("out_all", x, _total([sent[a.key] for a in lst])) for x, lst in from_node.items()}
+    out_moves = {x: eq.num("out_moves", x, _total([sent[a.key] for a in lst if a.kind == "move"]))
+                 for x, lst in from_node.items()}
 
     nodes = sorted(set(s.owner) | set(moves_into) | set(supports_at) | set(from_node))
     for y in nodes:
@@ -316,64 +218,64 @@ def equations(s: Setting, ops: Ops, sent: dict[int, Num]) -> Quantities:
         sides = sorted(set(movers) | ({owner} if owner else set()))
         q.sides[y] = sides
         if owner:
-            q.home_def[y] = (ops.c(home) if s.defend_first == "all_units"
-                             else ops.sub(ops.c(home), out_all.get(y, ops.c(0))))
+            q.home_def[y] = (home if s.defend_first == "all_units"
+                             else eq.num("home_def", y, SUM([(-1, out_all.get(y, 0))], home)))
         for p in sides:
             parts = [q.arrive[a.key] for a in moves_into.get(y, []) if a.player == p]
             if p == owner:
                 parts.append(q.home_def[y])
-            q.primary[y, p] = total(parts)
-        battle = ops.at_least([ops.pos(q.primary[y, p]) for p in sides], 2) if len(sides) >= 2 else ops.false()
+            q.primary[y, p] = eq.num("primary", y, _total(parts), p)
+        battle = eq.flag("battle", y, GE([(1, _pos(q.primary[y, p])) for p in sides], 2)) if len(sides) >= 2 else False
         q.battle[y] = battle
         for a in supports_at.get(y, []):
             if a.beneficiary in sides:
-                conds = [battle, ops.pos(q.primary[y, a.beneficiary])]
+                conds = [battle, _pos(q.primary[y, a.beneficiary])]
                 if y in s.land_only_support and a.beneficiary == owner:
-                    conds.append(ops.pos(total([q.arrive[b.key] for b in moves_into.get(y, [])
-                                                 if b.player != owner and b.by_land])))
-                q.engaged[a.key] = ops.all_(conds)
+                    conds.append(_pos(_total([q.arrive[b.key] for b in moves_into.get(y, [])
+                                              if b.player != owner and b.by_land])))
+                q.engaged[a.key] = eq.flag("engaged", a.key, AND(*conds))
             else:
-                q.engaged[a.key] = ops.false()
+                q.engaged[a.key] = False
         if len(sides) < 2:
             for p in sides:
-                q.loss[y, p] = q.main_loss[y, p] = ops.c(0)
+                q.loss[y, p] = q.main_loss[y, p] = 0
             for a in supports_at.get(y, []):
-                q.support_loss[a.key] = ops.c(0)
+                q.support_loss[a.key] = 0
             if owner:
-                q.home_loss[y] = ops.c(0)
+                q.home_loss[y] = 0
             continue
         sups = {p: sorted((a for a in supports_at.get(y, []) if a.beneficiary == p), key=lambda a: (a.player, a.rank))
                 for p in sides}
         for p in sides:
-            q.force[y, p] = total([q.primary[y, p]] + [q.arrive[a.key] for a in sups[p]])
-        others = [ops.min_([q.force[y, p], ops.max_([q.force[y, t] for t in sides if t != p])]) for p in sides]
-        q.second[y] = ops.max_(others)
+            q.force[y, p] = eq.num("force", y, _total([q.primary[y, p]] + [q.arrive[a.key] for a in sups[p]]), p)
+        others = [MIN(q.force[y, p], MAX(*(q.force[y, t] for t in sides if t != p))) for p in sides]
+        q.second[y] = eq.num("second", y, MAX(*others))
         for p in sides:
-            q.loss[y, p] = ops.ite(battle, ops.min_([q.force[y, p], q.second[y]]), ops.c(0))
+            q.loss[y, p] = eq.num("loss", y, IF(battle, MIN(q.force[y, p], q.second[y]), 0), p)
             if sups[p]:
-                split = ops.round_robin(q.loss[y, p], [q.primary[y, p]] + [q.arrive[a.key] for a in sups[p]])
+                split = round_robin(eq, y, p, q.loss[y, p], [q.primary[y, p]] + [q.arrive[a.key] for a in sups[p]])
                 q.main_loss[y, p] = split[0]
                 for a, l in zip(sups[p], split[1:]):
                     q.support_loss[a.key] = l
             else:
                 q.main_loss[y, p] = q.loss[y, p]
         for a in supports_at.get(y, []):
-            q.support_loss.setdefault(a.key, ops.c(0))
+            q.support_loss.setdefault(a.key, 0)
         if owner:
-            own_arrivals = total([q.arrive[a.key] for a in moves_into.get(y, []) if a.player == owner])
+            own_arrivals = _total([q.arrive[a.key] for a in moves_into.get(y, []) if a.player == owner])
             ml = q.main_loss[y, owner]
             if s.reinforcement_losses == "home_first":
-                q.home_loss[y] = ops.min_([q.home_def[y], ml])
+                q.home_loss[y] = eq.num("home_loss", y, MIN(q.home_def[y], ml))
             else:
-                q.home_loss[y] = ops.sub(ml, ops.min_([own_arrivals, ml]))
+                q.home_loss[y] = eq.num("home_loss", y, SUM([(1, ml), (-1, MIN(own_arrivals, ml))]))
 
     # units each country may act with
     for x in from_node:
         home = s.units.get(x, 0)
         if s.defend_first == "all_units" and x in s.owner and len(q.sides.get(x, [])) >= 2:
-            q.avail[x] = ops.ite(q.battle[x], ops.sub(q.home_def[x], q.home_loss[x]), ops.c(home))
+            q.avail[x] = eq.num("avail", x, IF(q.battle[x], SUM([(1, q.home_def[x]), (-1, q.home_loss[x])]), home))
         else:
-            q.avail[x] = ops.c(home)
+            q.avail[x] = home
 
     # the order equations
     earlier_into: dict[tuple[str, str], list[Act]] = {}
@@ -381,72 +283,59 @@ def equations(s: Setting, ops: Ops, sent: dict[int, Num]) -> Quantities:
         if a.kind == "move":
             earlier_into.setdefault((a.target, a.player), []).append(a)
     for x, lst in sorted(from_node.items()):
-        used: list[Num] = []
+        used: list[IntExpr] = []
         for a in sorted(lst, key=lambda a: a.rank):
-            q.remaining[a.key] = ops.sub(q.avail[x], total(used))
-            limits = [ops.c(a.count), q.remaining[a.key]]
+            q.remaining[a.key] = eq.num("remaining", a.key, SUM([(1, q.avail[x])] + [(-1, u) for u in used]))
+            limits: list[IntExpr] = [a.count, q.remaining[a.key]]
             unlimited = (s.attack_room == "survivors" and s.owner.get(a.target) not in (None, a.player))
+            formula: IntExpr
             if a.kind == "move" and not unlimited:
-                stay = (ops.sub(ops.c(s.units.get(a.target, 0)), out_moves.get(a.target, ops.c(0)))
-                        if s.owner.get(a.target) == a.player else ops.c(0))
+                stay = (SUM([(-1, out_moves.get(a.target, 0))], s.units.get(a.target, 0))
+                        if s.owner.get(a.target) == a.player else 0)
                 before = [q.arrive[b.key] for b in earlier_into[a.target, a.player] if b.rank < a.rank]
-                room = ops.sub(ops.sub(ops.c(s.capacity[a.target]), stay), total(before))
+                room = eq.num("room", a.key, SUM([(-1, stay)] + [(-1, b) for b in before], s.capacity[a.target]))
                 q.room[a.key] = room
-                limits.append(ops.ite(ops.pos(room), ops.add([room, ops.c(a.sea)]), ops.c(0)))
-                formula = ops.min_(limits)
+                limits.append(IF(_pos(room), SUM([(1, room)], a.sea), 0))
+                formula = MIN(*limits)
             elif a.kind == "move":
-                formula = ops.min_(limits)
+                formula = MIN(*limits)
             else:
-                formula = ops.ite(q.engaged[a.key], ops.min_(limits), ops.c(0))
-            ops.define(a.key, sent[a.key], formula)
+                formula = IF(q.engaged[a.key], MIN(*limits), 0)
+            lo, hi = s.sent_domain(a)
+            eq.system.define_int(sent_key(a.key), "sent", formula, lo, hi)
             used.append(sent[a.key])
-    return q
+    return eq.system, q
 
 
 def evaluate(s: Setting, sent: dict[int, int]) -> tuple[Quantities, list[tuple[int, int, int]]]:
-    ops = EvalOps()
-    q = equations(s, ops, sent)
-    return q, ops.violations
+    """Every quantity's value for the given ``sent`` (plain Python), and every order whose
+    equation does not hold: (order, sent, what its equation gives)."""
+    system, q = equations(s)
+    values: dict[Key, Value] = {sent_key(k): v for k, v in sent.items()}
+    for k, d in system.defs.items():  # defined after what they refer to: one pass
+        if k.kind != "sent":
+            values[k] = _value(d, values)
+    bad = []
+    for a in s.acts:
+        k = sent_key(a.key)
+        f = value_of(system.defs[k], values)
+        lo, hi = system.domains[k]
+        if f != sent[a.key] or not lo <= f <= hi:
+            bad.append((a.key, sent[a.key], f))
+    return q.valued(values), bad
+
+
+def _value(d: Definition, values: dict[Key, Value]) -> Value:
+    return truth(d, values) if is_formula(d) else value_of(d, values)
 
 
 @dataclass
 class Readings:
-    """The consistent resolutions CP-SAT found (each a ``sent`` vector), and whether the list
-    is complete (fewer than the limit)."""
+    """The consistent resolutions found (each a ``sent`` vector), and whether the list is
+    complete (fewer than the limit)."""
 
     found: list[dict[int, int]]
     complete: bool
-
-
-def _model(s: Setting) -> tuple["cp_model.CpModel", dict[int, "cp_model.IntVar"]]:
-    from ortools.sat.python import cp_model
-
-    m = cp_model.CpModel()
-    bound = s.bound
-    sent = {a.key: m.new_int_var(0, min(a.count, s.units.get(a.origin, 0)), f"sent_{a.key}") for a in s.acts}
-    equations(s, CpOps(m, bound), sent)
-    return m, sent
-
-
-def _solver(presolve: bool = True) -> "cp_model.CpSolver":
-    from ortools.sat.python import cp_model
-
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = 0
-    solver.parameters.max_time_in_seconds = 20.0
-    if not presolve:
-        solver.parameters.cp_model_presolve = False
-    return solver
-
-
-def _forbid(m: "cp_model.CpModel", sent: dict[int, "cp_model.IntVar"], found: dict[int, int]) -> None:
-    diff: list["cp_model.IntVar"] = []
-    for k, v in sorted(sent.items()):
-        b = m.new_bool_var(f"diff_{k}_{len(diff)}")
-        m.add(v != found[k]).only_enforce_if(b)
-        diff.append(b)
-    m.add_bool_or(diff)
 
 
 def _verified(s: Setting, values: dict[int, int]) -> dict[int, int]:
@@ -458,45 +347,41 @@ def _verified(s: Setting, values: dict[int, int]) -> dict[int, int]:
 
 
 def enumerate_readings(s: Setting, limit: int = 16, fixed: Sequence[tuple[list[int], int]] = ()) -> Readings:
-    """Every consistent resolution (up to ``limit``), by solving, forbidding the solution found
-    and solving again; each is checked against the plain-Python equations.  ``fixed``: extra
-    constraints ``sum(sent of keys) == value`` (the lexicographic priority levels)."""
+    """Every consistent resolution (up to ``limit``): a round without a cycle by direct
+    evaluation, any other by the CP-SAT service; each is checked against the plain-Python
+    equations.  ``fixed``: extra constraints ``sum(sent of keys) == value`` (the lexicographic
+    priority levels)."""
     if not s.acts:
         return Readings([{}], True)
-    from ortools.sat.python import cp_model
+    system, _ = equations(s)
+    if not fixed:
+        direct = evaluate_acyclic(system.defs, system.domains)
+        if direct is not None:
+            return Readings([{a.key: int(direct[sent_key(a.key)]) for a in s.acts}], True)
+    from dipsat import cpsat
 
-    m, sent = _model(s)
+    model, comp = cpsat.model_of(system.defs, system.domains)
     for keys, value in fixed:
-        m.add(sum(sent[k] for k in keys) == value)
-    found: list[dict[int, int]] = []
-    while len(found) < limit:
-        solver = _solver()
-        status = solver.solve(m)
-        if status == cp_model.INFEASIBLE:
-            if not found and _solver(presolve=False).solve(m) != cp_model.INFEASIBLE:
-                raise SolverError("CP-SAT presolve reported no resolution, but the model without presolve has one")
-            return Readings(found, True)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            raise SolverError(f"CP-SAT could not solve the round: {solver.status_name(status)}")
-        values = _verified(s, {k: solver.value(v) for k, v in sent.items()})
-        found.append(values)
-        _forbid(m, sent, values)
-    return Readings(found, False)
+        model.add(sum(comp.var(sent_key(k)) for k in keys) == value)
+    found, complete = cpsat.distinct_solutions(model, {a.key: comp.var(sent_key(a.key)) for a in s.acts}, limit,
+                                               "a continents round", cpsat.Params(time_limit=ROUND_TIME_LIMIT))
+    return Readings([_verified(s, {k: int(v) for k, v in f.items()}) for f in found], complete)
 
 
 def priority_levels(s: Setting, keep: Sequence[tuple[list[int], int]] = ()) -> list[tuple[list[int], int]]:
     """The lexicographic priority: maximise the units sent by everybody's first orders, then by
-    their second orders, ...; returns the levels fixed one after another (CP-SAT objective)."""
-    levels: list[tuple[list[int], int]] = list(keep)
-    for rank in sorted({a.rank for a in s.acts}):
-        keys = [a.key for a in s.acts if a.rank == rank]
-        m, sent = _model(s)
-        for ks, v in levels:
-            m.add(sum(sent[k] for k in ks) == v)
-        m.maximize(sum(sent[k] for k in keys))
-        solver = _solver()
-        status = solver.solve(m)
-        if solver.status_name(status) != "OPTIMAL":
-            raise SolverError(f"CP-SAT could not optimise the priority level {rank + 1}: {solver.status_name(status)}")
-        levels.append((keys, int(round(solver.objective_value))))
-    return levels
+    their second orders, ...; returns the levels (the acts of each rank and their best total),
+    found by :func:`dipsat.cpsat.lexicographic_max` in as few solves as the weights allow."""
+    from dipsat import cpsat
+
+    system, _ = equations(s)
+    model, comp = cpsat.model_of(system.defs, system.domains)
+    for fixed_keys, value in keep:
+        model.add(sum(comp.var(sent_key(k)) for k in fixed_keys) == value)
+    ranks = sorted({a.rank for a in s.acts})
+    levels = [[a.key for a in s.acts if a.rank == r] for r in ranks]
+    objectives = [(sum(comp.var(sent_key(k)) for k in ks), sum(system.domains[sent_key(k)][0] for k in ks),
+                   sum(system.domains[sent_key(k)][1] for k in ks)) for ks in levels]
+    values = cpsat.lexicographic_max(model, objectives, "a continents round's priority",
+                                     cpsat.Params(time_limit=ROUND_TIME_LIMIT))
+    return list(keep) + list(zip(levels, values))
