@@ -62,7 +62,7 @@ K = TypeVar("K", bound=Hashable)
 
 DUMP_ENV = "DIPSAT_CPSAT_DUMP"
 _dumped = itertools.count(1)  # numbers the dumped files of this process (debugging only)
-FEASIBLE = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+FEASIBLE = ("OPTIMAL", "FEASIBLE")  # the statuses with a solution
 
 
 # -- models and solvers --------------------------------------------------------------------------
@@ -137,10 +137,10 @@ def solve(model: cp_model.CpModel, label: str, params: Params = Params(), *,
     status = s.solve(model, callback) if callback is not None else s.solve(model)
     if stats is not None:
         stats.solves += 1
-    name = s.status_name(status)
-    if status in FEASIBLE or status == cp_model.INFEASIBLE or (status == cp_model.UNKNOWN and callback is not None):
-        return Solved(s, status in FEASIBLE, name)
-    if status == cp_model.UNKNOWN and params.time_limit:
+    name = s.status_name(status)  # compared by name: the status enum's type differs across ortools 9.12-9.15
+    if name in FEASIBLE or name == "INFEASIBLE" or (name == "UNKNOWN" and callback is not None):
+        return Solved(s, name in FEASIBLE, name)
+    if name == "UNKNOWN" and params.time_limit:
         raise SolverError(f"the solver time limit of {params.time_limit:g} s was exceeded ({label})")
     raise SolverError(f"CP-SAT returned {name} ({label})")
 

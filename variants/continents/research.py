@@ -1,7 +1,7 @@
 """The research commands on this variant.
 
-* ``explore``: every consistent reading of a round under the rules as written (CP-SAT,
-  solving and forbidding each solution in turn), the orders on which they differ, and which
+* ``explore``: every consistent reading of a round under the rules as written (the CP-SAT
+  service's distinct solutions), the orders on which they differ, and which
   value of the ``ambiguity`` option picks which; then how many readings each other option
   value leaves.
 * ``why``: what one order's outcome hinges on — the battle it is in, the other orders (each

@@ -26,7 +26,7 @@ minimal set of quantities the set breaks: ``why`` reports both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 from dipsat.errors import DipsatError
 
