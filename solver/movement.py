@@ -23,7 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
-from typing import Any, ClassVar, Optional, Sequence
+from typing import Any, ClassVar, Generic, Optional, Sequence, TypeVar, cast
 
 from dipsat.maps import GameMap
 
@@ -104,9 +104,16 @@ class Encoding:
     detail: bool = True
 
 
-class MovementRules:
+E = TypeVar("E", bound=Encoding)
+
+
+class MovementRules(Generic[E]):
     """DATC 3.0 chapter 5 movement rules.  Variants override the hooks they change.  A turn is
-    adjudicated by :class:`dipsat.pipeline.Pipeline` (encode here, solve, explain here)."""
+    adjudicated by :class:`dipsat.pipeline.Pipeline` (encode here, solve, explain here).
+
+    Generic over the encoding its :meth:`collect` makes: a variant whose turn needs more than
+    :class:`Encoding` holds subclasses it, overrides :meth:`collect` to make it, and declares
+    ``class ItsRules(MovementRules[ItsEncoding])``, so that every hook is handed that type."""
 
     # The options whose formulas these rules declare through ``RuleOptions.choose``/``cases``:
     # in one model of every reading (``dipsat readings``) each value's formula holds under its
@@ -125,7 +132,7 @@ class MovementRules:
         self.rules = rules
         self.geo = geography or Geography(game_map)
 
-    def explain(self, enc: Encoding, values: Values, components: Sequence[Component]) -> MovementResult:
+    def explain(self, enc: E, values: Values, components: Sequence[Component]) -> MovementResult:
         """The result of a solved turn (shared: :func:`explain`, with the explanation hooks)."""
         return explain(self, enc, values, components)
 
@@ -151,16 +158,16 @@ class MovementRules:
         """Does this move attack its destination?  (A variant's own kind of move may not.)"""
         return True
 
-    def nonattack_formula(self, enc: "Encoding", u: int) -> Formula:
+    def nonattack_formula(self, enc: E, u: int) -> Formula:
         """When a move that is not an attack gets through (variants that have such moves)."""
         return FALSE
 
-    def head_to_head_formula(self, enc: "Encoding", u: int, n: int, restricted: Terms) -> Formula:
+    def head_to_head_formula(self, enc: E, u: int, n: int, restricted: Terms) -> Formula:
         """Head-to-head: ``u`` beats the unit ``n`` coming the other way (DATC 5.B.1: its attack
         beats n's defend strength)."""
         return self._ge(restricted, self.defend_terms(enc, n), 1)
 
-    def explain_move(self, enc: "Encoding", values: Values, u: int, outcome: Outcome) -> Outcome:
+    def explain_move(self, enc: E, values: Values, u: int, outcome: Outcome) -> Outcome:
         """A variant may rewrite a move's explanation in its own words."""
         return outcome
 
@@ -168,7 +175,7 @@ class MovementRules:
         return describe_unit(pos.units[u], self.map)
 
     # -- encoding: shared parts, in a fixed order ---------------------------------------------
-    def encode(self, b: BoundOrders) -> Encoding:
+    def encode(self, b: BoundOrders) -> E:
         """The equations of a turn.  Shared by every variant: what the orders are
         (:meth:`collect`), then the decisions in a fixed order — paths of convoyed moves
         (:meth:`path_formula`), moves (:meth:`battle`, per force when :attr:`merge_moves`), supports
@@ -193,7 +200,7 @@ class MovementRules:
                 force = Key("force", members[0])
                 sysm.define(force, "force", self.battle(enc, members))
                 for u in members:
-                    sysm.define(_name("M", u), "move", AND(VAR(force), self.P(enc, u)))
+                    sysm.define(_name("M", u), "move", AND(VAR(force), self.path_open(enc, u)))
         else:
             for u in sorted(enc.moves):
                 sysm.define(_name("M", u), "move", self.battle(enc, [u]))
@@ -207,7 +214,7 @@ class MovementRules:
                 sysm.define(_name("C", c), "convoy", self.convoy_formula(enc, c))
         return enc
 
-    def collect(self, b: BoundOrders) -> Encoding:
+    def collect(self, b: BoundOrders) -> E:
         """What every variant's encoding starts from: the moves and their destinations, the
         units in each province, the route of each move, the labels; with :attr:`merge_moves`,
         the forces (the moves of one power into one province)."""
@@ -218,7 +225,8 @@ class MovementRules:
         for i, prov in enumerate(b.provinces):
             occupants[prov].append(i)
         route = {u: b.route.get(u, "land") for u in moves}
-        enc = Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, occupants=dict(occupants))
+        # the core's own encoding: a subclass whose encoding is another type overrides collect
+        enc = cast(E, Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, occupants=dict(occupants)))
         if self.merge_moves:
             forces: dict[tuple[str, str], list[int]] = defaultdict(list)
             for u in sorted(moves):
@@ -229,7 +237,7 @@ class MovementRules:
         enc.system.labels = enc.labels
         return enc
 
-    def plan(self, enc: Encoding) -> None:
+    def plan(self, enc: E) -> None:
         """Hook: how the orders relate — which moves attack which province, which supports and
         convoys match a move, which moves meet head-on.  DATC Diplomacy: one unit per
         province, supports matched per unit."""
@@ -274,20 +282,20 @@ class MovementRules:
         enc.into, enc.move_supports, enc.hold_supports = dict(into), dict(move_supports), dict(hold_supports)
         enc.convoyers = dict(convoyers)
 
-    def battle(self, enc: Encoding, movers: list[int]) -> Formula:
+    def battle(self, enc: E, movers: list[int]) -> Formula:
         """Hook: when a move (or, with :attr:`merge_moves`, a force: the moves of one power
         into one province) gets into its destination.  DATC 5.B: the attack beats the hold,
         defend or failed-move strength there and every prevent strength."""
         u = movers[0]
         return self.move_formula(enc, u) if self.is_attack(enc.moves[u]) else self.nonattack_formula(enc, u)
 
-    def decisions(self, enc: Encoding) -> list[tuple[Key, str, Definition]]:
+    def decisions(self, enc: E) -> list[tuple[Key, str, Definition]]:
         """Hook: decisions of the variant's own, as (key, kind, definition), defined after the
         paths and before the moves (an integer one only over decisions defined before it, or
         booleans).  DATC: none."""
         return []
 
-    def cuts(self, enc: Encoding) -> list[tuple[Key, Definition]]:
+    def cuts(self, enc: E) -> list[tuple[Key, Definition]]:
         """Hook: the support decisions of the turn and their definitions — what cuts a support,
         and how much of it.  A boolean decision is "given / cut"; an integer one says how much
         support is given (a partial cut), and :meth:`support_terms` counts it.  DATC: one
@@ -296,7 +304,7 @@ class MovementRules:
                 if isinstance(o.body, Support) and enc.matched.get(s)]
 
     # formulas of decisions ----------------------------------------------------------------
-    def P(self, enc: Encoding, u: int) -> Formula:
+    def path_open(self, enc: E, u: int) -> Formula:
         """The move can be made at all: by land, or along a successful convoy."""
         return VAR(_name("P", u)) if enc.route[u] == "convoy" else TRUE
 
@@ -307,16 +315,16 @@ class MovementRules:
         r = route[u]
         return FALSE if r == "land" else TRUE if r == "convoy" else VAR(_name("P", u))
 
-    def M(self, u: int) -> Formula:
+    def move_succeeds(self, u: int) -> Formula:
         return VAR(_name("M", u))
 
-    def S(self, enc: Encoding, s: int) -> Formula:
+    def support_given(self, enc: E, s: int) -> Formula:
         return VAR(_name("S", s)) if enc.matched.get(s) else FALSE
 
-    def C(self, enc: Encoding, f: int) -> Formula:
+    def convoy_given(self, enc: E, f: int) -> Formula:
         return VAR(_name("C", f)) if enc.matched.get(f) else FALSE
 
-    def convoy_routes(self, enc: Encoding, u: int) -> list[tuple[Any, ...]]:
+    def convoy_routes(self, enc: E, u: int) -> list[tuple[Any, ...]]:
         """Chains of convoying fleets from the army's province to its destination."""
         pos = enc.bound.position
         fleets = enc.convoyers.get(u, [])
@@ -354,7 +362,7 @@ class MovementRules:
                 extend([f])
         return sorted(routes)
 
-    def path_formula(self, enc: Encoding, u: int) -> Formula:
+    def path_formula(self, enc: E, u: int) -> Formula:
         routes = enc.routes[u]
         if not routes:
             return FALSE
@@ -362,24 +370,24 @@ class MovementRules:
         def disrupted_by(rule: str) -> Formula:
             if rule == "any_route":
                 fleets = sorted(set(chain.from_iterable(routes)))
-                return AND(*(self.C(enc, f) for f in fleets))
-            return OR(*(AND(*(self.C(enc, f) for f in r)) for r in routes))
+                return AND(*(self.convoy_given(enc, f) for f in fleets))
+            return OR(*(AND(*(self.convoy_given(enc, f) for f in r)) for r in routes))
 
         return self.rules.choose("multi_route_disruption", disrupted_by)
 
     # strengths ----------------------------------------------------------------------------
-    def own_terms(self, enc: Encoding, u: int) -> Terms:
+    def own_terms(self, enc: E, u: int) -> Terms:
         pos = enc.bound.position
         return [(enc.labels[u], self.unit_weight(pos, u), TRUE)]
 
-    def support_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
+    def support_terms(self, enc: E, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
         if not supporters:  # most units: no support
             return []
         pos = enc.bound.position
-        return [(f"support {enc.labels[s]}", self.unit_weight(pos, s), self.S(enc, s))
+        return [(f"support {enc.labels[s]}", self.unit_weight(pos, s), self.support_given(enc, s))
                 for s in supporters if exclude_power is None or pos.units[s].power != exclude_power]
 
-    def attack_terms(self, enc: Encoding, u: int, restricted_by: Optional[str]) -> Terms:
+    def attack_terms(self, enc: E, u: int, restricted_by: Optional[str]) -> Terms:
         """Attack strength given the path; ``restricted_by`` = power of a unit that stays at the
         destination (its supports are not counted; attacking one's own unit has strength 0)."""
         pos = enc.bound.position
@@ -387,30 +395,30 @@ class MovementRules:
             return []
         return self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []), restricted_by)
 
-    def hold_terms(self, enc: Encoding, v: int) -> Terms:
+    def hold_terms(self, enc: E, v: int) -> Terms:
         return self.own_terms(enc, v) + self.support_terms(enc, enc.hold_supports.get(v, []))
 
-    def defend_terms(self, enc: Encoding, v: int) -> Terms:
+    def defend_terms(self, enc: E, v: int) -> Terms:
         return self.own_terms(enc, v) + self.support_terms(enc, enc.move_supports.get(v, []))
 
-    def prevent_terms(self, enc: Encoding, u: int) -> Terms:
+    def prevent_terms(self, enc: E, u: int) -> Terms:
         return self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []))
 
-    def prevent_zero(self, enc: Encoding, u: int) -> Formula:
+    def prevent_zero(self, enc: E, u: int) -> Formula:
         """Prevent strength is 0: no path, or beaten by the unit it swaps with (DATC 4.A.7)."""
         pos = enc.bound.position
 
         def zero(reading: str) -> Formula:
-            conds = [NOT(self.P(enc, u))]
+            conds = [NOT(self.path_open(enc, u))]
             if reading == "head_to_head":
                 if u in enc.h2h:
                     v, battle = enc.h2h[u]
-                    conds.append(AND(battle, self.M(v)))
+                    conds.append(AND(battle, self.move_succeeds(v)))
             else:
                 here = pos.units[u].province
                 for n in enc.into.get(here, []):
                     if pos.units[n].province == enc.dest[u]:
-                        conds.append(self.M(n))
+                        conds.append(self.move_succeeds(n))
             return OR(*conds)
 
         return self.rules.choose("dislodged_no_effect_on_origin", zero)
@@ -419,40 +427,40 @@ class MovementRules:
     def _ge(plus: Terms, minus: Terms, k: int) -> Formula:
         return GE([(w, f) for _, w, f in plus] + [(-w, f) for _, w, f in minus], k)
 
-    def beats_prevent(self, enc: Encoding, attack: Terms, other: int) -> Formula:
+    def beats_prevent(self, enc: E, attack: Terms, other: int) -> Formula:
         return OR(self.prevent_zero(enc, other), self._ge(attack, self.prevent_terms(enc, other), 1))
 
-    def move_formula(self, enc: Encoding, u: int) -> Formula:
+    def move_formula(self, enc: E, u: int) -> Formula:
         pos = enc.bound.position
         d = enc.dest[u]
         rivals = [m for m in enc.into.get(d, []) if m != u]
         occ = [v for v in enc.occupants.get(d, []) if v != u]
         if not occ:
             a = self.attack_terms(enc, u, None)
-            return AND(self.P(enc, u), *(self.beats_prevent(enc, a, r) for r in rivals))
+            return AND(self.path_open(enc, u), *(self.beats_prevent(enc, a, r) for r in rivals))
         v = occ[0]  # the standard board has one unit per province; stacks override this hook
         vpow = pos.units[v].power
         restricted = self.attack_terms(enc, u, vpow)
         beat_rivals = [self.beats_prevent(enc, restricted, r) for r in rivals]
         if v not in enc.moves:
-            return AND(self.P(enc, u), self._ge(restricted, self.hold_terms(enc, v), 1), *beat_rivals)
+            return AND(self.path_open(enc, u), self._ge(restricted, self.hold_terms(enc, v), 1), *beat_rivals)
         # the unit at the destination moves: it leaves, or it fails and holds with strength 1
         full = self.attack_terms(enc, u, None)
-        stays = AND(NOT(self.M(v)), self._ge(restricted, self.failed_terms(enc, v), 1), *beat_rivals)
-        left = AND(self.M(v), *(self.beats_prevent(enc, full, r) for r in rivals))
+        stays = AND(NOT(self.move_succeeds(v)), self._ge(restricted, self.failed_terms(enc, v), 1), *beat_rivals)
+        left = AND(self.move_succeeds(v), *(self.beats_prevent(enc, full, r) for r in rivals))
         not_battle = OR(left, stays)
         if u in enc.h2h:
             n, battle = enc.h2h[u]
             fight = AND(self.head_to_head_formula(enc, u, n, restricted), *beat_rivals)
-            return AND(self.P(enc, u), OR(AND(battle, fight), AND(NOT(battle), not_battle)))
-        return AND(self.P(enc, u), not_battle)
+            return AND(self.path_open(enc, u), OR(AND(battle, fight), AND(NOT(battle), not_battle)))
+        return AND(self.path_open(enc, u), not_battle)
 
-    def failed_terms(self, enc: Encoding, v: int) -> Terms:
+    def failed_terms(self, enc: E, v: int) -> Terms:
         pos = enc.bound.position
         return [(f"{enc.labels[v]}, whose move failed", self.unit_weight(pos, v), TRUE)]
 
     # supports and convoys -------------------------------------------------------------------
-    def support_formula(self, enc: Encoding, s: int) -> Formula:
+    def support_formula(self, enc: E, s: int) -> Formula:
         pos = enc.bound.position
         body = enc.bound.orders[s].body
         assert isinstance(body, Support)
@@ -467,16 +475,16 @@ class MovementRules:
                 exempt.append((m, when, why))
             if when is not TRUE:
                 cutters.append(m)
-                cut.append(AND(self.P(enc, m), NOT(when)))
+                cut.append(AND(self.path_open(enc, m), NOT(when)))
             # a unit that dislodges the supporter cuts the support, except where an edition's
             # paradox rule says the convoyed army does not cut it (it "takes precedence over
             # the dislodge rule", DATC 6.F.17)
-            dislodge.append(AND(self.M(m), NOT(when)) if also_dislodge else self.M(m))
+            dislodge.append(AND(self.move_succeeds(m), NOT(when)) if also_dislodge else self.move_succeeds(m))
         enc.cutters[s] = cutters
         enc.exempt[s] = exempt
         return AND(NOT(OR(*cut)), NOT(OR(*dislodge)))
 
-    def cut_exemption(self, enc: Encoding, s: int, body: Support, m: int) -> tuple[Formula, str, bool]:
+    def cut_exemption(self, enc: E, s: int, body: Support, m: int) -> tuple[Formula, str, bool]:
         """When the move ``m`` into the supporter's province does not cut its support, why, and
         whether that holds even when ``m`` dislodges the supporter."""
         pos = enc.bound.position
@@ -496,7 +504,7 @@ class MovementRules:
                 return guarded([(g, via if w else FALSE) for g, w in rules]), why, True
         return FALSE, "", False
 
-    def paradox_exemption(self, enc: Encoding, s: int, body: Support, m: int, rule: Optional[str] = None) -> str:
+    def paradox_exemption(self, enc: E, s: int, body: Support, m: int, rule: Optional[str] = None) -> str:
         """The edition's convoy-paradox rule (DATC 4.A.2 a-c): when a convoyed army does not cut
         (``rule``: the edition's; default the options' value)."""
         if rule is None:
@@ -520,12 +528,12 @@ class MovementRules:
                 return "1982 rule: a convoyed army does not cut support of an action in a body of water with a convoying fleet"
         return ""
 
-    def convoy_formula(self, enc: Encoding, f: int) -> Formula:
+    def convoy_formula(self, enc: E, f: int) -> Formula:
         here = enc.bound.position.units[f].province
-        return NOT(OR(*(self.M(m) for m in enc.into.get(here, []))))
+        return NOT(OR(*(self.move_succeeds(m) for m in enc.into.get(here, []))))
 
     # -- explanation hooks (see :func:`explain`) --------------------------------------------
-    def dislodgers(self, r: "Reading") -> dict[int, int]:
+    def dislodgers(self, r: "SolvedTurn[E]") -> dict[int, int]:
         """Hook: unit -> the unit that dislodged it."""
         into, moved = r.enc.into, r.moved
         out: dict[int, int] = {}
@@ -537,13 +545,13 @@ class MovementRules:
                     out[u] = a
         return out
 
-    def move_outcome(self, r: "Reading", u: int) -> Outcome:
+    def move_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a move, with the strengths compared."""
         out = _move_outcome(self, r.enc, r.values, u, r.enc.bound.orders[u], r.common(u), r.strength, r.moved,
                             r.overridden)
         return self.explain_move(r.enc, r.values, u, out)
 
-    def support_outcome(self, r: "Reading", u: int) -> Outcome:
+    def support_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a support order."""
         enc, b = r.enc, r.enc.bound
         pos = b.position
@@ -559,16 +567,16 @@ class MovementRules:
                               **common)
         if r.values[_name("S", u)]:
             spared = tuple(Spared.build(by=order_ref(b.orders[mv]), why=why) for mv, when, why in enc.exempt.get(u, [])
-                           if r.val(self.P(enc, mv)) and r.val(when) and pos.units[mv].power != pos.units[u].power)
+                           if r.val(self.path_open(enc, mv)) and r.val(when) and pos.units[mv].power != pos.units[u].power)
             return Given.build(order_kind="support", spared=spared, **common)
         if dis is not None:
             return Cut.build(order_kind="support", by=(order_ref(b.orders[dis]),), **common)
         when = {m: w for m, w, _ in enc.exempt.get(u, [])}
         cut_by = tuple(order_ref(b.orders[c]) for c in enc.cutters.get(u, [])
-                       if r.val(self.P(enc, c)) and not r.val(when.get(c, FALSE)))
+                       if r.val(self.path_open(enc, c)) and not r.val(when.get(c, FALSE)))
         return Cut.build(order_kind="support", by=cut_by, **common)
 
-    def convoy_outcome(self, r: "Reading", u: int) -> Outcome:
+    def convoy_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a convoy order."""
         enc, b = r.enc, r.enc.bound
         body = b.orders[u].body
@@ -588,7 +596,7 @@ class MovementRules:
             return Convoyed.build(order_kind="convoy", **common)
         return Disrupted.build(order_kind="convoy", cause="dislodged", by=(dis_ref,) if dis_ref else (), **common)
 
-    def hold_outcome(self, r: "Reading", u: int) -> Outcome:
+    def hold_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a unit that holds (ordered to, or without a usable order)."""
         common = r.common(u)
         dis_ref = common["dislodged_by"]
@@ -596,7 +604,7 @@ class MovementRules:
             return Dislodged.build(order_kind="hold", by=(dis_ref,), **common)
         return Held.build(order_kind="hold", **common)
 
-    def contested(self, r: "Reading", occupied_after: set[str]) -> list[str]:
+    def contested(self, r: "SolvedTurn[E]", occupied_after: set[str]) -> list[str]:
         """Hook: the provinces left empty by a standoff: nothing entered and some move into it
         kept a prevent strength above zero (sorted)."""
         return sorted(p for p, movers in r.enc.into.items()
@@ -627,12 +635,12 @@ class MovementRules:
 
 
 @dataclass
-class Reading:
+class SolvedTurn(Generic[E]):
     """A solved turn, as the explanation hooks see it: the encoding, the value of every
     decision, the moves that succeeded, who dislodged whom, and the decisions a backup rule
     replaced (with their component)."""
 
-    enc: Encoding
+    enc: E
     values: Values
     components: Sequence[Component]
     moved: set[int] = field(default_factory=set)
@@ -664,13 +672,13 @@ class Reading:
                     dislodged_by=order_ref(self.enc.bound.orders[dis]) if dis is not None else None)
 
 
-def explain(impl: MovementRules, enc: Encoding, values: Values, components: Sequence[Component]) -> MovementResult:
+def explain(impl: MovementRules[E], enc: E, values: Values, components: Sequence[Component]) -> MovementResult:
     """The result of a solved turn, from shared parts: outcomes per order by the rules' hooks
     (:meth:`MovementRules.move_outcome` ...), rejected orders, the position after, standoffs,
     convoyed moves, backup rules."""
     b = enc.bound
     pos = b.position
-    r = Reading(enc, values, components)
+    r = SolvedTurn(enc, values, components)
     r.moved = {u for u in enc.moves if values[_name("M", u)]}
     r.dislodged_by = impl.dislodgers(r)
     for c in components:
@@ -714,7 +722,7 @@ def explain(impl: MovementRules, enc: Encoding, values: Values, components: Sequ
                           contested=tuple(impl.contested(r, occupied_after)), convoyed=convoyed, failed_into=failed_into)
 
 
-def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:
+def _move_outcome(impl: MovementRules[E], enc: E, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:
     key = _name("M", u)
     backup_rule = overridden[key].backup[1] if key in overridden else None
     if u in moved and not enc.detail:  # nothing to compare: the strength only explains
@@ -746,9 +754,9 @@ def _move_outcome(impl: MovementRules, enc: Encoding, values, u: int, o: Order, 
     if u in moved:
         return Moved.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, strengths=tuple(strengths),
                            **common)
-    if not val(impl.P(enc, u)):
+    if not val(impl.path_open(enc, u)):
         fleets = enc.convoyers.get(u, [])
-        broken = tuple(order_ref(b.orders[f]) for f in fleets if not val(impl.C(enc, f)))
+        broken = tuple(order_ref(b.orders[f]) for f in fleets if not val(impl.convoy_given(enc, f)))
         return NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets), broken=broken, **common)
     obstacles: list[Obstacle] = []
     if stayer is not None and pos.units[stayer].power == pos.units[u].power:

@@ -43,7 +43,7 @@ from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, 
 from .models import (Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Moved, NoPath, Obstacle, Outcome,
                      OrderRef, Partial, Position, Support, Unit, Void, order_ref)
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
-from .movement import Encoding, MovementRules, Reading, Terms, _name
+from .movement import Encoding, MovementRules, SolvedTurn, Terms, _name
 from .orders import OrderBinder, ParsedLine, describe_unit
 from .notation_additions import written_count
 
@@ -164,7 +164,7 @@ def _fname(u: int) -> Key:
     return Key("force", u)
 
 
-class StackMovementRules(MovementRules):
+class StackMovementRules(MovementRules[Encoding]):
     """Movement for boards with stacks (see module docstring)."""
 
     option_formulas: ClassVar[tuple[str, ...]] = ()  # its formulas read no option through choose()
@@ -261,7 +261,7 @@ class StackMovementRules(MovementRules):
         return NOT(self.displaced(enc, enc.bound.position.units[f].province))
 
     # decisions ----------------------------------------------------------------------------
-    def F(self, enc: Encoding, k: tuple[str, str]) -> Formula:
+    def force_enters(self, enc: Encoding, k: tuple[str, str]) -> Formula:
         return VAR(_fname(enc.forces[k][0]))
 
     def displaced(self, enc: Encoding, prov: str) -> Formula:
@@ -270,15 +270,15 @@ class StackMovementRules(MovementRules):
         if not occ:
             return FALSE
         owner = enc.bound.position.units[occ[0]].power
-        return OR(*(self.F(enc, k) for k in enc.forces if k[1] == prov and k[0] != owner))
+        return OR(*(self.force_enters(enc, k) for k in enc.forces if k[1] == prov and k[0] != owner))
 
     def stays(self, enc: Encoding, v: int) -> Formula:
-        return TRUE if v not in enc.moves else NOT(self.M(v))
+        return TRUE if v not in enc.moves else NOT(self.move_succeeds(v))
 
     # strengths ----------------------------------------------------------------------------
     def member_terms(self, enc: Encoding, k: tuple[str, str], exclude: tuple[int, ...] = ()) -> Terms:
         pos = enc.bound.position
-        return [(enc.labels[u], pos.units[u].count, self.P(enc, u)) for u in enc.forces[k] if u not in exclude]
+        return [(enc.labels[u], pos.units[u].count, self.path_open(enc, u)) for u in enc.forces[k] if u not in exclude]
 
     def support_slot_terms(self, enc: Encoding, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
         pos = enc.bound.position
@@ -301,7 +301,7 @@ class StackMovementRules(MovementRules):
 
     def prevent_zero_force(self, enc: Encoding, k: tuple[str, str]) -> Formula:
         if k in enc.force_h2h:
-            return self.F(enc, enc.force_h2h[k][0])
+            return self.force_enters(enc, enc.force_h2h[k][0])
         return FALSE
 
     def beats(self, enc: Encoding, attack: Terms, rival: tuple[str, str]) -> Formula:
@@ -329,7 +329,7 @@ class StackMovementRules(MovementRules):
 
             return self.choose_head_to_head(head_on)
         movers_out = [v for v in occ if v in enc.moves]
-        all_leave = AND(*(self.M(v) for v in movers_out)) if len(movers_out) == len(occ) else FALSE
+        all_leave = AND(*(self.move_succeeds(v) for v in movers_out)) if len(movers_out) == len(occ) else FALSE
         left = AND(all_leave, self._ge(full, [], 1), *(self.beats(enc, full, r) for r in rivals))
         stays = AND(NOT(all_leave), self._ge(restricted, self.defence_terms(enc, p), 1), *beat_r)
         return OR(left, stays)
@@ -425,7 +425,7 @@ class StackMovementRules(MovementRules):
                 land = enc.route[m] == "land" or not (self.rules.convoyed_attack_from_target_cuts
                                                       if target_cuts is None else target_cuts)
                 key = pos.units[m].province if land else None
-                terms.append((key, pos.units[m].count, self.P(enc, m)))
+                terms.append((key, pos.units[m].count, self.path_open(enc, m)))
             if by_strength:
                 keys = {k for k, _, _ in terms}
                 key = next(iter(keys)) if len(keys) == 1 else None
@@ -447,7 +447,7 @@ class StackMovementRules(MovementRules):
             return FALSE
         fleets = sorted({f for r in routes for f in r})
         if len(fleets) > 12:  # too many to enumerate cuts: any intact route will do
-            return OR(*(AND(*(self.C(enc, f) for f in r)) for r in routes))
+            return OR(*(AND(*(self.convoy_given(enc, f) for f in r)) for r in routes))
         sets = [set(r) for r in routes]
         cuts: list[tuple[int, ...]] = []
         for n in range(1, len(fleets) + 1):
@@ -459,7 +459,7 @@ class StackMovementRules(MovementRules):
         same = [a for a in sorted(enc.moves) if enc.route[a] == "convoy" and enc.dest[a] == d
                 and pos.units[a].province == origin]
         need = sum(pos.units[a].count for a in same[: same.index(u) + 1])
-        return AND(*(GE([(pos.units[f].count, self.C(enc, f)) for f in cut], need) for cut in cuts))
+        return AND(*(GE([(pos.units[f].count, self.convoy_given(enc, f)) for f in cut], need) for cut in cuts))
 
     # backup rules: forces count as moves ----------------------------------------------------
     def backup(self, members, defs, count):
@@ -470,7 +470,7 @@ class StackMovementRules(MovementRules):
         return forces_fail_with_moves(super().backup(members, defs, count), members, defs)
 
     # -- the explanation hooks ---------------------------------------------------------------
-    def dislodgers(self, r: Reading) -> dict[int, int]:
+    def dislodgers(self, r: SolvedTurn[Encoding]) -> dict[int, int]:
         """A unit that stays is displaced by a foreign force that gets in (by a member that moved)."""
         pos = r.enc.bound.position
         out: dict[int, int] = {}
@@ -483,7 +483,7 @@ class StackMovementRules(MovementRules):
                     out[u] = next((m for m in members if m in r.moved), members[0])
         return out
 
-    def move_outcome(self, r: Reading, u: int) -> Outcome:
+    def move_outcome(self, r: SolvedTurn[Encoding], u: int) -> Outcome:
         """A member of a force: the force's attack against the defence, a head-to-head force and
         every other nation's force into the province."""
         enc, b = r.enc, r.enc.bound
@@ -496,10 +496,10 @@ class StackMovementRules(MovementRules):
         att = r.strength("attack", f"{k[0]} into {k[1]}", self.force_terms(enc, k, restricted))
         if u in r.moved:
             return Moved.build(order_kind="move", strengths=(att,), **common)
-        if not r.val(self.P(enc, u)):
+        if not r.val(self.path_open(enc, u)):
             fleets = enc.convoyers.get(u, [])
             return NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets),
-                                broken=tuple(order_ref(b.orders[f]) for f in fleets if not r.val(self.C(enc, f))), **common)
+                                broken=tuple(order_ref(b.orders[f]) for f in fleets if not r.val(self.convoy_given(enc, f))), **common)
         obstacles: list[Obstacle] = []
         culprits: list[OrderRef] = []
         strengths = [att]
@@ -534,7 +534,7 @@ class StackMovementRules(MovementRules):
         return Bounced.build(order_kind="move", by=tuple(culprits), obstacles=tuple(obstacles),
                              strengths=tuple(strengths), **common)
 
-    def support_outcome(self, r: Reading, u: int) -> Outcome:
+    def support_outcome(self, r: SolvedTurn[Encoding], u: int) -> Outcome:
         """Given by all its units, by some (partly cut: the seed's published split), or none."""
         enc, b = r.enc, r.enc.bound
         o = b.orders[u]
@@ -552,7 +552,7 @@ class StackMovementRules(MovementRules):
         return Partial.build(order_kind="support", kept=given, total=n,
                              published=published_split(o.text, given, n - given), **common)
 
-    def convoy_outcome(self, r: Reading, u: int) -> Outcome:
+    def convoy_outcome(self, r: SolvedTurn[Encoding], u: int) -> Outcome:
         enc, b = r.enc, r.enc.bound
         common = r.common(u)
         dis_ref = common["dislodged_by"]
@@ -568,18 +568,18 @@ class StackMovementRules(MovementRules):
         return Disrupted.build(order_kind="convoy", cause="dislodged", term="displaced", by=(dis_ref,) if dis_ref else (),
                                **common)
 
-    def hold_outcome(self, r: Reading, u: int) -> Outcome:
+    def hold_outcome(self, r: SolvedTurn[Encoding], u: int) -> Outcome:
         common = r.common(u)
         dis_ref = common["dislodged_by"]
         if dis_ref is not None:
             return Dislodged.build(order_kind="hold", term="displaced", by=(dis_ref,), **common)
         return Held.build(order_kind="hold", **common)
 
-    def contested(self, r: Reading, occupied_after: set[str]) -> list[str]:
+    def contested(self, r: SolvedTurn[Encoding], occupied_after: set[str]) -> list[str]:
         """Provinces no force entered where some force kept its strength and had a path."""
         return sorted({p for (n, p), members in r.enc.forces.items()
                        if p not in occupied_after and not any(x in r.moved for x in members)
-                       and not r.val(self.prevent_zero_force(r.enc, (n, p))) and any(r.val(self.P(r.enc, m)) for m in members)})
+                       and not r.val(self.prevent_zero_force(r.enc, (n, p))) and any(r.val(self.path_open(r.enc, m)) for m in members)})
 
 
 def _attackers(impl: StackMovementRules, enc: Encoding, val: Callable[[Formula], bool], s: int) -> tuple[OrderRef, ...]:
@@ -587,7 +587,7 @@ def _attackers(impl: StackMovementRules, enc: Encoding, val: Callable[[Formula],
     pos = enc.bound.position
     prov, mine = pos.units[s].province, pos.units[s].power
     return tuple(order_ref(enc.bound.orders[m]) for (nation, p), members in sorted(enc.forces.items())
-                 if p == prov and nation != mine for m in members if val(impl.P(enc, m)))
+                 if p == prov and nation != mine for m in members if val(impl.path_open(enc, m)))
 
 
 def published_split(text: str, given: int, cut: int) -> str:

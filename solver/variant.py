@@ -174,7 +174,7 @@ class Variant:
     notation_class: type[Notation] = Notation
     geography_class: type[Geography] = Geography
     binder_class: type[OrderBinder] = OrderBinder
-    movement_rules_class: type[MovementRules] = MovementRules
+    movement_rules_class: type[MovementRules[Any]] = MovementRules
     # phases: the game's calendar (a new one per game; :mod:`dipsat.phases`) with each phase's
     # adjudicator, and the victory rule the default calendar checks
     calendar: Callable[[Variant, RuleOptions], Calendar] = diplomacy_year

@@ -59,12 +59,6 @@ def _k(kind: str, u: int, part: int = 0) -> Key:
     return Key(kind, u, part)
 
 
-def _enc(enc: Encoding) -> "Enc":
-    """The hooks are handed the encoding these rules' :meth:`MultiplicityRules.collect` made."""
-    assert isinstance(enc, Enc), "Multiplicity's hooks take the encoding its collect made"
-    return enc
-
-
 @dataclass
 class Slot:
     key: Key
@@ -93,7 +87,7 @@ class Enc(Encoding):
     cut_rank: dict[Key, int] = field(default_factory=dict)  # slot -> its place in the default cutting order
 
 
-class MultiplicityRules(MovementRules):
+class MultiplicityRules(MovementRules[Enc]):
     rules: MultiplicityOptions
 
     # declared through RuleOptions.choose (dipsat readings: in the model); the others of its own
@@ -163,42 +157,39 @@ class MultiplicityRules(MovementRules):
         enc.system.labels = enc.labels
         return enc
 
-    def plan(self, enc: Encoding) -> None:
+    def plan(self, enc: Enc) -> None:
         """Which orders match what (supports, merge supports, inside supports, convoys, the
         implied supports of rule 4(b)), one decision per supporting unit, head-to-head forces."""
-        e = _enc(enc)
-        self._match(e)
-        self._plan_slots(e)
-        self._head_to_head(e)
+        self._match(enc)
+        self._plan_slots(enc)
+        self._head_to_head(enc)
 
-    def convoy_routes(self, enc: Encoding, u: int) -> list[tuple[str, ...]]:
-        return self._convoy_routes(_enc(enc), u)
+    def convoy_routes(self, enc: Enc, u: int) -> list[tuple[str, ...]]:
+        return self._convoy_routes(enc, u)
 
-    def path_formula(self, enc: Encoding, u: int) -> Formula:
-        return self._path_formula(_enc(enc), u)
+    def path_formula(self, enc: Enc, u: int) -> Formula:
+        return self._path_formula(enc, u)
 
-    def decisions(self, enc: Encoding) -> list[tuple[Key, str, Definition]]:
+    def decisions(self, enc: Enc) -> list[tuple[Key, str, Definition]]:
         """Each force's strength (an integer decision) and seaworthiness; each inside attack."""
-        e = _enc(enc)
-        keys = sorted(e.forces, key=lambda k: e.forces[k][0])
+        keys = sorted(enc.forces, key=lambda k: enc.forces[k][0])
         out: list[tuple[Key, str, Definition]] = [
-            (_k("strength", e.forces[k][0]), "strength", self._sum(self.force_terms(e, k))) for k in keys]
-        out += [(_k("seaworthy", e.forces[k][0]), "seaworthy", self.seaworthy(e, k)) for k in keys]
-        for f, o in sorted(e.bound.orders.items()):
+            (_k("strength", enc.forces[k][0]), "strength", self._sum(self.force_terms(enc, k))) for k in keys]
+        out += [(_k("seaworthy", enc.forces[k][0]), "seaworthy", self.seaworthy(enc, k)) for k in keys]
+        for f, o in sorted(enc.bound.orders.items()):
             if isinstance(o.body, InsideAttack):
-                out.append((_k("inside", f), "inside", self.inside_formula(e, f)))
+                out.append((_k("inside", f), "inside", self.inside_formula(enc, f)))
         return out
 
-    def battle(self, enc: Encoding, movers: list[int]) -> Formula:
-        e = _enc(enc)
-        return self.force_formula(e, e.force_of[movers[0]])
+    def battle(self, enc: Enc, movers: list[int]) -> Formula:
+        return self.force_formula(enc, enc.force_of[movers[0]])
 
-    def cuts(self, enc: Encoding) -> list[tuple[Key, Definition]]:
-        return self._slot_definitions(_enc(enc))
+    def cuts(self, enc: Enc) -> list[tuple[Key, Definition]]:
+        return self._slot_definitions(enc)
 
-    def convoy_formula(self, enc: Encoding, f: int) -> Formula:
+    def convoy_formula(self, enc: Enc, f: int) -> Formula:
         """A convoy succeeds unless its sea space is taken (rule 9: the usual rules)."""
-        return NOT(self.displaced(_enc(enc), enc.bound.position.units[f].province))
+        return NOT(self.displaced(enc, enc.bound.position.units[f].province))
 
     # which orders match what ---------------------------------------------------------------
     def _match(self, enc: Enc) -> None:
@@ -357,10 +348,10 @@ class MultiplicityRules(MovementRules):
             by_sea[pos.units[f].province].append(f)
         return OR(*(AND(*(VAR(_k("convoy", f)) for s in r for f in by_sea[s])) for r in enc.routes[u]))
 
-    def Mv(self, u: int) -> Formula:
+    def move_var(self, u: int) -> Formula:
         return VAR(_k("move", u))
 
-    def F(self, enc: Enc, k: ForceKey) -> Formula:
+    def force_enters(self, enc: Enc, k: ForceKey) -> Formula:
         return VAR(_k("force", enc.forces[k][0]))
 
     # strengths ---------------------------------------------------------------------------------
@@ -380,7 +371,7 @@ class MultiplicityRules(MovementRules):
 
     def member_terms(self, enc: Enc, k: ForceKey) -> Terms:
         pos = enc.bound.position
-        return [(enc.labels[u], self.weight(pos, u, k[1]), self.P(enc, u)) for u in enc.forces[k]
+        return [(enc.labels[u], self.weight(pos, u, k[1]), self.path_open(enc, u)) for u in enc.forces[k]
                 if self.weight(pos, u, k[1])]
 
     def force_terms(self, enc: Enc, k: ForceKey, exclude: frozenset[str] = frozenset()) -> Terms:
@@ -391,7 +382,7 @@ class MultiplicityRules(MovementRules):
                 + self.slot_terms(enc, enc.implied_merge.get(k, []), "implied support of the merge by", exclude))
 
     def stays(self, enc: Enc, v: int) -> Formula:
-        return TRUE if v not in enc.moves else NOT(self.Mv(v))
+        return TRUE if v not in enc.moves else NOT(self.move_var(v))
 
     def defence_terms(self, enc: Enc, prov: str, exclude: tuple[int, ...] = ()) -> Terms:
         """What an attack on ``prov`` must beat: the units staying there (rule 10: a component
@@ -408,10 +399,10 @@ class MultiplicityRules(MovementRules):
             if v not in enc.moves:
                 terms.append((enc.labels[v], w, TRUE))
             elif pos.units[v].power not in standing:
-                terms.append((f"{enc.labels[v]}, whose move failed", w, NOT(self.Mv(v))))
+                terms.append((f"{enc.labels[v]}, whose move failed", w, NOT(self.move_var(v))))
             else:  # rule 10 read through choose: in one model of every reading, under its literal
                 def reading(r: str, v: int = v) -> Formula:
-                    return NOT(self.Mv(v)) if r == "counted" else FALSE
+                    return NOT(self.move_var(v)) if r == "counted" else FALSE
 
                 f = self.rules.choose("failed_split_defends", reading)
                 if f is not FALSE:
@@ -422,7 +413,7 @@ class MultiplicityRules(MovementRules):
     def force_prevent_zero(self, enc: Enc, k: ForceKey) -> Formula:
         """A force coming head-to-head that got in prevents nothing in the space it left."""
         if k in enc.force_h2h:
-            return self.F(enc, enc.force_h2h[k][0])
+            return self.force_enters(enc, enc.force_h2h[k][0])
         return FALSE
 
     @staticmethod
@@ -479,14 +470,14 @@ class MultiplicityRules(MovementRules):
             return AND(sea, self.gt(restricted, self.force_terms(enc, opp) + self.defence_terms(enc, p, tuple(opp_units))), *beat_r)
         occ = enc.occupants.get(p, [])
         movers_out = [v for v in occ if v in enc.moves]
-        all_leave = AND(*(self.Mv(v) for v in movers_out)) if len(movers_out) == len(occ) else FALSE
+        all_leave = AND(*(self.move_var(v) for v in movers_out)) if len(movers_out) == len(occ) else FALSE
         left = AND(all_leave, *(self.beats(enc, full, r) for r in rivals))
         stays = AND(NOT(all_leave), self.gt(restricted, self.defence_terms(enc, p)), *beat_r)
         return AND(sea, OR(left, stays))
 
     def displaced(self, enc: Enc, prov: str) -> Formula:
         """Some force that attacks ``prov`` gets in."""
-        return OR(*(self.F(enc, k) for k in enc.forces if k[1] == prov and self.hostile(enc, k)))
+        return OR(*(self.force_enters(enc, k) for k in enc.forces if k[1] == prov and self.hostile(enc, k)))
 
     # inside attacks (rule 5) -----------------------------------------------------------------
     def inside_terms(self, enc: Enc, a: int) -> tuple[Terms, Terms]:
@@ -529,10 +520,10 @@ class MultiplicityRules(MovementRules):
                 w = self.weight(pos, m, prov)
                 if w:
                     key = pos.units[m].province if enc.route[m] == "land" or not self.rules.convoyed_attack_from_target_cuts else None
-                    terms.append((key, w, self.P(enc, m)))
+                    terms.append((key, w, self.path_open(enc, m)))
             # a support adds to the attack only when the attack comes: some unit of the force has
             # a path (a convoyed army whose convoy fails attacks nothing, supported or not)
-            comes = OR(*(self.P(enc, m) for m in enc.forces[k]))
+            comes = OR(*(self.path_open(enc, m) for m in enc.forces[k]))
             for s in enc.supports_of_force.get(k, []) + enc.merge_supports.get(k, []):
                 terms += [(pos.units[s].province, 1, AND(VAR(sl.key), comes)) for sl in enc.support_slots.get(s, [])]
             out.append((k, terms))
@@ -584,8 +575,8 @@ class MultiplicityRules(MovementRules):
                 {n: FALSE for n in members if n.kind in ("force", "move", "support", "inside")})
 
     # -- explanation ---------------------------------------------------------------------------
-    def explain(self, enc: Encoding, values: Values, components: Sequence[Component]) -> MovementResult:
-        return _explain(self, _enc(enc), values, components)
+    def explain(self, enc: Enc, values: Values, components: Sequence[Component]) -> MovementResult:
+        return _explain(self, enc, values, components)
 
 
 def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> MovementResult:
@@ -635,7 +626,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
 
     def cutters(s: int) -> list[OrderRef]:
         prov = pos.units[s].province
-        return [order_ref(b.orders[x]) for k, _ in impl.cutting_groups(enc, prov) for x in enc.forces[k] if val(impl.P(enc, x))]
+        return [order_ref(b.orders[x]) for k, _ in impl.cutting_groups(enc, prov) for x in enc.forces[k] if val(impl.path_open(enc, x))]
 
     outcomes: list[Outcome] = []
     for u in range(len(pos.units)):
@@ -663,7 +654,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                 outcomes.append(Moved.build(order_kind="move", merge=merge, backup_rule=backup_rule, component_attack=joined,
                                             strengths=(att,), **common))
                 continue
-            if not val(impl.P(enc, u)):
+            if not val(impl.path_open(enc, u)):
                 fleets = enc.convoyers.get(u, [])
                 outcomes.append(NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets),
                                              broken=tuple(order_ref(b.orders[f]) for f in fleets if not values.get(_k("convoy", f), False)),
@@ -769,7 +760,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
     standing: dict[str, set[Side]] = defaultdict(set)
     for k, members in enc.forces.items():
         if (k[1] not in occupied_after and not any(x in moved for x in members) and not val(impl.force_prevent_zero(enc, k))
-                and any(val(impl.P(enc, x)) for x in members) and values.get(_k("strength", members[0]), 0)):
+                and any(val(impl.path_open(enc, x)) for x in members) and values.get(_k("strength", members[0]), 0)):
             standing[k[1]].add(k[0])
     contested = sorted(p for p, sides in standing.items() if len(sides) > 1)
     backups = tuple(Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
