@@ -24,7 +24,7 @@ from dipsat.variants.multinational.options import KINDS, MultinationalOptions
 from dipsat.variants.multinational.orders import MultinationalGeography
 
 
-class MultinationalRules(MovementRules):
+class MultinationalRules(MovementRules[Encoding]):
     geo: MultinationalGeography
     rules: MultinationalOptions
 
@@ -43,7 +43,7 @@ class MultinationalRules(MovementRules):
         given for the move intact: "all convoy orders must be successful, if one convoy order
         fails the whole convoy fails"."""
         route = super().path_formula(enc, u)
-        given = [self.C(enc, f) for f in enc.convoyers.get(u, [])]
+        given = [self.convoy_given(enc, f) for f in enc.convoyers.get(u, [])]
         if not given:
             return route
         return self.rules.choose("mn_convoy_orders", lambda reading: route if reading == "on_route" else AND(route, *given))
@@ -95,7 +95,7 @@ class MultinationalRules(MovementRules):
             body = enc.bound.orders[s].body
             assert isinstance(body, Support)
             aim = body.dest if body.dest is not None else pos.units[body.target].province
-            out.append((enc.labels[s], self._strength(enc, s, aim), self.S(enc, s)))
+            out.append((enc.labels[s], self._strength(enc, s, aim), self.support_given(enc, s)))
         return out
 
     def failed_terms(self, enc: Encoding, v: int) -> Terms:
@@ -116,7 +116,7 @@ class MultinationalRules(MovementRules):
             # "both_succeed": no battle; a power that leaves has no defensive strength, so unequal
             # reciprocal attacks swap (a cycle the circular-movement rule settles)
             equal = AND(self._ge(restricted, other, 0), self._ge(other, restricted, 0))
-            return AND(NOT(equal), OR(self.M(n), beats_defence))
+            return AND(NOT(equal), OR(self.move_succeeds(n), beats_defence))
 
         return self.rules.choose("mn_head_to_head", reading)
 
