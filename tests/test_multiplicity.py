@@ -448,12 +448,12 @@ def test_compare_runs_each_value_of_the_variants_options(capsys):
 
 def test_movement_through_the_core_hooks():
     """The variant's movement rules fill the core's hooks; the shared encoding builds the turn
-    (no wholesale encode, and the core's P and prevent_zero mean what they say)."""
+    (no wholesale encode, and the core's path_open and prevent_zero mean what they say)."""
     from dipsat.movement import MovementRules
     from dipsat.pipeline import Pipeline
     from dipsat.variants.multiplicity.movement import Enc, MultiplicityRules
 
-    for name in ("encode", "P", "prevent_zero"):
+    for name in ("encode", "path_open", "prevent_zero"):
         assert getattr(MultiplicityRules, name) is getattr(MovementRules, name), name
     pos = build_position(V, TurnRequest(variant="multiplicity", units={"France": ["A(Bur)", "A(Par)"], "Italy": ["A(Bur)"]}))
     pipe = Pipeline(V, V.rules())
