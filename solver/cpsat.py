@@ -52,8 +52,8 @@ from typing import Callable, Generic, Hashable, Mapping, Optional, Sequence, Typ
 
 from ortools.sat.python import cp_model
 
-from .equations import (And, Definition, Formula, Ge, If, IntExpr, IntVar, Key, Max, Min, Not, Or, Sum, Term, Value,
-                        Var, bounds_of, is_formula, substitute_def)
+from .formulas import (And, Definition, Formula, Ge, If, IntExpr, IntVar, Key, Max, Min, Not, Or, Sum, Term, Value, Var,
+                       bounds_of, is_formula, substitute_def)
 from .errors import SolverError
 
 Literal = Union[cp_model.IntVar, cp_model.NotBooleanVariable]  # a boolean variable or its negation

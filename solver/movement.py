@@ -27,8 +27,9 @@ from typing import Any, ClassVar, Generic, Optional, Sequence, TypeVar, cast
 
 from dipsat.maps import GameMap
 
-from .equations import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Component, Definition, Formula, IntExpr, Key, System, Values, evaluate,
-                        is_formula, value_of)
+from .equations import Component, System
+from .formulas import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, IntExpr, Key, Values, evaluate, is_formula,
+                       value_of)
 from .models import (Backup, Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Move, Moved,
                      MovementResult, NoPath, Obstacle, Order, Outcome, Position, Spared, Strength, Support, Term,
                      Unit, Void, FLEET, canonical_units, order_ref)

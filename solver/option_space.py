@@ -30,7 +30,7 @@ from typing import Any, Callable, Generic, Iterator, Literal, Mapping, Optional,
 
 from pydantic import BaseModel
 
-from .equations import FALSE, TRUE, VAR, Formula, Key
+from .formulas import FALSE, TRUE, VAR, Formula, Key
 
 OPTION_KIND = "option"  # the kind of the keys of option literals
 
@@ -170,7 +170,7 @@ def option_cases(opts: BaseModel, name: str) -> list[tuple[Formula, Any]]:
 def guarded(cases: Sequence[tuple[Formula, Formula]]) -> Formula:
     """One formula from ``(guard, formula)`` cases whose guards are the literals of one option:
     the formula itself when every case gives the same."""
-    from .equations import AND, OR
+    from .formulas import AND, OR
 
     first = cases[0][1]
     if all(f == first for _, f in cases):

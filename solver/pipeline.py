@@ -29,7 +29,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from .errors import InputFileError
-from .equations import Key, Solution, Value, enumerate_all, solve_system
+from .equations import Solution, enumerate_all, solve_system
+from .formulas import Key, Value
 from .models import MovementResult, Position
 from .rules import RuleOptions
 

@@ -48,8 +48,8 @@ from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 from pydantic import BaseModel
 
 from .api import TurnRequest, adjudicate, build_owners, build_position, resolve_rules, _power_name
-from .equations import (Backup, Component, Key, Solution, System, Value, check_value, evaluate, is_formula,
-                        strongly_connected, substitute_def, value_of, variables)
+from .equations import Backup, Component, Solution, System, check_value, strongly_connected
+from .formulas import Key, Value, evaluate, is_formula, substitute_def, value_of, variables
 from .errors import DipsatError, SolverError
 from .option_space import Assignment, Leaf, Scope, Wanted, literal_key, assignments, categorical_options, option_values, recording, split_by_reads
 from .rules import RuleOptions

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from .api import TurnRequest
 from .corpus import PlayedGame, adjudicate_case, case_files, dislodged_units, load_case
 from .files import file_access
-from .equations import Key, Value, Var
+from .formulas import Key, Value, Var
 from .errors import DipsatError
 from .models import Convoy, Move, OrderBody, Support
 from .movement import Encoding, _name, _unit_of

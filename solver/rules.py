@@ -17,7 +17,7 @@ from .errors import DipsatError
 from .option_space import guarded, option_cases
 
 if TYPE_CHECKING:
-    from .equations import Formula
+    from .formulas import Formula
 
 
 class RuleError(DipsatError):

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable, ClassVar, Mapping, Optional, Sequence
 
-from .equations import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, variables
+from .formulas import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, variables
 from .models import (Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Moved, NoPath, Obstacle, Outcome,
                      OrderRef, Partial, Position, Support, Unit, Void, order_ref)
 from .errors import AmbiguousOrder, IllegalOrder, OrderError

@@ -14,7 +14,8 @@ from typing import Optional
 import pytest
 
 from dipsat.corpus import case_files, load_case, runs_of
-from dipsat.equations import IF, INT, Definition, Key, solve_system
+from dipsat.equations import solve_system
+from dipsat.formulas import IF, INT, Definition, Key
 from dipsat.movement import Encoding, MovementRules, Terms, _name
 from dipsat.models import Support
 from dipsat.pipeline import Pipeline

@@ -8,7 +8,7 @@ import sys
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dipsat.api import adjudicate, result_to_json
-from dipsat.equations import evaluate
+from dipsat.formulas import evaluate
 from dipsat.models import Position
 from dipsat.notation import format_order
 from dipsat.retreats import retreat_options

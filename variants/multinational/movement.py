@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from dipsat.equations import AND, FALSE, NOT, OR, TRUE, Formula, Values
+from dipsat.formulas import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.models import (
     Bounced,
     Move,

@@ -36,8 +36,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from dipsat.equations import (AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Component, Definition, Formula, IntExpr, Key,
-                              System, Values, evaluate)
+from dipsat.equations import Component, System
+from dipsat.formulas import AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, IntExpr, Key, Values, evaluate
 from dipsat.models import (ARMY, FLEET, Backup, Bounced, ComponentAttack, Convoy, Convoyed, Cut, CutBudget, Disrupted,
                            Dislodged, Given, Held, ImpliedSupport, Merge, Move, Moved, MovementResult, NoPath, Obstacle,
                            OrderRef, Outcome, Partial, Position, Seaworthiness, Strength, Support, Term, Unit, Void,

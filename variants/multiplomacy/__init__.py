@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable, ClassVar, Literal
 
-from dipsat.equations import Formula
+from dipsat.formulas import Formula
 from dipsat.errors import PositionError
 from dipsat.models import Hold, MovementResult, OrderBody, Position
 from dipsat.notation import ParsedOrder
