@@ -43,8 +43,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from dipsat.equations import (AND, GE, IF, INT, MAX, MIN, SUM, VAR, Definition, Formula, IntExpr, IntVar, Key, System,
-                              Value, Var, evaluate as truth, evaluate_acyclic, is_formula, value_of)
+from dipsat.equations import System, evaluate_acyclic
+from dipsat.formulas import (AND, GE, IF, INT, MAX, MIN, SUM, VAR, Definition, Formula, IntExpr, IntVar, Key, Value, Var,
+                             evaluate as truth, is_formula, value_of)
 from dipsat.errors import SolverError
 
 
@@ -159,7 +160,7 @@ class _Equations:
         return VAR(k)
 
     def bound(self, e: IntExpr) -> int:
-        from dipsat.equations import bounds_of
+        from dipsat.formulas import bounds_of
 
         return bounds_of(e, self.system.domains)[1]
 
