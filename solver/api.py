@@ -125,12 +125,19 @@ def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
     ``explain=False`` skips what only explanations need: a movement result then has the outcome
     kinds and their culprits but no strength terms (``explained`` is False, and
     :func:`result_to_json` leaves out reasons and strengths); the outcomes are the same."""
-    from dipsat.variants import find_variant
+    from dipsat.variants import find_record
+
+    from .variant import Variant
 
     if isinstance(req, dict) and isinstance(req.get("variant"), str):
-        own = find_variant(req["variant"]).family()
-        if own is not None:  # a variant of another game family reads its own requests
-            return own.adjudicate(req, "request", rules if isinstance(rules, str) else None)
+        record = find_record(req["variant"])
+        if not isinstance(record, Variant):  # another game family: its game protocol's PhaseResult
+            from .protocol import Engine, game_of
+
+            game = game_of(record)
+            request = game.read(req, "request", DEFAULT_LIMITS)
+            return game.adjudicate(request, game.options(request, rules if isinstance(rules, str) else None),
+                                   Engine(time_limit=time_limit, all_cpsat=all_cpsat, explain=explain))
     if isinstance(req, dict):
         try:
             req = TurnRequest.model_validate(req)

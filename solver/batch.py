@@ -41,7 +41,7 @@ from typing import IO, Any, BinaryIO, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import DipsatError, InputFileError
+from .errors import DipsatError, InputFileError, InvalidRequest
 from .files import file_access
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, TurnTimeout, check_request_size, deadline, parse_data
 
@@ -82,6 +82,8 @@ def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSe
             return _adjudicate(data, lineno, ident, settings, explain)
     except LimitExceeded as exc:
         return _error(lineno, "too_large", str(exc), ident)
+    except InvalidRequest as exc:
+        return _error(lineno, "invalid_request", str(exc), ident)
     except InputFileError as exc:
         return _error(lineno, "invalid_json", str(exc), ident)
     except TurnTimeout as exc:
@@ -94,33 +96,18 @@ def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSe
 
 
 def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSettings, explain: bool) -> dict[str, Any]:
-    from .api import TurnRequest, adjudicate, describe_validation, result_to_json
+    """One line through its family's game protocol (:mod:`dipsat.protocol`); an unknown variant,
+    or a time-out while it is looked up, is the line's error like any other."""
+    from .protocol import Engine, find_game, variant_of
 
-    own = _own_commands(data.get("variant"))
-    if own is not None:  # a variant of another game family reads its own requests
-        result = own.adjudicate(data, f"line {lineno}")
-        return {"line": lineno, "ok": True} | ({"id": ident} if ident is not None else {}) | own.result_json(result)
-    try:
-        req = TurnRequest.model_validate(data)
-    except ValidationError as exc:
-        return _error(lineno, "invalid_request", describe_validation(exc), ident)
-    res = adjudicate(req, time_limit=settings.limits.turn_time_limit, explain=explain)
+    game = find_game(variant_of(data))
+    req = game.read(data, f"line {lineno}", settings.limits)
+    res = game.adjudicate(req, game.options(req), Engine(time_limit=settings.limits.turn_time_limit, explain=explain))
     out: dict[str, Any] = {"line": lineno, "ok": True}
     if ident is not None:
         out["id"] = ident
-    out.update(result_to_json(res))
+    out.update(res.to_json())
     return out
-
-
-def _own_commands(name: Any) -> Any:
-    from dipsat.variants import find_variant
-
-    if not isinstance(name, str):
-        return None
-    try:
-        return find_variant(name).family()
-    except DipsatError:
-        return None
 
 
 def adjudicate_line(line: str | bytes, lineno: int, time_limit: float | None = None,
@@ -345,9 +332,9 @@ def warm_up(settings: BatchSettings) -> None:
 
     try:
         importlib.import_module("dipsat.cpsat")
-        from dipsat.variants import find_variant
+        from dipsat.variants import find_record
 
-        find_variant(settings.variant or "standard")
+        find_record(settings.variant or "standard")
     except Exception:  # noqa: BLE001 - a broken default shows up as each line's own error
         pass
 

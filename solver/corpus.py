@@ -40,7 +40,7 @@ class Expectation(BaseModel):
     retreat_options: dict[str, list[str]] = Field(default_factory=dict, description="'Power: unit' -> the provinces it may retreat to")
     backup: Optional[Literal["circular_movement", "convoy_paradox", "other_cycle", "none"]] = None
     facts: dict[str, object] = Field(default_factory=dict, description="variant-owned expected results "
-                                     "(dotted path -> value), checked by the variant's run_case hook")
+                                     "(dotted path -> value) into a result's details, or error: a text the error must contain")
     readings: Optional[int] = Field(default=None, description="consistent resolutions of the rules as written, before any backup rule")
     winners: Optional[list[str]] = Field(default=None, description="the players who have won at the end of the phase")
     phases: Optional[list[str]] = Field(default=None, description="game cases: the names of the phases the steps played, in turn")
@@ -74,7 +74,7 @@ class CorpusCase(BaseModel):
                                      "by the variant's calendar, each with its orders (and optionally its name and "
                                      "the position after it, checked under every expectation)")
     data: dict[str, object] = Field(default_factory=dict, description="variant-owned input (e.g. a state and "
-                                    "actions), validated by the variant's run_case hook")
+                                    "actions), read by the variant's game (dipsat.protocol)")
     expect: list[Expectation] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -212,12 +212,16 @@ def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = 
     if case.variant not in variant_names():
         run.problems.append(f"unknown variant {case.variant!r}; known variants: {', '.join(sorted(variant_names()))}")
         return run
-    from dipsat.variants import find_variant
+    from dipsat.variants import find_record
 
-    variant = find_variant(case.variant)
-    family = variant.family()
-    if family is not None:  # a variant of another game family checks its cases itself
-        return family.run_case(case, rules, exp, path)
+    from .variant import Variant
+
+    variant = find_record(case.variant)
+    if not isinstance(variant, Variant):  # another game family: through the game protocol
+        from .case_check import run_case
+        from .protocol import game_of
+
+        return run_case(game_of(variant), case, rules, exp, path)
     try:
         res = adjudicate_case(case, rules, exp.options)
     except DipsatError as exc:

@@ -106,8 +106,10 @@ def stated(exp: Expectation) -> dict[tuple[str, ...], Any]:
 def _assignment(variant: Any, model: type[BaseModel], rules: str, exp: Expectation) -> tuple[Assignment, Any]:
     """The values of every categorical option an expectation holds under, and the options object
     (None for a variant whose options are not the Diplomacy pipeline's)."""
+    from .variant import Variant
+
     names = categorical_options(model)
-    if variant.family() is None:
+    if isinstance(variant, Variant):
         opts = variant.rules(rules, **exp.options)
         return {n: getattr(opts, n) for n in names}, opts
     try:
@@ -136,7 +138,9 @@ def coverage(paths: list[str | Path], on_progress: Optional[Callable[[], None]] 
     ``own``: count only the options a variant adds to the core's DATC options."""
     from .rules import RuleOptions
 
-    from dipsat.variants import find_variant
+    from dipsat.variants import find_record
+
+    from .protocol import game_of
 
     out: dict[str, VariantCoverage] = {}
     for f in case_files(paths):
@@ -147,11 +151,11 @@ def coverage(paths: list[str | Path], on_progress: Optional[Callable[[], None]] 
                 continue  # JSON files: other programs' collections and schemas
             try:
                 case = load_case(f)
-                variant = find_variant(case.variant)
+                variant = find_record(case.variant)
             except DipsatError as exc:
                 out.setdefault("?", VariantCoverage("?", BaseModel)).errors.append(str(exc))
                 continue
-            model = variant.reading_options(variant)
+            model = game_of(variant).options_model()
             cov = out.get(variant.name)
             if cov is None:
                 cov = out[variant.name] = VariantCoverage(variant.name, model)

@@ -56,5 +56,9 @@ class NamedFileError(DipsatError):
     folders a request may name, not a regular file, or not there (:mod:`dipsat.files`)."""
 
 
+class InvalidRequest(InputFileError):
+    """A request whose fields are not those of its game (a missing or unknown field, a wrong type)."""
+
+
 class SolverError(DipsatError):
     """The solver could not adjudicate (time limit, inconsistent verification)."""

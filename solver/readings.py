@@ -35,9 +35,8 @@ How (see :mod:`dipsat.option_space` for the machinery):
    agree.
 
 Phases other than movement (retreats, adjustments) are enumerated outside the model only.  A
-variant of another game family (one whose ``family()`` answers the commands) answers through its ``Family``
-(``reading_base``/``reading_run``): its file is run once per class of the options the runs read,
-with no one model (:func:`family_readings`); the output says so.
+game of another family (:mod:`dipsat.protocol`) has no one model: its request is adjudicated once
+per class of the options the runs read (:func:`protocol_readings`); the output says so.
 """
 
 from __future__ import annotations
@@ -133,9 +132,6 @@ def turn_readings(req: TurnRequest, rules: str | RuleOptions | None = None, fixe
     from dipsat.variants import find_variant
 
     variant = find_variant(req.variant)
-    if variant.family() is not None:
-        raise DipsatError(f"readings: the {variant.name} variant is a game of its own family; 'dipsat readings' "
-                          "works on Diplomacy-family turns (its corpus is covered by 'dipsat coverage')")
     base = resolve_rules(variant, req, rules)
     model = type(base)
     keep = set(fixed) | set(req.options)
@@ -464,34 +460,43 @@ _MISSING = object()
 # -- other game families: one run per class of readings -----------------------------------------
 
 
-def family_readings(variant: Any, data: Any, where: str, rules: Optional[str] = None,
-                    options: tuple[str, ...] = ()) -> Readings:
-    """Every reading of a file of a variant of another game family (its :class:`dipsat.family.Family`
-    answers ``reading_base``/``reading_run``).  Its phases are not one equation system, so there
-    is no one model: the file's data is run once per class of assignments, splitting only on the
-    options a run actually reads (:func:`dipsat.option_space.split_by_reads`: brute force over a
-    decision tree of the options consulted).  An error or refusal is that reading's outcome."""
-    family = variant.family()
-    model = variant.reading_options(variant)
-    base = family.reading_base(data, where, rules, options)
+def protocol_readings(game: Any, request: Any, data: Any, rules: Optional[str] = None,
+                      options: Sequence[str] = ()) -> Readings:
+    """Every reading of a request of a game family whose phases are not one equation system
+    (:mod:`dipsat.protocol`): there is no one model, so the request is adjudicated once per
+    class of assignments, splitting only on the options a run actually reads
+    (:func:`dipsat.option_space.split_by_reads`: brute force over a decision tree of the options
+    consulted).  The options the file (``data``: its ``options`` table) or ``options`` set are
+    not enumerated.  An error or refusal is that reading's outcome."""
+    from .protocol import Engine
+
+    model = game.options_model()
+    base = game.options(request, rules, tuple(options))
     doc = data if isinstance(data, dict) else {}
-    file_opts = doc.get("options", {}) if isinstance(doc.get("options", {}), dict) else {}
-    keep = set(file_opts) | {o.partition("=")[0].strip().replace("-", "_") for o in options}
+    keep = set(doc.get("options") or {}) if isinstance(doc.get("options") or {}, dict) else set()
+    keep |= {o.partition("=")[0].strip().replace("-", "_") for o in options}
     cands = [n for n in categorical_options(model) if n not in keep]
     out = Readings(model, cands, [], family=True)
 
     def run(scope: Scope) -> tuple[tuple[OrderOutcome, ...], tuple[str, ...]]:
         try:
-            res = family.reading_run(data, where, recording(base))
+            res = game.adjudicate(request, recording(base), Engine())
         except DipsatError as exc:
             return (OrderOutcome("error", str(exc), ""),), ()
         out.solves += 1
-        return tuple(OrderOutcome(k, v, "") for k, v in _flatten(res)), ()
+        return tuple(OrderOutcome(k, v, "") for k, v in _flatten(phase_data(res))), ()
 
     for leaf in split_by_reads(run, model, cands):
         out.classes.append(Reading(dict(leaf.assignment), *leaf.result))
     _tabulate(out, model)
     return out
+
+
+def phase_data(res: Any) -> dict[str, Any]:
+    """What a reading of a phase of another family tells apart: each order's outcome kind, the
+    position after, and the result's own details."""
+    return {"outcomes": {f"{o.power}: {o.order}": o.result for o in res.outcomes},
+            "units_after": res.units_after, "details": res.details or {}}
 
 
 def _flatten(x: Any, prefix: str = "") -> list[tuple[str, str]]:

@@ -145,6 +145,7 @@ class Difference:
     case: str
     order: str
     results: dict[str, str]  # preset (or setting's label) -> result
+    own: bool = False  # a case of another game family, under its family's settings
 
 
 @dataclass(frozen=True)
@@ -189,11 +190,19 @@ def option_settings(variant: "Variant") -> list[Setting]:
 
 def compare(paths: list[str], presets: "list[str] | list[Setting]",
             on_progress: Optional[Callable[[], None]] = None,
-            variant: Optional[str] = None) -> tuple[list[Difference], list[str], int]:
+            variant: Optional[str] = None, own_settings: bool = False,
+            counts: Optional[dict[str, int]] = None) -> tuple[list[Difference], list[str], int]:
     """Run every case of ``paths`` under each preset (or :class:`Setting`); return the
     order-level differences, the errors, and the number of cases compared.  ``variant``: only
     cases of that variant are compared (others are errors).  ``on_progress`` is called once per
-    case file."""
+    case file.  A case of another game family runs through its game protocol
+    (:func:`compare_game_case`): under ``presets``, or with ``own_settings`` under the settings
+    its family names (``GameProtocol.settings``).  ``counts``, when given, is filled with the
+    number of cases compared of the Diplomacy boards (``board``) and of other families (``own``)."""
+    from dipsat.variants import find_record
+
+    from .variant import Variant
+
     settings = [p if isinstance(p, Setting) else Setting(p, p) for p in presets]
     diffs: list[Difference] = []
     errors: list[str] = []
@@ -204,13 +213,22 @@ def compare(paths: list[str], presets: "list[str] | list[Setting]",
                 on_progress()
             try:
                 case = load_case(f)
+                record = find_record(case.variant)
             except DipsatError as exc:
                 errors.append(str(exc))
                 continue
-            if variant is not None and _variant_name(case.variant) != _variant_name(variant):
+            if variant is not None and record.name != find_record(variant).name:
                 errors.append(f"{f}: a case of the {case.variant} variant, not {variant}")
                 continue
             n += 1
+            if counts is not None:
+                key = "board" if isinstance(record, Variant) else "own"
+                counts[key] = counts.get(key, 0) + 1
+            if not isinstance(record, Variant):
+                from .protocol import game_of
+
+                diffs += compare_game_case(game_of(record), case, str(f), None if own_settings else settings, errors)
+                continue
             per: dict[str, dict[str, str]] = {}
             for st in settings:
                 try:
@@ -231,15 +249,49 @@ def compare(paths: list[str], presets: "list[str] | list[Setting]",
     return diffs, errors, n
 
 
+def compare_game_case(game: Any, case: Any, path: str, settings: Optional[list[Setting]],
+                      errors: list[str]) -> list[Difference]:
+    """A case of another game family under each setting, through its game protocol: the
+    outcome of each order, the position after (``(units after)``), the next phase (none when the
+    game is won), an error, and for a phase
+    without orders its facts (``(facts)``: the result's details), where they differ.  The case is
+    read as a request of its own (its map, a game of several phases), under the options of its
+    first expectation (its seed, ...) and each setting over them."""
+    import json
+
+    from .case_check import case_data
+    from .limits import DEFAULT_LIMITS
+
+    first = dict(case.expect[0].options)  # the case's first reading (a seed of its draws, ...)
+    try:
+        req = game.read(case_data(case), path, DEFAULT_LIMITS)
+        base = game.options(req, None, first)
+        runs = ([(st.label, game.options(req, st.rules, {**first, **dict(st.options)})) for st in settings]
+                if settings is not None else game.settings(base))
+    except DipsatError as exc:
+        errors.append(f"{case.id}: {exc}")
+        return []
+    per: dict[str, dict[str, str]] = {}
+    for label, opts in runs:
+        try:
+            res = game.adjudicate(req, opts)
+        except DipsatError as exc:
+            per.setdefault("(error)", {})[label] = str(exc)
+            continue
+        per.setdefault("(error)", {})[label] = "none"
+        for o in res.outcomes:
+            per.setdefault(f"{o.power}: {o.order}", {})[label] = o.result
+        per.setdefault("(units after)", {})[label] = json.dumps(res.units_after, sort_keys=True)
+        per.setdefault("(next phase)", {})[label] = res.next_phase or "none (the game is over)"
+        if not res.outcomes:  # a phase without orders (a drill, a set-up): its facts
+            facts = {k: v for k, v in (res.details or {}).items() if k != "state"}
+            per.setdefault("(facts)", {})[label] = json.dumps(facts, sort_keys=True, default=str)[:150]
+    return [Difference(case.id, order, by, own=settings is None) for order, by in per.items() if len(set(by.values())) > 1]
+
+
 def _orders(diffs: list[Difference]) -> int:
-    """How many orders differ (the rows of dislodged units are not orders)."""
-    return sum(1 for d in diffs if d.order != "(dislodged)")
-
-
-def _variant_name(name: str) -> str:
-    from dipsat.variants import find_variant
-
-    return find_variant(name).name
+    """How many orders differ (the rows of dislodged units, positions and errors are not orders)."""
+    return sum(1 for d in diffs if not d.order.startswith("("))
 
 
 def format_option_compare(diffs: list[Difference], settings: list[Setting], n: int) -> str:
@@ -281,8 +333,8 @@ def format_compare(diffs: list[Difference], presets: list[str], n: int) -> str:
     return "\n".join(lines)
 
 
-def _case_key(cid: str):
-    return [int(x) if x.isdigit() else x for x in cid.replace("-", ".").split(".")]
+def _case_key(cid: str) -> list[tuple[int, int, str]]:
+    return [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in cid.replace("-", ".").split(".")]
 
 
 # -- why ---------------------------------------------------------------------------------------
@@ -297,6 +349,8 @@ class WhyAnswer:
     orders: list[tuple[str, str]] = field(default_factory=list)  # (order, result without it)
     options: list[tuple[str, Any, Any, str]] = field(default_factory=list)  # (option, here, other, result)
     backup: Optional[str] = None
+    culprits: list[str] = field(default_factory=list)  # the orders the outcome names as its cause
+    details: list[str] = field(default_factory=list)  # its typed details, as "name: value"
 
 
 def _target(res, text: str, notation=None):
@@ -397,10 +451,15 @@ def format_why(ans: WhyAnswer) -> str:
     lines = [f"{ans.order}: {ans.outcome} — {ans.reason}"]
     if ans.backup:
         lines.append(f"It is part of a cycle settled by a backup rule: {ans.backup}.")
+    if ans.culprits:
+        lines.append("Its culprits (the orders it names as its cause):")
+        lines += [f"  - {x}" for x in ans.culprits]
+    if ans.details:
+        lines.append("Its details: " + "; ".join(ans.details))
     if ans.forced_by:
         lines.append("Given the orders, this outcome is forced once these hold:")
         lines += [f"  - {x}" for x in ans.forced_by]
-    elif not ans.backup:
+    elif not ans.backup and not ans.culprits:
         lines.append("The orders and the board alone force it (no other decision is needed).")
     if ans.orders:
         lines.append("It hinges on these other orders:")

@@ -32,7 +32,7 @@ class StrengthJSON(_Out):
 class OrderRefJSON(_Out):
     power: str
     order: str = Field(description="the order as written")
-    unit: Optional[str] = Field(description="'Power: unit' the order is for; null when it names no unit")
+    unit: Optional[str] = Field(default=None, description="'Power: unit' the order is for; null when it names no unit")
 
 
 class OutcomeJSON(_Out):
@@ -76,16 +76,24 @@ class RetreatOptionJSON(_Out):
 
 
 class TurnResultJSON(_Out):
-    """One adjudicated phase: movement, retreat (with the movement before it) or adjustment."""
+    """One adjudicated phase of any game family (:class:`dipsat.protocol.PhaseResult`): a
+    Diplomacy board's movement, retreat (with the movement before it), adjustment or placement,
+    or another family's phase (a round of unit counts, a stage of an economy, ...)."""
 
+    variant: Optional[str] = Field(default=None, description="the variant (absent: the movement before a retreat phase)")
+    phase: Optional[str] = Field(default=None, description="movement, retreat, adjustment, placement, or another "
+                                 "family's own (round, stage, game, ...)")
     outcomes: list[OutcomeJSON]
-    dislodged: list[DislodgedJSON]
-    contested: list[str] = Field(description="provinces left empty by a standoff")
-    backups: list[BackupJSON] = Field(description="cycles settled by a backup rule")
+    dislodged: Optional[list[DislodgedJSON]] = Field(default=None, description="Diplomacy boards")
+    contested: Optional[list[str]] = Field(default=None, description="Diplomacy boards: provinces left empty by a standoff")
+    backups: Optional[list[BackupJSON]] = Field(default=None, description="Diplomacy boards: cycles settled by a backup rule")
     units_after: dict[str, list[str]] = Field(description="the position after, per power")
     retreat_options: Optional[list[RetreatOptionJSON]] = Field(default=None, description="retreat phase only")
     movement: Optional[TurnResultJSON] = Field(default=None, description="retreat phase only: the movement before")
-    rules: Optional[str] = Field(default=None, description="the rules preset used (adjudicate --json)")
+    rules: Optional[str] = Field(default=None, description="the rules the phase was adjudicated under")
+    next_phase: Optional[str] = Field(default=None, description="the phase that follows (null: none, or not known)")
+    details: Optional[dict[str, Any]] = Field(default=None, description="another family's own result fields "
+                                              "(battles, units created, readings, a stage's conflict, ...)")
 
 
 class BatchErrorJSON(_Out):
@@ -132,6 +140,8 @@ class PlayJSON(_Out):
     next_phase: Optional[str]
     winner: Optional[str]
     winners: list[str]
+    details: Optional[dict[str, Any]] = Field(default=None, description="another family's own data of the game "
+                                              "(what was drawn before the first phase, the state of an economy, ...)")
 
 
 def schema(what: str) -> dict[str, Any]:

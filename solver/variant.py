@@ -1,14 +1,16 @@
-"""The variant record: what a variant may change, as named hooks with the core's defaults.
+"""The Diplomacy-board record: what a board variant may change, as named hooks with the core's
+defaults.
 
-A variant is a *value*, not a subclass: one frozen :class:`Variant` record that its package
-builds (``variants/<name>/__init__.py``: ``VARIANT = Variant(name=..., ...)``) from its own
+Only the Diplomacy boards fill this record (a variant of another game family is a
+:class:`dipsat.protocol.GameRecord`, with none of these hooks).  A board variant is a *value*,
+not a subclass: one frozen :class:`Variant` record that its package builds (``variants/<name>/__init__.py``: ``VARIANT = Variant(name=..., ...)``) from its own
 functions and classes.  Every field has the core's default, DATC Diplomacy on the standard map,
 so a record names only what its variant changes, and all of a variant's hooks are read in one
 place: its record.
 
 Hooks are plain functions.  Those that need the variant's board or options take the record as
 their first argument (``variant.check_position(variant, pos)``); the others take only what they
-use (``variant.family()``, ``variant.render_hints(pos)``).  The grammar, legality and movement
+use (``variant.render_hints(pos)``).  The grammar, legality and movement
 hooks are classes (``notation_class``, ``geography_class``, ``binder_class``,
 ``movement_rules_class``), which the record names as values.  The phases (their sequence, each
 phase's adjudicator, building years, claims) are the variant's calendar (:mod:`dipsat.phases`).
@@ -29,7 +31,6 @@ from pydantic import BaseModel
 from dipsat.maps import GameMap, load_map
 
 from .errors import PositionError
-from .family import Family
 from .models import ARMY, FLEET, OrderBody, Position, Unit, register_order_kind
 from .movement import MovementRules
 from .notation import Notation
@@ -107,28 +108,13 @@ def build_sites(variant: Variant, pos: Position, power: str) -> list[str]:
     return [h for h in home if pos.owners.get(h) == power and h not in occupied]
 
 
-def no_family() -> Optional[Family]:
-    """The core's Diplomacy pipeline answers the commands (no family of its own)."""
-    return None
-
-
 def no_rules_text(variant: Variant) -> Optional[str]:
     """The core's listing of the options model describes the rules."""
     return None
 
 
-def own_options(variant: Variant) -> type[BaseModel]:
-    """The options ``dipsat coverage`` and ``readings`` enumerate: the variant's options model."""
-    return variant.options_model
-
-
 def no_hints(pos: Position) -> Optional[RenderHints]:
     """Nothing drawn beyond the core's picture."""
-    return None
-
-
-def no_file(data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
-    """The core draws the files of Diplomacy positions."""
     return None
 
 
@@ -166,7 +152,6 @@ class Variant:
     rule_overrides: Mapping[str, Any] = field(default_factory=dict)
     readings: tuple[str, ...] = ()
     rules_text: Callable[[Variant], Optional[str]] = no_rules_text
-    reading_options: Callable[[Variant], type[BaseModel]] = own_options
     # the variant's own order kinds (OrderBody subclasses), registered into the order union when
     # the record is made (a tag another kind has is an error)
     order_kinds: tuple[type[OrderBody], ...] = ()
@@ -179,10 +164,8 @@ class Variant:
     # adjudicator, and the victory rule the default calendar checks
     calendar: Callable[[Variant, RuleOptions], Calendar] = diplomacy_year
     victory: Victory = Victory()
-    # a variant of another game family answers the commands itself; pictures
-    family: Callable[[], Optional[Family]] = no_family
+    # pictures: what the core's picture of the board adds for the variant
     render_hints: Callable[[Position], Optional[RenderHints]] = no_hints
-    render_file: Callable[[Any, str, Optional[str], Optional[str]], Optional[str]] = no_file
 
     def __post_init__(self) -> None:
         # the record is a value: its tables are read-only views of copies of what it was given

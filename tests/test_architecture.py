@@ -22,7 +22,7 @@ def test_no_module_of_the_core_imports_or_names_a_variant():
             for m in re.finditer(name, text, re.I):
                 line = text.count("\n", 0, m.start()) + 1
                 offenders.append(f"{path.relative_to(ROOT)}:{line}: {name}")
-        for m in re.finditer(r"dipsat\.variants\.\w+|from\s+dipsat\.variants\s+import\s+(?!find_variant|VARIANTS|variant_names)\w+", text):
+        for m in re.finditer(r"dipsat\.variants\.\w+|from\s+dipsat\.variants\s+import\s+(?!find_variant|find_record|VARIANTS|variant_names)\w+", text):
             offenders.append(f"{path.relative_to(ROOT)}: imports {m.group(0)!r}")
     assert not offenders, "the core names or imports a variant:\n" + "\n".join(offenders)
 
@@ -47,21 +47,23 @@ def test_the_lazy_registry_matches_the_variant_records():
 
 
 def test_every_registered_variant_is_a_record_and_nothing_subclasses_variant():
-    """A variant is one value of the core's record type, built by its package; no class under
-    variants/ derives from Variant (hooks are the record's fields, not overridden methods)."""
+    """A variant is one value of one of the core's record types, built by its package: a
+    Diplomacy board's Variant, or another game family's GameRecord; no class under variants/
+    derives from either (hooks are the record's fields, not overridden methods)."""
+    from dipsat.protocol import GameRecord
     from dipsat.variant import Variant
-    from dipsat.variants import find_variant
+    from dipsat.variants import find_record
 
     for record in VARIANTS:
-        assert type(record) is Variant, record
-        assert find_variant(record.name) is record  # one record per variant, found by name
+        assert type(record) in (Variant, GameRecord), record
+        assert find_record(record.name) is record  # one record per variant, found by name
         for alias in record.aliases:
-            assert find_variant(alias) is record
+            assert find_record(alias) is record
     offenders = []
     for path in sorted((ROOT / "variants").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         for m in re.finditer(r"^\s*class\s+(\w+)\s*\(([^)]*)\)", text, re.M):
-            if re.search(r"\bVariant\b", m.group(2)):
+            if re.search(r"\b(Variant|GameRecord)\b", m.group(2)):
                 offenders.append(f"{path.relative_to(ROOT)}: class {m.group(1)}({m.group(2)})")
     assert not offenders, "Variant subclassed:\n" + "\n".join(offenders)
 
@@ -109,9 +111,11 @@ def test_the_order_kinds_of_the_variants_are_those_their_records_name():
     from dipsat.models import ORDER_KINDS, Convoy, Hold, Move, Support
 
     core = {c.model_fields["kind"].default for c in (Hold, Move, Support, Convoy)}
+    from dipsat.variant import Variant
+
     named: dict[str, str] = {}
     for record in VARIANTS:
-        for kind in record.order_kinds:
+        for kind in record.order_kinds if isinstance(record, Variant) else ():
             tag = kind.model_fields["kind"].default
             assert tag not in named and tag not in core, (tag, record.name)
             named[tag] = record.name

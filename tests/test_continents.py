@@ -70,7 +70,7 @@ def test_cli_adjudicate_text_json_and_errors(capsys, tmp_path):
     assert "Readings of the rules as written: 1 (the resolution is unique)" in out
     assert main(["adjudicate", str(case), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["units_after"] == {"A": ["1 Dis"]} and data["readings"] == 1
+    assert data["units_after"] == {"A": ["1 Dis"]} and data["details"]["readings"] == 1
     bad = tmp_path / "bad.toml"
     bad.write_text('variant = "continents"\n[units]\nA = ["9 Yug"]\n', encoding="utf-8")
     assert main(["adjudicate", str(bad)]) == 2
@@ -108,7 +108,8 @@ def test_python_api():
     from dipsat import adjudicate
 
     res = adjudicate({"variant": "continents", "units": {"A": ["5 Pie"]}, "orders": {"A": ["A 5 Pie-Amb"]}})
-    assert res.after.holdings == {"amb": ("A", 4)}
+    assert res.units_after == {"A": ["4 Amb"]} and res.native.after.holdings == {"amb": ("A", 4)}
+    assert res.outcome("A 5 Pie-Amb").result == "moved" and res.outcome("A 5 Pie-Amb").details["sent"] == 5
 
 
 # -- property tests ----------------------------------------------------------------------------
@@ -235,10 +236,10 @@ def test_explore_why_compare(capsys):
     assert main(["explore", str(CASES / "rule_18_mutual_attack_equal.toml")]) == 0
     out = capsys.readouterr().out
     assert "Consistent readings of the rules as written: 4" in out
-    assert "ambiguity = priority: no reading as written: it cancels" in out
-    assert "defend_first = ordered_leave: 1" in out
+    assert "Under the settings that change their number: defend_first=ordered_leave: 1" in out
+    assert "ambiguity=cancel" in out and "A: A 3 Yug-Tar: cancelled" in out  # the other rule's outcome
     assert main(["explore", str(CASES / "rule_20_full_swap.toml")]) == 0
-    assert "ambiguity = priority: reading #" in capsys.readouterr().out
+    assert "Consistent readings of the rules as written" in capsys.readouterr().out
     assert main(["why", str(CASES / "seed_08_notation_support_attack.toml"), "--order", "A 3 Dis-Pie"]) == 0
     out = capsys.readouterr().out
     assert "C: SA Dis-Pie 2 Ciu: without it: lost" in out
@@ -264,7 +265,7 @@ def test_placement_clash_by_lot_and_draw_with_replacement(tmp_path, capsys):
     assert main(["play", str(p), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     placement = out["phases"][1]
-    tar = [o for o in placement["outcomes"] if o["text"] == "Tar"]
+    tar = [o for o in placement["outcomes"] if o["order"] == "Tar"]
     assert sorted(o["result"] for o in tar) == ["placed", "refused"]  # the lot gave Tarez to one of them
     assert "the lot gave it to" in next(o["reason"] for o in tar if o["result"] == "refused")
     again = main(["play", str(p), "--json"])

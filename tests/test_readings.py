@@ -134,20 +134,21 @@ def test_other_families_readings_equal_brute_force(chunk):
     read) equal running the file under every assignment with a plain options object, and the
     conditions printed per item are those of the brute-force table."""
     from dipsat.api import read_data_file
-    from dipsat.readings import _flatten, family_readings
-    from dipsat.variants import find_variant
+    from dipsat.limits import DEFAULT_LIMITS
+    from dipsat.protocol import find_game
+    from dipsat.readings import _flatten, phase_data, protocol_readings
 
     for path in _family_files()[chunk::2]:
         data = read_data_file(path)
-        variant = find_variant(data["variant"])
-        rd = family_readings(variant, data, str(path))
-        family = variant.family()
-        base = family.reading_base(data, str(path), None, ())
+        game = find_game(data["variant"])
+        req = game.read(data, str(path), DEFAULT_LIMITS)
+        rd = protocol_readings(game, req, data)
+        base = game.options(req)
         table = {tuple(sorted(a.items())): r.outcomes for a, r in rd.table}
         bf = []
         for a in assignments(rd.model, rd.options):  # the product of the options that touch the case
             try:
-                got = tuple((k, v) for k, v in _flatten(family.reading_run(data, str(path), base.model_copy(update=a))))
+                got = tuple((k, v) for k, v in _flatten(phase_data(game.adjudicate(req, base.model_copy(update=a)))))
             except DipsatError as exc:
                 got = (("error", str(exc)),)
             assert tuple((o.order, o.result) for o in table[tuple(sorted(a.items()))]) == got, f"{path.name} under {a}"

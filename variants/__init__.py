@@ -9,7 +9,7 @@ field it leaves out is the core's DATC Diplomacy default.  The core never asks w
 is running, and no class under ``variants/`` subclasses ``Variant``.
 
 The registry names each variant's package without importing it: a package is imported when its
-variant is first asked for (``find_variant``), so ``dipsat adjudicate`` of a standard turn loads
+variant is first asked for (``find_record``, ``find_variant``), so ``dipsat adjudicate`` of a standard turn loads
 neither the other variants nor what they import.  ``VARIANTS`` (every record, in registry order)
 imports them all; a test checks the registry's names and aliases against the records.
 """
@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 from dipsat.errors import DipsatError
 
 if TYPE_CHECKING:
+    from dipsat.protocol import GameRecord
     from dipsat.variant import Variant
 
-    VARIANTS: list[Variant]  # provided by __getattr__ below
+    VARIANTS: list[Variant | GameRecord]  # provided by __getattr__ below
 
 
 @dataclass(frozen=True)
@@ -36,12 +37,13 @@ class Entry:
     aliases: tuple[str, ...]
     module: str  # a subpackage of dipsat.variants
 
-    def load(self) -> Variant:
+    def load(self) -> Variant | GameRecord:
+        from dipsat.protocol import GameRecord
         from dipsat.variant import Variant
 
         record = getattr(import_module(f"{__name__}.{self.module}"), "VARIANT", None)
-        if not isinstance(record, Variant):
-            raise TypeError(f"dipsat.variants.{self.module}.VARIANT is not a Variant record")
+        if not isinstance(record, (Variant, GameRecord)):
+            raise TypeError(f"dipsat.variants.{self.module}.VARIANT is not a Variant or GameRecord record")
         return record
 
 
@@ -59,14 +61,31 @@ class UnknownVariant(DipsatError):
     pass
 
 
-def find_variant(name: str | None = None) -> Variant:
-    """The variant called ``name`` (case-insensitive; aliases accepted).  Default: standard."""
+class NotABoard(DipsatError):
+    """A Diplomacy board was needed, and the variant is a game of another family."""
+
+
+def find_record(name: str | None = None) -> Variant | GameRecord:
+    """The record of the variant called ``name`` (case-insensitive; aliases accepted): a
+    Diplomacy board's :class:`~dipsat.variant.Variant`, or another family's
+    :class:`~dipsat.protocol.GameRecord`.  Default: standard."""
     key = (name or "standard").strip().lower()
     for entry in REGISTRY:
         if key == entry.name or key in entry.aliases:
             return entry.load()
     known = ", ".join(sorted(e.name for e in REGISTRY))
     raise UnknownVariant(f"unknown variant {name!r}; known variants: {known}")
+
+
+def find_variant(name: str | None = None) -> Variant:
+    """The Diplomacy-board variant called ``name`` (see :func:`find_record`); a variant of
+    another game family is an error here (the commands reach it through ``dipsat.protocol``)."""
+    from dipsat.variant import Variant
+
+    record = find_record(name)
+    if not isinstance(record, Variant):
+        raise NotABoard(f"the {record.name} variant is a game of its own family, not a Diplomacy board")
+    return record
 
 
 def variant_names() -> list[str]:

@@ -5,45 +5,35 @@ the country has border connections; free cities breed units; a player wins with 
 countries on three continents.  Orders are ordered lists (earlier orders have priority), battles
 are fought by unit counts and every side loses.
 
-The variant owns its whole pipeline (:class:`dipsat.family.Family`): its map format
+Its record is a :class:`dipsat.protocol.GameRecord` (none of a Diplomacy board's hooks); its
+game is :class:`.protocol.ContinentsGame`, the core's game protocol over its map format
 (:mod:`dipsat.maps.continental`), notation (:mod:`.notation`), rule options (:mod:`.rules`), the
 round's equations over integer unit counts solved by CP-SAT (:mod:`.equations`, :mod:`.round`),
-set-up and the game (:mod:`.game`) and the research commands (:mod:`.research`).
+set-up and the game (:mod:`.game`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
-from pydantic import BaseModel
-
-from dipsat.family import Family
-from dipsat.variant import Variant
+from dipsat.protocol import GameProtocol, GameRecord
 
 
-def family() -> Optional[Family]:
-    from .commands import ContinentsCommands  # imported when used: starting dipsat stays cheap
+def game() -> GameProtocol:
+    from .protocol import ContinentsGame  # imported when used: starting dipsat stays cheap
 
-    return ContinentsCommands()
-
-
-def reading_options(variant: Variant) -> type[BaseModel]:
-    from .rules import ContinentsRules
-
-    return ContinentsRules
+    return ContinentsGame()
 
 
-def render_file(data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
-    from .picture import render_file
+def rules_text() -> str:
+    from .rules import continents_preset, describe
 
-    return render_file(data, where, phase, title)
+    return describe(continents_preset(None))
 
 
-VARIANT = Variant(
+VARIANT = GameRecord(
     name="continents",
     aliases=("continents-and-free-cities", "free-cities", "004"),
     description="continents and free cities (seed 004): unit counts, ordered order lists, multi-way battles",
-    reading_options=reading_options,
-    family=family,
-    render_file=render_file,
+    summary="the continents variant's own rules (seed 004): 'continents' or OPTION=VALUE; see 'dipsat rules continents'",
+    game=game,
+    rules_text=rules_text,
 )

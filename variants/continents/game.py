@@ -40,7 +40,7 @@ from dipsat.errors import InputFileError
 from dipsat.maps.continental import ContinentalMap
 
 from .board import Board, parse_units
-from .commands import format_round, round_json
+from .words import format_round, round_json
 from .requests import DEFAULT_MAP, describe_validation, get_map
 from .round import OrderOutcome, RoundResult, adjudicate_round, majorities
 from .rules import ContinentsRules, continents_preset
@@ -291,6 +291,11 @@ def play_command(data: Any, where: str, check: bool = True, save: Optional[str] 
             raise InputFileError(f"{save}: cannot write: {exc.strerror}") from None
     if as_json:
         return json.dumps(game_json(game), indent=2)
+    return format_game(game, quiet)
+
+
+def format_game(game: Game, quiet: bool = False) -> str:
+    """A played game in words: each phase, the majorities, the winners."""
     lines: list[str] = []
     for r in game.history:
         lines.append(f"== {r.name} ==")

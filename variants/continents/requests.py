@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from dipsat.errors import InputFileError
+from dipsat.errors import InputFileError, InvalidRequest
 from dipsat.files import BUNDLED_NAME, FileAccess, current_access, read_named
 from dipsat.maps import MAP_DIR, MapError
 from dipsat.maps.continental import FORMAT, ContinentalMap, build_continental_map
@@ -81,7 +81,7 @@ def read_request(data: Any, where: str) -> RoundRequest:
     try:
         return RoundRequest.model_validate(data)
     except ValidationError as exc:
-        raise InputFileError(f"{where}: {describe_validation(exc)}") from None
+        raise InvalidRequest(f"{where}: {describe_validation(exc)}") from None
 
 
 def get_map(name: str, where: str = "") -> ContinentalMap:

@@ -32,6 +32,7 @@ class OrderOutcome(BaseModel):
     result: str  # moved, won, partial, lost, died_at_sea, held_back, supported, support_lost,
     # no_battle, held, invalid, illegal, beyond_allowance, conflict, cancelled
     reason: str
+    node: str = ""  # the country its units went to (the battle it fought in), when it acted
     sent: int = 0
     lost_at_sea: int = 0
     lost_in_battle: int = 0
@@ -543,7 +544,7 @@ def _explain(cmap: ContinentalMap, a: Act, sent: int, q: Quantities, lost: int, 
             bits.append(f"battle at {d(a.target)}: lost {lost}; {a.beneficiary} {'wins' if won else 'loses'}"
                         + ("" if not won or b.holder() else f" but has no unit left there: {d(a.target)} is empty")
                         + (f"; {surv} return to {d(a.origin)}" if surv else ""))
-    return OrderOutcome(player=a.player, text=a.text, result=result, reason="; ".join(bits), sent=sent,
+    return OrderOutcome(player=a.player, text=a.text, result=result, reason="; ".join(bits), node=a.target, sent=sent,
                         lost_at_sea=at_sea, lost_in_battle=lost, survivors=surv)
 
 

@@ -8,45 +8,63 @@ package holds all of it: the board as data (:mod:`.board`, ``world.toml``), the 
 (:mod:`.setup`), the market, loans, prospects and wealth (:mod:`.economy`), the notation of
 actions (:mod:`.actions`), the CP-SAT joint check of a stage's actions (:mod:`.stage`), where new
 forces appear (:mod:`.builds`), the drills and their exact distributions (:mod:`.drills`: the
-conventional assault; :mod:`.strikes`: nuclear strikes and L-Star clashes), bidding (:mod:`.bidding`), the game runner
-(:mod:`.game`), and the adapters to the core's corpus runner and CLI (:mod:`.cases`,
-:mod:`.commands`, :mod:`.family`).  The core knows it only through the generic hooks of
-its :class:`dipsat.variant.Variant` record and its one seam for another game family, the ``family`` hook.
+conventional assault; :mod:`.strikes`: nuclear strikes and L-Star clashes), bidding
+(:mod:`.bidding`), the game runner (:mod:`.game`), the corpus cases' data (:mod:`.cases`) and the
+subcommands of its own (:mod:`.commands`: ``odds``, ``wealth``).  The core knows it only through
+its record, a :class:`dipsat.protocol.GameRecord`, whose game (:mod:`.protocol`) is the core's
+game protocol.
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import argparse
+from typing import Callable, Sequence
 
-from pydantic import BaseModel
-
-from dipsat.family import Family
-from dipsat.variant import Variant
+from dipsat.protocol import GameProtocol, GameRecord, VariantCommand
 
 
-def family() -> Optional[Family]:
-    from .family import SupremacyFamily
+def game() -> GameProtocol:
+    from .protocol import SupremacyGame
 
-    return SupremacyFamily()
-
-
-def reading_options(variant: Variant) -> type[BaseModel]:
-    from .options import SupremacyOptions
-
-    return SupremacyOptions
+    return SupremacyGame()
 
 
-def render_file(data: Any, where: str, phase: Optional[str] = None, title: Optional[str] = None) -> Optional[str]:
-    from .picture import render_file
+def rules_text() -> str:
+    from .options import describe_options
 
-    return render_file(data, where, phase, title)
+    return describe_options()
 
 
-VARIANT = Variant(
+def _file_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a Supremacy rule option")
+
+
+def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        from importlib import import_module
+
+        fn: Callable[[argparse.Namespace], int] = getattr(import_module(f"{__name__}.commands"), name)
+        return fn(args)
+
+    return run
+
+
+def own_commands() -> Sequence[VariantCommand]:
+    # Collected when dipsat starts a command that is not the core's: the arguments are declared
+    # here, the command module (state models, OR-Tools) is imported when one runs.
+    return (
+        VariantCommand("odds", "Supremacy: the exact outcome distribution of a battle drill", _file_args, _lazy("cmd_odds")),
+        VariantCommand("wealth", "Supremacy: the wealth table of a state", _file_args, _lazy("cmd_wealth")),
+    )
+
+
+VARIANT = GameRecord(
     name="supremacy",
     aliases=("supremacy-house", "seed002"),
     description="Supremacy house rules: stages, blind bidding, market, loans, movement costs, dice battle drills",
-    reading_options=reading_options,
-    family=family,
-    render_file=render_file,
+    summary="the Supremacy house rules' own options (seed 002); see 'dipsat rules supremacy'",
+    game=game,
+    rules_text=rules_text,
+    commands=own_commands,
 )

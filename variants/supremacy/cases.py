@@ -1,9 +1,9 @@
-"""Supremacy corpus cases and research commands: the adapter between the core's corpus/CLI and
-this room.
+"""Supremacy corpus cases: what a case's ``[data]`` runs (:func:`run_data`, which the game
+protocol of :mod:`.protocol` adjudicates).
 
 A Supremacy case (``variant = "supremacy"``) keeps its input in ``[data]`` and its expected
-results in each expectation's ``facts`` (dotted paths into the result, compared for equality;
-``error`` is a text the error message must contain).  ``data.kind`` says what is run:
+results in each expectation's ``facts`` (dotted paths into the result's details, compared for
+equality; ``error`` is a text the error message must contain; :mod:`dipsat.case_check`).  ``data.kind`` says what is run:
 
     setup    data.setup (players' choices, dice)           -> the state after set-up
     stage    data.state, data.power, data.stage, data.actions -> feasible, conflict, quantities,
@@ -21,11 +21,10 @@ results in each expectation's ``facts`` (dotted paths into the result, compared 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 from pydantic import TypeAdapter, ValidationError
 
-from dipsat.corpus import check_facts as corpus_facts
 from dipsat.errors import DipsatError
 
 from . import blockades, economy
@@ -35,7 +34,7 @@ from .drills import Assault, assault, assault_distribution
 from .strikes import Clash, NuclearStrike, clash, clash_distribution, nuclear, nuclear_distribution
 from .options import SupremacyOptions, make_options
 from .setup import SetupInput, set_up
-from .stage import check_stage, apply_actions
+from .stage import StageCheck, apply_actions, check_stage
 from .state import State, parse_state
 
 DrillInput = Union[Assault, NuclearStrike, Clash]
@@ -124,14 +123,7 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
     if kind == "wealth":
         return {"wealth": {p: economy.wealth(state, p) for p in sorted(state.powers)}}
     if kind == "stage":
-        chk = check_stage(state, str(data["power"]), int(data["stage"]), list(data.get("actions", [])), opts)
-        out: dict[str, Any] = {"feasible": chk.feasible, "conflict": [a.text for a in chk.conflict],
-                               "quantities": chk.quantities}
-        if chk.feasible:
-            out["log"] = apply_actions(state, chk.power, chk.actions, opts)
-            out["review"] = blockades.review(state, opts)
-            out["state"] = state_facts(state)
-        return out
+        return stage_facts(state, data, opts)[1]
     if kind == "stage1":
         paid = {}  # Bank Loans' interest only: it never waits for the blank salaries rule
         for p in sorted(state.powers):
@@ -153,23 +145,16 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
     raise DipsatError(f"data.kind: {kind!r} is not one of setup, stage, stage1, stage2, drill, odds, wealth, bids, game")
 
 
-def check_facts(data: dict[str, Any], options: dict[str, Any], facts: dict[str, Any]) -> list[str]:
-    return corpus_facts(lambda: run_data(data, make_options(options)), facts)
-
-
-ResultFn = Callable[[dict[str, Any], SupremacyOptions], dict[str, Any]]
-
-
-def outcome_summary(data: dict[str, Any], options: dict[str, Any]) -> str:
-    """A one-line summary of running ``data`` under ``options`` (for ``compare``)."""
-    try:
-        res = run_data(data, make_options(options))
-    except DipsatError as exc:
-        return f"error: {exc}"
-    res.pop("state", None)
-    import json
-
-    return json.dumps(res, sort_keys=True, default=str)
+def stage_facts(state: State, data: dict[str, Any], opts: SupremacyOptions) -> tuple[StageCheck, dict[str, Any]]:
+    """A stage's actions checked jointly and, when feasible, carried out: the check and its facts."""
+    chk = check_stage(state, str(data["power"]), int(data["stage"]), list(data.get("actions", [])), opts)
+    out: dict[str, Any] = {"feasible": chk.feasible, "conflict": [a.text for a in chk.conflict],
+                           "quantities": chk.quantities}
+    if chk.feasible:
+        out["log"] = apply_actions(state, chk.power, chk.actions, opts)
+        out["review"] = blockades.review(state, opts)
+        out["state"] = state_facts(state)
+    return chk, out
 
 
 def blank_options() -> list[tuple[str, list[Any]]]:

@@ -198,9 +198,12 @@ def render_file(data: Any, where: str, phase: Optional[str] = None, title: Optio
     if not isinstance(data, dict):
         raise InputFileError(f"{where}: expected a table of fields")
     if "turns" in data or "setup" in data and "data" not in data:
-        from .game import play_file
+        from .cases import file_options
+        from .game import load_game, play_game
+        from .options import make_options
 
-        log = play_file(where)
+        game = load_game(data, where)
+        log = play_game(game, make_options(file_options({"options": game.options})), where)
         names = ["setup"] + [f"turn {t.number}" for t in log.turns]
         want = " ".join((phase or names[-1]).lower().split())
         if want not in names:

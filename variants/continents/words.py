@@ -1,0 +1,78 @@
+"""A continents round in words (``dipsat adjudicate``) and as the data of its result's details."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .round import RoundResult
+
+
+def format_round(res: RoundResult) -> str:
+    lines = [f"{res.map_title} — " + (f"round {res.round} — " if res.round is not None else "") + f"rules: {res.rules}"]
+    if res.created:
+        lines.append("\nUnits created (free cities):")
+        for c in res.created:
+            lines.append(f"  {c.player}: {c.reason}")
+    width = max((len(o.text) for o in res.outcomes), default=10)
+    players = sorted({o.player for o in res.outcomes})
+    for p in players:
+        lines.append(f"\n{p} (allowance {res.allowance.get(p, 3)} orders):")
+        for o in res.outcomes:
+            if o.player == p:
+                mark = "ok  " if o.succeeded else "FAIL"
+                lines.append(f"  {mark} {o.text:<{width}}  {o.result} — {o.reason}")
+    if res.battles:
+        lines.append("\nBattles:")
+        for b in res.battles:
+            lines.append("  " + _battle_line(b))
+    n = res.readings
+    lines.append("")
+    if n == 1 and res.readings_complete:
+        lines.append("Readings of the rules as written: 1 (the resolution is unique)")
+    else:
+        lines.append(f"Readings of the rules as written: {n}{'' if res.readings_complete else '+'} — {res.backup}")
+    lines.append("\nPosition after:")
+    after: dict[str, list[str]] = {}
+    for node, (p, n_units) in sorted(res.after.holdings.items()):
+        after.setdefault(p, []).append(f"{n_units} {node.capitalize()}")
+    for p in sorted(after):
+        lines.append(f"  {p}: {', '.join(after[p])}")
+    if res.majorities:
+        lines.append("Continent majorities: " + "; ".join(
+            f"{p} on {', '.join(res.continent_names.get(c, c) for c in cs)}" for p, cs in res.majorities.items()))
+    if res.winners:
+        lines.append(f"Victory: {', '.join(res.winners)} (a majority of the countries on three continents)")
+    return "\n".join(lines)
+
+
+def _battle_line(b: Any) -> str:
+    parts = ", ".join(f"{s.player} {s.force} ({'; '.join(s.parts)})" for s in b.sides)
+    forces = sorted((s.force for s in b.sides), reverse=True)
+    win = next((s for s in b.sides if s.player == b.winner), None)
+    if win is None:
+        end = "all annihilated (equal forces)"
+    elif win.holds:
+        end = f"{b.winner} keeps {win.survivors} ({forces[0]} - {forces[1]})" + (
+            f", {win.holds} of them in {b.node.capitalize()}" if win.holds != win.survivors else "")
+    else:
+        end = (f"{b.winner}'s side keeps {win.survivors} ({forces[0]} - {forces[1]}), all supporters, who go home: "
+               f"{b.node.capitalize()} is left empty")
+    return f"{b.node.capitalize()}: {parts} — every side loses {forces[1]} or all it has — {end}"
+
+
+def round_json(res: RoundResult) -> dict[str, Any]:
+    return {
+        "rules": res.rules,
+        "round": res.round,
+        "created": [c.model_dump() for c in res.created],
+        "allowance": res.allowance,
+        "outcomes": [o.model_dump() | {"succeeded": o.succeeded} for o in res.outcomes],
+        "battles": [b.model_dump() for b in res.battles],
+        "readings": res.readings,
+        "readings_complete": res.readings_complete,
+        "backup": res.backup,
+        "units_after": {p: [f"{c} {n.capitalize()}" for n, (q, c) in sorted(res.after.holdings.items()) if q == p]
+                        for p in res.after.players()},
+        "majorities": res.majorities,
+        "winners": res.winners,
+    }
