@@ -72,15 +72,18 @@ class SupremacyGame:
     def options(self, request: Any, rules: Optional[str] = None, overrides: Overrides = ()) -> SupremacyOptions:
         from .cases import file_options
 
-        if rules is not None and rules.lower() not in ("supremacy", "supremacy-house", "seed002", "datc"):
-            raise DipsatError(f"--rules {rules!r}: the supremacy variant has one preset, 'supremacy' "
-                              "(set its options with --option NAME=VALUE)")
+        from .options import PRESETS
+
         doc = request.doc if request is not None else {}
         if request is not None and request.game_file:
             doc = {"options": doc.get("options", {})}
-        if isinstance(overrides, Mapping):
-            return make_options({**file_options(doc), **overrides})
-        return make_options(file_options(doc, list(overrides) or None))
+        base = file_options(doc) if isinstance(overrides, Mapping) else file_options(doc, list(overrides) or None)
+        if rules is not None and rules.lower() in PRESETS:  # 'table' or 'strict': the option preset
+            base = {**base, "preset": rules.lower()}
+        elif rules is not None and rules.lower() not in ("supremacy", "supremacy-house", "seed002", "datc"):
+            raise DipsatError(f"--rules {rules!r}: the supremacy variant's presets are {', '.join(PRESETS)} "
+                              "(or set its options with --option NAME=VALUE)")
+        return make_options({**base, **overrides} if isinstance(overrides, Mapping) else base)
 
     def units(self, request: Any, units: dict[str, list[str]]) -> dict[str, list[str]]:
         raise DipsatError("a supremacy case states facts of the state (facts), not units_after")
