@@ -17,7 +17,8 @@ from dipsat.api import TurnRequest, adjudicate
 from dipsat.corpus import case_files, load_case, run_corpus
 from dipsat.render import render_svg
 from dipsat.report import corpus_report
-from dipsat.variants import find_variant, variant_names
+from dipsat.variant import Variant
+from dipsat.variants import find_record, variant_names
 
 
 def main() -> None:
@@ -30,8 +31,8 @@ def main() -> None:
         case = load_case(f)
         if case.variant not in variant_names():
             continue
-        v = find_variant(case.variant)
-        if v.family() is not None or case.phase == "game":  # game cases: several phases, not one picture
+        v = find_record(case.variant)
+        if not isinstance(v, Variant) or case.phase == "game":  # game cases: several phases, not one picture
             continue
         exp = case.expect[0]
         results.append(adjudicate(TurnRequest(variant=case.variant, rules=exp.rules[0], options=dict(exp.options),
