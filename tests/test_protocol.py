@@ -223,3 +223,27 @@ def test_check_facts_compares_paths_and_errors():
     assert check_facts(fails, {"error": "money"}) == \
         ["error: expected it to mention 'money', got the option 'victory' is unspecified"]
     assert check_facts(fails, {}) == ["error: the option 'victory' is unspecified"]
+
+
+def test_continents_outcomes_are_typed_and_their_words_rendered_from_the_values():
+    """A continents outcome stores values (its kind, the battle, losses, survivors), not prose:
+    its reason is rendered from them, so changing a value changes the words."""
+    from dipsat.variants.continents.outcomes import Foe, OrderOutcome
+
+    assert "reason" not in OrderOutcome.model_fields  # computed, not stored
+    o = OrderOutcome(player="A", text="A 4 Yug-Dis", result="won", kind="move", origin="Yug", target="Dis",
+                     node="dis", asked=4, sent=4, arrived=4, battle=True, foes=(Foe(player="B", force=3),),
+                     winner="A", holder="A", lost_in_battle=3, survivors=1)
+    assert o.reason == "sent 4 from Yug; battle at Dis against B 3: lost 3; 1 survives and holds Dis"
+    lost = o.model_copy(update={"result": "lost", "winner": "B", "holder": None, "survivors": 0})
+    assert lost.reason.endswith("B's side wins, but none of B's own units is left: Dis is empty")
+    assert o.model_dump()["reason"] == o.reason  # the JSON carries the words too
+    game = find_game("continents")
+    from dipsat.api import read_data_file
+    from dipsat.limits import DEFAULT_LIMITS
+
+    path = CORPORA / "continents" / "seed_01_four_way_battle.toml"
+    req = game.read(read_data_file(path), str(path), DEFAULT_LIMITS)
+    won = game.adjudicate(req, game.options(req)).outcome("A 4 Yug-Dis")
+    assert (won.kind, won.result, won.details["lost_in_battle"], won.details["survivors"]) == ("move", "won", 3, 1)
+    assert {c.power for c in won.culprits} == {"B", "C", "D"}

@@ -198,15 +198,15 @@ class Game:
             board = Board(holdings=dict(sorted(holdings.items())))
             for p, (text, node) in sorted(picks.items()):
                 if p in refused:
-                    outcomes.append(OrderOutcome(player=p, text=text, result="refused", reason=f"placement {k}: {refused[p]}"))
+                    outcomes.append(OrderOutcome(player=p, text=text, result="refused", placement=k, message=refused[p]))
                 else:
-                    outcomes.append(OrderOutcome(player=p, text=text, result="placed", reason=f"placement {k}"))
+                    outcomes.append(OrderOutcome(player=p, text=text, result="placed", placement=k))
         short = [f"{p}: {n} unit{'s' if n > 1 else ''} not placed" for p, n in sorted(in_hand.items()) if n]
         if short:
             raise InputFileError(f"{where}: placement: {'; '.join(short)} — list more countries (refused choices do not "
                                  "place a unit)")
         for p, q in sorted(queues.items()):  # spare choices (a refusal or a lot may need them)
-            outcomes.extend(OrderOutcome(player=p, text=text, result="unused", reason="all units were placed")
+            outcomes.extend(OrderOutcome(player=p, text=text, result="unused", message="all units were placed")
                             for text, _ in q)
         self.board = board
         lines.append(f"{k} placement rounds, {self.saved.units_to_place} units each")

@@ -193,6 +193,7 @@ def outcome(o: OrderOutcome, battle: Any) -> PhaseOutcome:
     if battle is not None and o.result in ("lost", "support_lost", "partial", "won"):
         culprits = tuple(Culprit(power=s.player, order=f"{s.force} ({'; '.join(s.parts)})")
                          for s in battle.sides if s.player != o.player)
-    details = {k: v for k, v in o.model_dump().items() if k not in ("player", "text", "result", "reason") and v}
+    details = {k: v for k, v in o.model_dump(mode="json").items()
+               if k not in ("player", "text", "result", "reason", "kind") and v not in (None, "", 0, False, [], ())}
     return PhaseOutcome(power=o.player, order=o.text, kind="rejected" if o.rejected else order_kind(o.text), result=o.result, succeeded=o.succeeded,
                         culprits=culprits, by=tuple(c.power for c in culprits), details=details, reason=o.reason)

@@ -1,7 +1,7 @@
 """One round of the continents game: unit creation, the order lists checked (allowance,
 legality, conflicts), the resolution found by CP-SAT (:mod:`.equations`) and proven unique —
 or the readings the rules as written leave, settled by the ``ambiguity`` option — then the
-position after, victory, and an explanation per order.
+position after, victory, and a typed outcome per order (:mod:`.outcomes`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Optional
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field
 
 from dipsat.errors import OrderError
 from dipsat.maps.continental import ContinentalMap
@@ -19,87 +18,12 @@ from dipsat.maps.continental import ContinentalMap
 from .board import Board
 from .equations import Act, Quantities, Setting, enumerate_readings, evaluate, priority_levels
 from .notation import Order, parse_order
+from .outcomes import Battle, Creation, Foe, OrderOutcome, Result, RoundResult, Side
 from .rules import ContinentsRules
 
+__all__ = ["Battle", "Creation", "OrderOutcome", "RoundResult", "Side", "adjudicate_round"]
+
 READING_LIMIT = 16
-
-
-class OrderOutcome(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    player: str
-    text: str
-    result: str  # moved, won, partial, lost, died_at_sea, held_back, supported, support_lost,
-    # no_battle, held, invalid, illegal, beyond_allowance, conflict, cancelled
-    reason: str
-    node: str = ""  # the country its units went to (the battle it fought in), when it acted
-    sent: int = 0
-    lost_at_sea: int = 0
-    lost_in_battle: int = 0
-    survivors: int = 0
-
-    @property
-    def succeeded(self) -> bool:
-        return self.result in ("moved", "won", "partial", "supported", "held")
-
-    @property
-    def rejected(self) -> bool:
-        return self.result in ("invalid", "illegal", "beyond_allowance", "conflict", "cancelled")
-
-
-class Side(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    player: str
-    force: int
-    parts: list[str]  # "4 from Yug", "2 home", "support 2 from Ciu (Blue)"
-    lost: int
-    survivors: int  # the side's survivors (supporters among them go home)
-    holds: int = 0  # of them, the player's own units that stay in (or take) the country
-
-
-class Battle(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    node: str
-    sides: list[Side]
-    winner: Optional[str]  # None: everybody annihilated
-
-    def holder(self) -> Optional[str]:
-        """Who holds the country after the battle (None: left empty)."""
-        return next((s.player for s in self.sides if s.player == self.winner and s.holds), None)
-
-
-class Creation(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    node: str
-    player: str
-    units: int
-    bordering: list[str]
-    reason: str
-
-
-class RoundResult(BaseModel):
-    """What a round did; ``after`` is the position at its end."""
-
-    model_config = ConfigDict(frozen=True)
-
-    map_title: str
-    continent_names: dict[str, str] = Field(default_factory=dict)
-    rules: str
-    round: Optional[int] = None
-    created: list[Creation] = Field(default_factory=list)
-    allowance: dict[str, int] = Field(default_factory=dict)
-    outcomes: list[OrderOutcome]
-    battles: list[Battle] = Field(default_factory=list)
-    readings: int  # consistent resolutions of the rules as written (before any backup rule)
-    readings_complete: bool = True
-    backup: Optional[str] = None  # how several (or no) readings were settled
-    before: Board
-    after: Board
-    majorities: dict[str, list[str]] = Field(default_factory=dict)  # player -> continents
-    winners: list[str] = Field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------
@@ -174,7 +98,7 @@ class Checked:
     acts: list[Act]
     rejected: dict[tuple[str, int], OrderOutcome]
     orders: dict[str, list[str]]
-    notes: dict[int, str]  # act key -> a note for its explanation (support turned attack, ...)
+    turned: dict[int, str]  # act key -> a support turned attack: the country whose attack it named
 
 
 def check_orders(cmap: ContinentalMap, board: Board, orders: dict[str, list[str]], rules: ContinentsRules,
@@ -182,8 +106,8 @@ def check_orders(cmap: ContinentalMap, board: Board, orders: dict[str, list[str]
     rejected: dict[tuple[str, int], OrderOutcome] = {}
     parsed: dict[tuple[str, int], Order] = {}
 
-    def reject(p: str, i: int, text: str, result: str, reason: str) -> None:
-        rejected[p, i] = OrderOutcome(player=p, text=text, result=result, reason=reason)
+    def reject(p: str, i: int, text: str, result: Result, reason: str) -> None:
+        rejected[p, i] = OrderOutcome(player=p, text=text, result=result, message=reason)
 
     for p, texts in sorted(orders.items()):
         limit, why = allowances[p]
@@ -226,8 +150,8 @@ def check_orders(cmap: ContinentalMap, board: Board, orders: dict[str, list[str]
                 continue
             o = got
             if o.kind == "hold":
-                rejected[p, i] = OrderOutcome(player=p, text=orders[p][i], result="held",
-                                              reason=f"{cmap.display(o.origin)} holds (the default)")
+                rejected[p, i] = OrderOutcome(player=p, text=orders[p][i], result="held", kind="hold",
+                                              origin=cmap.display(o.origin), node=o.origin)
                 continue
             if o.origin in first:
                 j, tgt = first[o.origin]
@@ -244,7 +168,7 @@ def check_orders(cmap: ContinentalMap, board: Board, orders: dict[str, list[str]
     # which attack each support backs
     attacks = {(o.origin, o.target) for p, i, o in acts_src if o.kind == "move"}
     acts: list[Act] = []
-    notes: dict[int, str] = {}
+    turned: dict[int, str] = {}
     for key, (p, i, o) in enumerate(sorted(acts_src, key=lambda t: (t[0], t[1]))):
         text = orders[p][i]
         sea = 1 if cmap.edge_kind(o.origin, o.target) == "sea" else 0
@@ -262,13 +186,12 @@ def check_orders(cmap: ContinentalMap, board: Board, orders: dict[str, list[str]
                 acts.append(Act(key, p, i, text, "support", o.origin, o.target, o.count,
                                 sea if rules.support_sea_loss == "one" else 0, ally, by_land))
             elif rules.unmatched_support == "attack":
-                notes[key] = (f"no attack {cmap.display(o.ally)}-{cmap.display(o.target)} was ordered: "
-                              f"the support is an attack on {cmap.display(o.target)}")
+                turned[key] = cmap.display(o.ally)
                 acts.append(Act(key, p, i, text, "move", o.origin, o.target, o.count, sea, p, by_land))
             else:
                 reject(p, i, text, "cancelled", f"no attack {cmap.display(o.ally)}-{cmap.display(o.target)} was ordered "
                                                  "to support (rule unmatched_support = cancelled)")
-    return Checked(acts, rejected, orders, notes)
+    return Checked(acts, rejected, orders, turned)
 
 
 def dependency_graph(s: Setting) -> nx.DiGraph:
@@ -479,73 +402,54 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
 
 
 def _explain(cmap: ContinentalMap, a: Act, sent: int, q: Quantities, lost: int, surv: int, battles: dict[str, Battle],
-             note: Optional[str]) -> OrderOutcome:
+             turned_attack: str, went_back: Optional[tuple[int, int]]) -> OrderOutcome:
+    """An acted order's outcome as typed values (its words are rendered from them)."""
     d = cmap.display
-    bits: list[str] = []
-    if note:
-        bits.append(note)
     remaining = q.remaining[a.key]
+    engaged = a.kind == "move" or bool(q.engaged[a.key])
+    there: Optional[int] = None
+    room: Optional[int] = None
+    stayed = 0
     partial = False
-    if sent < a.count:
-        held = []
+    if sent < a.count and engaged:
         if remaining < a.count:
-            held.append(f"only {max(remaining, 0)} of the {a.count} asked were there to act"
-                        + (" after its defence" if bool(q.battle.get(a.origin, False)) else ""))
+            there = max(remaining, 0)
         if a.kind == "move" and a.key in q.room and sent < min(a.count, max(remaining, 0)):
             room = max(q.room[a.key], 0)
-            held.append(f"crowding: room for {room} in {d(a.target)} (capacity {cmap.nodes[a.target].capacity}); "
-                        f"{min(a.count, max(remaining, 0)) - sent} stayed behind (cancelled from the bottom of the list)")
+            stayed = min(a.count, max(remaining, 0)) - sent
             partial = sent > 0
-        if a.kind == "support" and not q.engaged[a.key]:
-            held = []
-        bits.extend(held)
     at_sea = min(a.sea, sent)
     arrive = q.arrive[a.key]
+    b = battles.get(a.target)
+    result: Result
     if a.kind == "move":
-        head = f"sent {sent} from {d(a.origin)}"
-        if at_sea:
-            head += f", {at_sea} lost at sea, {arrive} arrive"
-        bits.insert(0, head)
-        b = battles.get(a.target)
         if sent == 0:
             result = "held_back"
         elif arrive == 0:
             result = "died_at_sea"
-            bits.append("every unit sent was lost at sea")
         elif b is None:
             result = "partial" if partial else "moved"
-            bits.append(f"{surv} in {d(a.target)}")
+        elif b.winner == a.player:
+            result = "partial" if partial else "won"
         else:
-            foes = ", ".join(f"{s.player} {s.force}" for s in b.sides if s.player != a.player)
-            bits.append(f"battle at {d(a.target)} against {foes}: lost {lost}")
-            if b.winner == a.player:
-                result = "partial" if partial else "won"
-                bits.append(f"{surv} {'survives and holds' if surv == 1 else 'survive and hold'} {d(a.target)}")
-            else:
-                result = "lost"
-                holder = b.holder()
-                bits.append("annihilated" if b.winner is None else f"{b.winner} keeps {d(a.target)}" if holder else
-                            f"{b.winner}'s side wins, but none of {b.winner}'s own units is left: {d(a.target)} is empty")
+            result = "lost"
+    elif not engaged:
+        result = "no_battle"
+    elif sent == 0:
+        result = "held_back"
     else:
-        b = battles.get(a.target)
-        if not q.engaged[a.key]:
-            result = "no_battle"
-            bits.append(f"no battle at {d(a.target)} for {a.beneficiary} to join: the units stay in {d(a.origin)}")
-        elif sent == 0:
-            result = "held_back"
-        else:
-            head = f"sent {sent} from {d(a.origin)} for {a.beneficiary}"
-            if at_sea:
-                head += f", {at_sea} lost at sea"
-            bits.insert(0, head)
-            assert b is not None
-            won = b.winner == a.beneficiary
-            result = "supported" if won else "support_lost"
-            bits.append(f"battle at {d(a.target)}: lost {lost}; {a.beneficiary} {'wins' if won else 'loses'}"
-                        + ("" if not won or b.holder() else f" but has no unit left there: {d(a.target)} is empty")
-                        + (f"; {surv} return to {d(a.origin)}" if surv else ""))
-    return OrderOutcome(player=a.player, text=a.text, result=result, reason="; ".join(bits), node=a.target, sent=sent,
-                        lost_at_sea=at_sea, lost_in_battle=lost, survivors=surv)
+        assert b is not None
+        result = "supported" if b.winner == a.beneficiary else "support_lost"
+    fought = b is not None and result not in ("held_back", "died_at_sea", "no_battle")
+    return OrderOutcome(
+        player=a.player, text=a.text, result=result, kind="move" if a.kind == "move" else "support",
+        origin=d(a.origin), target=d(a.target), node=a.target, beneficiary=a.beneficiary if a.kind != "move" else "",
+        asked=a.count, there=there, after_defence=there is not None and bool(q.battle.get(a.origin, False)),
+        room=room, capacity=cmap.nodes[a.target].capacity, stayed_behind=stayed, sent=sent, lost_at_sea=at_sea,
+        arrived=arrive, battle=fought,
+        foes=tuple(Foe(player=s.player, force=s.force) for s in b.sides if s.player != a.player) if fought and b else (),
+        winner=b.winner if fought and b else None, holder=b.holder() if fought and b else None,
+        lost_in_battle=lost, survivors=surv, turned_attack=turned_attack, went_back=went_back)
 
 
 def adjudicate_round(cmap: ContinentalMap, board: Board, orders: dict[str, list[str]], rules: ContinentsRules,
@@ -573,17 +477,11 @@ def adjudicate_round(cmap: ContinentalMap, board: Board, orders: dict[str, list[
                 continue
             a = act_of[p, i]
             if a.key in solved.cancelled:
-                outcomes.append(OrderOutcome(player=p, text=text, result="cancelled", reason=solved.cancelled[a.key]))
+                outcomes.append(OrderOutcome(player=p, text=text, result="cancelled", message=solved.cancelled[a.key],
+                                             node=a.target, origin=cmap.display(a.origin), target=cmap.display(a.target)))
                 continue
-            note = checked.notes.get(a.key)
-            if a.key in went_back:
-                home, gone = went_back[a.key]
-                extra = (f"crowding: {home + gone} survivors over the capacity of {cmap.display(a.target)} "
-                         f"({cmap.nodes[a.target].capacity}) go back: {home} to {cmap.display(a.origin)}"
-                         + (f", {gone} lost (no room there)" if gone else ""))
-                note = f"{note}; {extra}" if note else extra
             outcomes.append(_explain(cmap, a, solved.sent[a.key], q, lost.get(a.key, 0), surv.get(a.key, 0), by_node,
-                                     note))
+                                     checked.turned.get(a.key, ""), went_back.get(a.key)))
     return RoundResult(map_title=cmap.title, continent_names={c: v.name for c, v in cmap.continents.items()}, rules=rules.name, round=round_no, created=created,
                        allowance={p: n for p, (n, _) in allow.items()}, outcomes=outcomes, battles=battles,
                        readings=len(solved.readings), readings_complete=solved.complete, backup=solved.backup,
