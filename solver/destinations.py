@@ -16,7 +16,7 @@ from typing import Callable, Optional
 from dipsat.maps import GameMap
 
 from .errors import AmbiguousOrder, IllegalOrder
-from .models import ARMY, Unit
+from .models import ARMY, FLEET, Unit
 from .notation import LocRef, UnitRef
 from .rules import RuleOptions
 
@@ -39,6 +39,10 @@ def written_destination(game_map: GameMap, rules: RuleOptions, unit: Unit, dest:
     pdata = m.provinces[prov]
     if not pdata.passable:
         raise IllegalOrder(text, f"{pdata.name} is impassable", unit=index)
+    if unit.kind not in (ARMY, FLEET):  # a variant's own kinds stand on provinces: a coast is irrelevant
+        if dest.coast and f"{prov}/{dest.coast}" not in pdata.coasts and rules.irrelevant_coast == "fail":
+            raise IllegalOrder(text, f"{pdata.name} has no {dest.coast} coast (rule option irrelevant_coast=fail)", unit=index)
+        return prov
     if unit.kind == ARMY:
         if not (army_can_stand or _army_ground(m))(prov):
             raise IllegalOrder(text, f"an army cannot go to {pdata.name}: it is a sea", unit=index)
@@ -108,12 +112,12 @@ def written_build_location(game_map: GameMap, rules: RuleOptions, kind: str, pro
     checked that a unit of that kind may stand there."""
     m = game_map
     pdata = m.provinces[province]
-    if coast and (kind == ARMY or f"{province}/{coast}" not in pdata.coasts):
+    if coast and (kind != FLEET or f"{province}/{coast}" not in pdata.coasts):
         if rules.irrelevant_coast == "fail":
             what = "an army build names a coast" if kind == ARMY else f"{pdata.name} has no {coast} coast"
             raise IllegalOrder(text, f"{what} (rule option irrelevant_coast=fail)")
         coast = None
-    if kind == ARMY or not pdata.coasts:
+    if kind != FLEET or not pdata.coasts:
         return province
     if coast:
         return f"{province}/{coast}"

@@ -134,3 +134,21 @@ def test_the_issue_example_is_illegal_in_both_phases():
         verdict = _verdict_of_retreat(pipe, pos, "England", "F nwy - stp/sc")
         assert verdict[0] == want
         assert ("DATC 4.B.3" in verdict[1]) if want == "illegal" else verdict[1] == "Stp/nc"
+
+
+@pytest.mark.parametrize("value", ["ignore", "fail"])
+def test_a_coast_on_a_board_of_states_is_irrelevant_in_every_phase(value):
+    """Multinational's map has no coasts: a written coast is read by irrelevant_coast in a move,
+    a retreat (see the corpus cases MN.rule.retreat_coast*) and a build alike."""
+    variant = find_variant("multinational")
+    pipe = Pipeline(variant, variant.rules(None, irrelevant_coast=value))
+    owners = {"uta": "AT", "neb": "AT", "kan": "AT"}
+    pos = Position(variant=variant.name, year=1992, season="winter", units=(), owners=owners)
+    res = pipe.adjustments(pos, {"AT": ["Build E Uta/nc", "Build M Neb"]})
+    first = next(o for o in res.outcomes if o.text == "Build E Uta/nc")
+    if value == "ignore":
+        assert first.succeeded
+        assert {(u.kind, u.location) for u in res.after.units} == {("E", "uta"), ("M", "neb")}
+    else:
+        assert isinstance(first, Refused) and "rule option irrelevant_coast=fail" in first.message
+        assert {(u.kind, u.location) for u in res.after.units} == {("M", "neb")}

@@ -7,6 +7,7 @@ from collections import deque
 from functools import cached_property
 from typing import Optional
 
+from dipsat.destinations import written_destination
 from dipsat.errors import IllegalOrder, InvalidOrder
 from dipsat.models import Convoy, Move, OrderBody, Position, Rejected, Support
 from dipsat.notation import ParsedOrder
@@ -112,7 +113,7 @@ class MultinationalBinder(OrderBinder):
         u = pos.units[i]
         text = p.text
         assert p.dest is not None
-        prov = p.dest.province
+        prov = written_destination(self.map, self.rules, u, p.dest, text, i)  # the core's reading (a coast is irrelevant)
         written = p.addition(FlyOverRoute)
         if written is not None:
             return self._check_flyover(pos, i, p, written.route)

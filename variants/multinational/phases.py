@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from dipsat.adjustments import AdjustmentResult
+from dipsat.destinations import written_build_location, written_destination, written_unit
 from dipsat.errors import DipsatError, InputFileError, OrderError
 from dipsat.models import (
     Bounced,
@@ -176,10 +177,18 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
                 outcomes.append(Outcome.rejected(power, text, "illegal", "not a retreat or disband of a dislodged power"))
                 continue
             u = cands[0]
+            try:  # the unit and the destination as written, read as in a move (the coast options)
+                written_unit(m, rules, pos.units[u], p.unit, text, u)
+                if p.action == "move":
+                    assert p.dest is not None  # a retreat is a move
+                    written_destination(m, rules, pos.units[u], p.dest, text, u)
+            except OrderError as exc:
+                outcomes.append(Outcome.rejected(power, text, exc.severity, exc.reason, u))
+                continue
             if p.action == "disband":
                 chosen[u] = ("disband", power, text)
                 continue
-            assert p.dest is not None  # a retreat is a move
+            assert p.dest is not None
             if p.dest.province not in options[u].open:
                 why = options[u].closed.get(p.dest.province, "not a bordering state")
                 outcomes.append(Outcome.rejected(power, text, "illegal", f"not a retreat option: {why}", u))
@@ -265,6 +274,16 @@ def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) ->
                 continue
             prov = p.unit.loc.province
             occupied = {u.province for i, u in enumerate(units) if i not in removed}
+            try:  # a written coast, read as in a move: irrelevant on this board of provinces
+                if action == "build":
+                    written_build_location(m, rules, p.unit.kind, prov, p.unit.loc.coast, text)
+                else:
+                    here = [units[i] for i in mine if units[i].province == prov and i not in removed]
+                    if here:
+                        written_unit(m, rules, here[0], p.unit, text, kind=False)
+            except OrderError as exc:
+                outcomes.append(Outcome.rejected(mn, text, exc.severity, exc.reason))
+                continue
             if action == "build":
                 free_home = [h for h in home if owners.get(h) == mn and h not in occupied]
                 ok_home = prov in free_home
