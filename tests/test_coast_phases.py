@@ -39,16 +39,21 @@ def _written(variant: str, kind: str, place: str) -> str:
 def coast_orders(draw, variant_name: str):
     variant = find_variant(variant_name)
     m = variant.map
-    kind = draw(st.sampled_from("AF"))
+    kind = draw(st.sampled_from("AFF"))
     locs = sorted(loc for loc in (m.army_graph.nodes if kind == "A" else m.fleet_graph.nodes)
                   if (m.is_army_location(loc) if kind == "A" else m.is_fleet_location(loc)))
+    split = sorted(p for p, d in m.provinces.items() if d.coasts)
+    if draw(st.booleans()):  # half the time next to a province of several coasts, where coasts matter most
+        target = draw(st.sampled_from(split))
+        locs = [x for x in locs if any(m.province_of(n) == target for n in m.neighbours(kind, x))]
     loc = draw(st.sampled_from(locs))
     prov = m.province_of(loc)
     dests = sorted({m.province_of(n) for n in m.neighbours(kind, loc)} - {prov})
     dests = [d for d in dests if m.passable(d)]
     if not dests:
         return None
-    dest = draw(st.sampled_from(dests))
+    near_split = [d for d in dests if d in split]
+    dest = draw(st.sampled_from(near_split if near_split and draw(st.booleans()) else dests))
     power = draw(st.sampled_from(sorted(m.powers)))
     # other units, of any power, away from the two provinces (the destination stays open)
     used = {prov, dest}
@@ -152,3 +157,26 @@ def test_a_coast_on_a_board_of_states_is_irrelevant_in_every_phase(value):
     else:
         assert isinstance(first, Refused) and "rule option irrelevant_coast=fail" in first.message
         assert {(u.kind, u.location) for u in res.after.units} == {("M", "neb")}
+
+
+def test_every_fleet_next_to_a_split_coast_reads_its_coasts_alike_in_both_phases():
+    """Exhaustively on the standard board, where the coast options matter most: every fleet next to
+    a province of several coasts, every way of writing the coast (none, each coast word), under
+    every value of the destination's coast options."""
+    m = find_variant("standard").map
+    split = sorted(p for p, d in m.provinces.items() if d.coasts)
+    seen: set[str] = set()
+    for target in split:
+        for loc in sorted(x for x in m.fleet_graph.nodes if any(m.province_of(n) == target for n in m.fleet_neighbours(x))):
+            if m.province_of(loc) == target:
+                continue
+            for coast in (None, "nc", "sc", "ec"):
+                text = f"F {m.display(loc)} - {m.display(target)}" + (f"/{coast}" if coast else "")
+                for missing in COAST_OPTIONS["missing_coast_single"]:
+                    for impossible in COAST_OPTIONS["impossible_coast"]:
+                        for irrelevant in COAST_OPTIONS["irrelevant_coast"]:
+                            options = {"missing_coast_single": missing, "impossible_coast": impossible,
+                                       "irrelevant_coast": irrelevant}
+                            _check("standard", (Unit(power="England", kind="F", location=loc), (), text, options))
+                seen.add(text)
+    assert len(seen) > 40
