@@ -180,3 +180,13 @@ def test_every_fleet_next_to_a_split_coast_reads_its_coasts_alike_in_both_phases
                             _check("standard", (Unit(power="England", kind="F", location=loc), (), text, options))
                 seen.add(text)
     assert len(seen) > 40
+
+
+def test_dipsat_rules_says_which_phases_each_coast_option_governs(capsys):
+    from dipsat.cli import main
+
+    assert main(["rules"]) == 0
+    lines = {line.split("=")[0].strip(): line for line in capsys.readouterr().out.splitlines() if "=" in line}
+    for name in ("missing_coast_single", "impossible_coast", "wrong_unit_coast", "irrelevant_coast"):
+        assert "governs" in lines[name] and "retreats" in lines[name], lines[name]
+    assert "builds" in lines["irrelevant_coast"] and "disbands" in lines["wrong_unit_coast"]
