@@ -1,11 +1,15 @@
-"""The type check: mypy over solver/, variants/ and maps/ finds no error.
+"""The package as a user installs it: every file shipped, ``py.typed`` among them, and mypy --strict
+finds no error in it.
 
 The three folders install as one package (``dipsat``, ``dipsat.variants``, ``dipsat.maps``, by
-setuptools' package-dir mapping), which mypy cannot follow through an editable install.  So the
-check builds that package as a tree of symbolic links (``.mypy_cache/tree/dipsat``: the files of
-``solver/``, and ``variants``/``maps`` linked in) and runs ``mypy -p dipsat`` on it with the
-settings of ``pyproject.toml`` ([tool.mypy]).  mypy's cache sits in ``.mypy_cache`` of the
-repository, so a second run checks only what changed.
+setuptools' package-dir mapping in ``pyproject.toml``), which mypy cannot follow through an
+editable install.  So the check has setuptools build the package (its ``build_py`` step: the tree a
+wheel is packed from, with the package data ``pyproject.toml`` declares) into a temporary
+directory, and runs ``mypy -p dipsat`` on that tree with the settings of ``pyproject.toml``
+([tool.mypy]: strict).  The same tree shows what a wheel would hold: every file of ``solver/``,
+``variants/`` and ``maps/`` that git tracks, plus the PEP 561 marker ``py.typed`` (so a user's own
+type checker reads dipsat's annotations instead of seeing ``Any``).  The build keeps the files'
+times, so mypy's cache (``.mypy_cache`` of the repository) checks again only what changed.
 
 Run by hand: ``python tests/test_types.py`` prints mypy's report with paths of the repository.
 """
@@ -16,32 +20,47 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".mypy_cache"
+# where each installed package's files come from (pyproject.toml [tool.setuptools.package-dir])
+SOURCES = {"solver": "dipsat", "variants": "dipsat/variants", "maps": "dipsat/maps"}
 
 
-def package_tree() -> Path:
-    """The directory holding ``dipsat/`` as it is installed, made of links to the sources."""
-    top = CACHE / "tree"
-    pkg = top / "dipsat"
-    pkg.mkdir(parents=True, exist_ok=True)
-    wanted = {p.name: p for p in (ROOT / "solver").iterdir() if p.name != "__pycache__"}
-    wanted["variants"] = ROOT / "variants"
-    wanted["maps"] = ROOT / "maps"
-    for old in pkg.iterdir():
-        if old.name not in wanted or not old.is_symlink() or old.readlink() != wanted[old.name]:
-            old.unlink()
-    for name, target in wanted.items():
-        if not (pkg / name).is_symlink():
-            (pkg / name).symlink_to(target)
-    return top
+def build_package(dest: Path) -> Path:
+    """setuptools' build of the package into ``dest`` (holding ``dipsat/``); raises with its output."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py", "-d", str(dest)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(f"setuptools could not build the package:\n{proc.stdout}{proc.stderr}")
+    return dest
 
 
-def run_mypy() -> tuple[int, str]:
-    """mypy's exit status and report, its paths rewritten to the repository's (solver/...)."""
-    top = package_tree()
+def shipped_files(top: Path) -> set[str]:
+    """The files of the built package, as paths under ``top`` (``dipsat/...``)."""
+    return {p.relative_to(top).as_posix() for p in top.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
+
+
+def tracked_files() -> set[str]:
+    """The files git tracks in solver/, variants/, maps/, as paths of the installed package."""
+    out = subprocess.run(["git", "ls-files", *SOURCES], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.split()
+    installed = set()
+    for path in out:
+        folder, rest = path.split("/", 1)
+        installed.add(f"{SOURCES[folder]}/{rest}")
+    return installed
+
+
+def run_mypy(top: Path) -> tuple[int, str]:
+    """mypy's exit status and report on the package built in ``top``, paths as the repository's."""
     env = {**os.environ, "MYPYPATH": str(top)}  # before site-packages, where a real install may sit
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
@@ -51,22 +70,38 @@ def run_mypy() -> tuple[int, str]:
 
     def repo_path(m: re.Match[str]) -> str:
         rest = m.group(1)
-        for sub in ("variants/", "maps/"):
-            if rest.startswith(sub):
-                return rest
-        return "solver/" + rest
+        for folder, package in SOURCES.items():
+            if folder != "solver" and rest.startswith(package + "/"):
+                return folder + rest[len(package):]
+        return "solver" + rest[len("dipsat"):]
 
-    return proc.returncode, re.sub(r"^dipsat/(\S+?\.py)", repo_path, report, flags=re.M)
+    return proc.returncode, re.sub(r"^(dipsat/\S+?\.py)", repo_path, report, flags=re.M)
 
 
-def test_mypy_finds_no_error() -> None:
-    status, report = run_mypy()
+@pytest.fixture(scope="module")
+def built() -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="dipsat-build-") as tmp:
+        yield build_package(Path(tmp))
+
+
+def test_the_build_ships_every_file_and_py_typed(built: Path) -> None:
+    shipped = shipped_files(built)
+    assert "dipsat/py.typed" in shipped, "py.typed is not in the built package (pyproject package-data)"
+    assert "dipsat/maps/standard.toml" in shipped and "dipsat/variants/supremacy/world.toml" in shipped
+    missing = sorted(tracked_files() - shipped)
+    assert not missing, ("files of the repository the built package lacks (declare the package or its "
+                         f"data in pyproject.toml [tool.setuptools]): {missing}")
+
+
+def test_mypy_strict_finds_no_error(built: Path) -> None:
+    status, report = run_mypy(built)
     assert status == 0 and not report.strip(), (
-        "mypy found type errors (keep solver/, variants/, maps/ type-clean; run "
+        "mypy --strict found type errors (keep solver/, variants/, maps/ type-clean; run "
         "'python tests/test_types.py' to see them):\n" + report)
 
 
 if __name__ == "__main__":
-    code, text = run_mypy()
+    with tempfile.TemporaryDirectory(prefix="dipsat-build-") as tmp:
+        code, text = run_mypy(build_package(Path(tmp)))
     print(text, end="")
     sys.exit(code)
