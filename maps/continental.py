@@ -77,7 +77,7 @@ class ContinentalMap:
         return sorted(self.graph.adj[node])
 
     def adjacent(self, a: str, b: str) -> bool:
-        return self.graph.has_edge(a, b)
+        return bool(self.graph.has_edge(a, b))  # (networkx is untyped)
 
     def edge_kind(self, a: str, b: str) -> EdgeKind:
         kind: EdgeKind = self.graph.edges[a, b]["kind"]

@@ -20,7 +20,7 @@ from dipsat.maps import GameMap
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from pydantic import Field, SerializeAsAny
 
-from .models import VariantRecord, Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
+from .models import VariantRecord, Backup, Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
 from .destinations import written_build_location, written_unit
 from .rules import RuleOptions
 from .notation import Notation, UnitRef
@@ -37,7 +37,7 @@ class AdjustmentResult(Drawable, Frozen):
     after: Position
     dislodged: tuple[int, ...] = ()
     dislodged_by: dict[int, int] = {}
-    backups: tuple = ()
+    backups: tuple[Backup, ...] = ()  # (adjustments settle no cycle: always empty)
     contested: tuple[str, ...] = ()
     civil_disorder: tuple[str, ...] = ()  # units removed by the civil-disorder rule
     random_seed: Optional[int] = None  # where a rule drew lots: the seed of the draw
@@ -204,7 +204,7 @@ def civil_disorder_order(m: GameMap, pos: Position, units: list[int], targets: s
     dist = _distances(m, targets)
     fleet_dist = dist if rule == "2023" else _fleet_distances(m, targets)
 
-    def key(i: int):
+    def key(i: int) -> tuple[int, int, str]:
         u = pos.units[i]
         d = (fleet_dist if u.kind == FLEET else dist).get(u.province, 10**6)
         return (-d, 0 if u.kind == FLEET else 1, m.provinces[u.province].name)

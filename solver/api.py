@@ -14,7 +14,7 @@ the orders as written.  Units without an order hold.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -24,6 +24,7 @@ from .models import OrderRef, Position, Unit, canonical_units
 from .rules import RuleOptions
 
 if TYPE_CHECKING:
+    from .pipeline import PhaseResult
     from .variant import Variant
 
 
@@ -118,8 +119,8 @@ def resolve_rules(variant: Variant, req: TurnRequest, rules: str | RuleOptions |
     return variant.rules(rules or req.rules, **req.options)
 
 
-def adjudicate(req: TurnRequest | dict, rules: str | RuleOptions | None = None,
-               time_limit: float | None = None, all_cpsat: bool = False, explain: bool = True):
+def adjudicate(req: TurnRequest | dict[str, Any], rules: str | RuleOptions | None = None,
+               time_limit: float | None = None, all_cpsat: bool = False, explain: bool = True) -> PhaseResult:
     """Adjudicate one turn.  ``all_cpsat`` is an engine setting, not a rule: every part of the
     movement equations goes to CP-SAT instead of only the cycles (the outcome is the same).
     ``explain=False`` skips what only explanations need: a movement result then has the outcome
@@ -172,7 +173,10 @@ def read_data_file(path: str | Path, limits: Limits = DEFAULT_LIMITS, max_bytes:
     return parse_data(raw, "json" if p.suffix.lower() == ".json" else "toml", str(p), limits, max_bytes=cap)
 
 
-def load_model(path: str | Path, model, data: Any = None):
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def load_model(path: str | Path, model: type[_Model], data: Any = None) -> _Model:
     """A data file validated as ``model``; errors name the file and the fields."""
     p = Path(path)
     if data is None:
@@ -195,11 +199,11 @@ def load_request(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> TurnReque
     return load_model(p, TurnRequest, data)
 
 
-def result_to_json(res) -> dict[str, Any]:
+def result_to_json(res: PhaseResult) -> dict[str, Any]:
     """A result as JSON (the output of ``adjudicate --json`` and of a ``batch`` line).  A result
     adjudicated without explanations (``explained`` False) has no ``reason`` and ``strengths``
     in its outcomes."""
-    pos = res.position
+    pos: Position = res.position
     explained = getattr(res, "explained", True)
 
     def unit_label(i: int) -> str:

@@ -48,7 +48,7 @@ class Expectation(BaseModel):
 
     @field_validator("rules", mode="before")
     @classmethod
-    def _one_or_many(cls, v):
+    def _one_or_many(cls, v: object) -> object:
         return [v] if isinstance(v, str) else v
 
 
@@ -233,7 +233,7 @@ def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = 
     return run
 
 
-def _find_outcome(case: CorpusCase, outcomes, key: str):
+def _find_outcome(case: CorpusCase, outcomes: Sequence[Outcome], key: str) -> list[Outcome]:
     power = None
     text = key
     if ":" in key:
@@ -242,6 +242,9 @@ def _find_outcome(case: CorpusCase, outcomes, key: str):
             power, text = head.strip(), rest.strip()
     hits = [o for o in outcomes if o.text == text.strip() and (power is None or o.power.lower() == power.lower())]
     return hits
+
+
+UnitKey = tuple[str, str, str, int]  # a unit as compared: power, kind, location, count
 
 
 def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") -> list[str]:
@@ -291,8 +294,8 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
                 problems.append(f"reason of {key!r}: expected it to contain {t!r}, got {hits[0].reason!r}")
     pos = res.position
 
-    def units_of(specs: dict[str, list[str]] | list[str]) -> list[tuple]:
-        out: list[tuple] = []
+    def units_of(specs: dict[str, list[str]] | list[str]) -> list[UnitKey]:
+        out: list[UnitKey] = []
         if not isinstance(specs, dict):
             bad = [s for s in specs if ":" not in s]
             if bad:
@@ -390,7 +393,7 @@ def check_facts(run: Callable[[], Any], facts: dict[str, Any], ran: str = "the c
     return problems
 
 
-def _fmt(units: list[tuple]) -> str:
+def _fmt(units: list[UnitKey]) -> str:
     if not units:
         return "none"
     return ", ".join(f"{p}: {f'{n} ' if n > 1 else ''}{k} {loc}" for p, k, loc, n in units)
@@ -487,5 +490,5 @@ def _foreign_json(f: Path, only_rules: Optional[list[str]], variant: Optional[st
     return runs
 
 
-def corpus_schema() -> dict:
+def corpus_schema() -> dict[str, Any]:
     return CorpusCase.model_json_schema()

@@ -73,7 +73,7 @@ class Game:
     :mod:`dipsat.phases`) played in turn through the pipeline.  The runner itself knows no
     season, retreat or winter: the calendar opens the game, plays each phase and names it."""
 
-    def __init__(self, variant: "str | Variant" = "standard", rules: "str | RuleOptions | None" = None, options: Optional[dict] = None,
+    def __init__(self, variant: "str | Variant" = "standard", rules: "str | RuleOptions | None" = None, options: Optional[dict[str, Any]] = None,
                  start: Optional[StartSpec] = None):
         from dipsat.variants import find_variant
 

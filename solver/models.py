@@ -10,14 +10,15 @@ submission.  Nothing here assumes one unit per province or a strength of one per
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Optional, Union, get_args
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Optional, Self, TypeAlias, TypeVar, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from .rules import RuleOptions
 
 if TYPE_CHECKING:
-    from .variant import Variant as VariantRecord
+    from .variant import Variant
+    VariantRecord: TypeAlias = Variant
 else:
     # A phase result carries the variant record it was adjudicated by, for drawing and printing
     # (never validated, dumped or shown: a value of the engine's own making, not of the input).
@@ -28,13 +29,13 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     @classmethod
-    def build(cls, **values):
+    def build(cls, **values: Any) -> Self:
         """Construct without validation, for values the engine makes itself (pydantic's
         ``model_construct`` walks every field's default on each call; this copies a prepared
         dict of defaults).  Input from users always goes through validation."""
         return _construct(cls, values)
 
-    def updated(self, **update: Any) -> Any:
+    def updated(self, **update: Any) -> Self:
         """``model_copy(update=...)`` without pydantic's copy machinery: a shallow copy with
         ``update`` as new field values (not validated: values the engine makes itself)."""
         obj = _new(type(self))
@@ -45,7 +46,10 @@ class Frozen(BaseModel):
         return obj
 
 
-def _construct(cls: type[Frozen], values: dict[str, Any]) -> Any:
+_F = TypeVar("_F", bound=Frozen)
+
+
+def _construct(cls: type[_F], values: dict[str, Any]) -> _F:
     """:meth:`Frozen.build` of ``cls`` from a dict of field values."""
     meta = _BUILD_META.get(cls)
     if meta is None:
@@ -130,7 +134,7 @@ class Unit(Frozen):
     def label(self) -> str:
         return f"{self.power}: {self.short()}"
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, str, str, int]:
         return (self.power, self.location, self.kind, self.count)
 
 
@@ -274,13 +278,13 @@ class Strength:
         return sum(t.weight for t in self.terms if t.active)
 
     def describe(self) -> str:
-        parts: list[list] = []  # [label, times]: identical terms (one per supporting unit) merged
+        parts: list[tuple[str, int]] = []  # (label, times): identical terms (one per supporting unit) merged
         for t in self.terms:
             if t.active and t.weight:
                 if parts and parts[-1][0] == t.label:
-                    parts[-1][1] += 1
+                    parts[-1] = (t.label, parts[-1][1] + 1)
                 else:
-                    parts.append([t.label, 1])
+                    parts.append((t.label, 1))
         inner = " + ".join(f"{l} ×{n}" if n > 1 else l for l, n in parts) if parts else "nothing"
         return f"{self.name} {self.value} ({inner})"
 

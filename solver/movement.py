@@ -23,7 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
-from typing import Any, ClassVar, Generic, Optional, Sequence, TypeVar, cast
+from typing import Any, Callable, ClassVar, Generic, Optional, Sequence, TypeVar, cast
 
 from dipsat.maps import GameMap
 
@@ -613,7 +613,7 @@ class MovementRules(Generic[E]):
                       and any(not r.val(self.prevent_zero(r.enc, x)) for x in movers))
 
     # backup rules -------------------------------------------------------------------------
-    def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int):
+    def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int) -> Optional[tuple[str, str, dict[Key, Definition]]]:
         kinds = {n.kind for n in members}
         if "convoy" in kinds or "path" in kinds:
             rule = self.rules.convoy_paradox_rule
@@ -723,9 +723,12 @@ def explain(impl: MovementRules[E], enc: E, values: Values, components: Sequence
                           contested=tuple(impl.contested(r, occupied_after)), convoyed=convoyed, failed_into=failed_into)
 
 
-def _move_outcome(impl: MovementRules[E], enc: E, values, u: int, o: Order, common: dict, strength, moved, overridden) -> Outcome:
+def _move_outcome(impl: MovementRules[E], enc: E, values: Values, u: int, o: Order, common: dict[str, Any],
+                  strength: Callable[[str, str, Terms, bool], Strength], moved: set[int],
+                  overridden: dict[Key, Component]) -> Outcome:
     key = _name("M", u)
-    backup_rule = overridden[key].backup[1] if key in overridden else None
+    comp = overridden.get(key)  # (a component overrides decisions only by its backup rule)
+    backup_rule = comp.backup[1] if comp is not None and comp.backup is not None else None
     if u in moved and not enc.detail:  # nothing to compare: the strength only explains
         return Moved.build(order_kind="move", via_convoy=evaluate(impl.via(enc.route, u), values),
                            backup_rule=backup_rule, **common)
@@ -779,7 +782,7 @@ def _move_outcome(impl: MovementRules[E], enc: E, values, u: int, o: Order, comm
             continue
         terms = impl.prevent_terms(enc, r)
         if sum(term_value(w, f, values) for _, w, f in terms) >= attack_value:
-            ps = strength("prevent", enc.labels[r], terms) if enc.detail else None
+            ps = strength("prevent", enc.labels[r], terms, False) if enc.detail else None
             strengths += [ps] if ps is not None else []
             obstacles.append(Obstacle.build(why="prevent", by=order_ref(b.orders[r]), strength=ps))
     return Bounced.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, obstacles=tuple(obstacles),

@@ -232,7 +232,7 @@ class Notation:
         self._word_memo: dict[str, Optional[_Tok]] = {}  # word -> its one token, or None (pure memo)
         # (word, column) -> its one token moved to that column, or None (pure memo)
         self._placed_memo: dict[tuple[str, int], Optional[_Tok]] = {}
-        self._parse_memo: dict[tuple, ParsedOrder] = {}  # (text, power) -> parse (pure memo)
+        self._parse_memo: dict[tuple[str, Optional[str]], ParsedOrder] = {}  # (text, power) -> parse (pure memo)
         self.unit_memo: dict[tuple[str, str], Unit] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
         # the lexer asks lex_word only of a notation that has one of its own
         self._lexes_words = type(self).lex_word is not Notation.lex_word

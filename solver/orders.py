@@ -57,7 +57,8 @@ class Geography:
     map: GameMap
     _seas: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)  # province -> seas_next_to
     _reach: dict[frozenset[str], ConvoyReach] = field(default_factory=dict, repr=False)  # the last turns' fleets
-    _chains: dict = field(default_factory=dict, repr=False)  # memo of chains through a given fleet
+    # memo of chains through a given fleet: (origin, dest, fleets, through) -> on a minimal chain
+    _chains: dict[tuple[str, str, frozenset[str], str], bool] = field(default_factory=dict, repr=False)
 
     def convoy_area(self, province: str) -> bool:
         """May a fleet here convoy?  Standard: sea provinces only."""

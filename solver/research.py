@@ -22,12 +22,14 @@ from .corpus import PlayedGame, adjudicate_case, case_files, dislodged_units, lo
 from .files import file_access
 from .formulas import Key, Value, Var
 from .errors import DipsatError
-from .models import Convoy, Move, OrderBody, Support
+from .models import Convoy, Move, OrderBody, Outcome, Support
 from .movement import Encoding, _name, _unit_of
 from .pipeline import Pipeline, Prepared
 from .rules import RuleOptions
 
 if TYPE_CHECKING:
+    from .notation import Notation
+    from .pipeline import PhaseResult
     from .variant import Variant
 
 
@@ -353,7 +355,7 @@ class WhyAnswer:
     details: list[str] = field(default_factory=list)  # its typed details, as "name: value"
 
 
-def _target(res, text: str, notation=None):
+def _target(res: PhaseResult, text: str, notation: Optional[Notation] = None) -> list[Outcome]:
     """The outcome of the order written ``text``: the same text, else the order of the same unit."""
     hits = [o for o in res.outcomes if o.text.strip().lower() == text.strip().lower()]
     if not hits and notation is not None:

@@ -18,7 +18,7 @@ from dipsat.maps import GameMap
 
 from .destinations import written_destination, written_unit
 from .errors import IllegalOrder, OrderError
-from .models import VariantRecord, Bounced, Disbanded, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Partial, Position, Unit
+from .models import VariantRecord, Backup, Bounced, Disbanded, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Partial, Position, Unit
 from .notation import Notation, ParsedOrder
 from .notation_additions import written_count
 from .orders import describe_unit
@@ -39,7 +39,7 @@ class RetreatResult(Drawable, Frozen):
     after: Position
     dislodged: tuple[int, ...] = ()
     dislodged_by: dict[int, int] = Field(default_factory=dict)
-    backups: tuple = ()
+    backups: tuple[Backup, ...] = ()  # (retreats settle no cycle: always empty)
     contested: tuple[str, ...] = ()
     rules: Optional[SerializeAsAny[RuleOptions]] = None  # the rules it was adjudicated under (name, every value)
     variant: Optional[VariantRecord] = Field(default=None, exclude=True, repr=False)  # the record it was adjudicated by

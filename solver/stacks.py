@@ -462,7 +462,7 @@ class StackMovementRules(MovementRules[Encoding]):
         return AND(*(GE([(pos.units[f].count, self.convoy_given(enc, f)) for f in cut], need) for cut in cuts))
 
     # backup rules: forces count as moves ----------------------------------------------------
-    def backup(self, members, defs, count):
+    def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int) -> Optional[tuple[str, str, dict[Key, Definition]]]:
         kinds = {n.kind for n in members}
         if kinds <= {"move", "force"}:
             return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members if n.kind == "force"} | {

@@ -52,9 +52,8 @@ CASE_FIELDS = {"variant", "map", "units", "orders"}
 
 def case_data(data: Any) -> dict[str, Any]:
     """A corpus case's own ``[data]`` table ({} for a request or a case without one)."""
-    if isinstance(data, dict) and "expect" in data and isinstance(data.get("data"), dict):
-        return data["data"]
-    return {}
+    table = data.get("data") if isinstance(data, dict) and "expect" in data else None
+    return table if isinstance(table, dict) else {}
 
 
 def is_game_case(data: Any) -> bool:

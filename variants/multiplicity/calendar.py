@@ -56,15 +56,18 @@ class CombinedPhase:
 
     @property
     def position(self) -> Position:
-        return self.parts[0].position
+        first: Position = self.parts[0].position
+        return first
 
     @property
     def after(self) -> Position:
-        return self.parts[-1].after
+        last: Position = self.parts[-1].after
+        return last
 
     @property
     def rules(self) -> "RuleOptions":
-        return self.parts[-1].rules
+        rules: RuleOptions = self.parts[-1].rules
+        return rules
 
     @property
     def variant(self) -> Any:

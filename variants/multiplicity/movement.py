@@ -277,7 +277,7 @@ class MultiplicityRules(MovementRules[Enc]):
         for prov, sups in by_prov.items():
             multinational = len({pos.units[s].power for s in sups}) > 1
 
-            def order_key(s: int) -> tuple:
+            def order_key(s: int) -> tuple[int | str, ...]:
                 last_first = -written.get(s, -1)
                 if not multinational:
                     return (last_first, s)
@@ -579,7 +579,7 @@ class MultiplicityRules(MovementRules[Enc]):
         return _explain(self, enc, values, components)
 
 
-def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> MovementResult:
+def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequence[Component]) -> MovementResult:
     b = enc.bound
     pos = b.position
     m = impl.map
@@ -617,8 +617,8 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                             dislodged_by.setdefault(u, victims[0] if victims else a)
     overridden: dict[Key, Component] = {}
     for c in components:
-        for n in c.overrides:
-            overridden[n] = c
+        for key in c.overrides:
+            overridden[key] = c
 
     def slots_text(s: int) -> tuple[int, int]:
         sl = enc.support_slots.get(s, [])
@@ -763,8 +763,8 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components) -> M
                 and any(val(impl.path_open(enc, x)) for x in members) and values.get(_k("strength", members[0]), 0)):
             standing[k[1]].add(k[0])
     contested = sorted(p for p, sides in standing.items() if len(sides) > 1)
-    backups = tuple(Backup(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
-                           orders=tuple(sorted({b.orders[n.unit].text for n in c.decisions if n.unit in b.orders})))
+    backups = tuple(Backup.model_validate(dict(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
+                           orders=tuple(sorted({b.orders[n.unit].text for n in c.decisions if n.unit in b.orders}))))
                     for c in components if c.backup)
     return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
                           dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),

@@ -94,7 +94,10 @@ def odds(state: State, drill: DrillInput, opts: SupremacyOptions) -> dict[str, A
     for (a, b), p in d.items():
         att[a] = att.get(a, Fraction(0)) + p
         dfn[b] = dfn.get(b, Fraction(0)) + p
-    tail = lambda m: {str(k): fmt_p(sum((p for j, p in m.items() if j >= k), Fraction(0))) for k in sorted(m)}  # noqa: E731
+
+    def tail(m: dict[int, Fraction]) -> dict[str, str]:
+        return {str(k): fmt_p(sum((p for j, p in m.items() if j >= k), Fraction(0))) for k in sorted(m)}
+
     return {"joint": {f"{a},{b}": fmt_p(p) for (a, b), p in d.items()},
             "attacker_loses": {str(k): fmt_p(p) for k, p in sorted(att.items())},
             "defender_loses": {str(k): fmt_p(p) for k, p in sorted(dfn.items())},
