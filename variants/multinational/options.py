@@ -3,11 +3,22 @@ slips, each a named option with its default."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, NotRequired, TypedDict
 
 from dipsat.rules import RuleOptions
 
-KINDS: dict[str, dict[str, Any]] = {
+class PowerKind(TypedDict):
+    """A row of rule 2's table: a power kind's name, defensive strength, attacking strength by
+    distance (states away), whether it goes to sea and convoys."""
+
+    name: str
+    defence: int
+    attack: dict[int, int]
+    seas: bool
+    convoys: NotRequired[bool]
+
+
+KINDS: dict[str, PowerKind] = {
     "E": {"name": "Economical", "defence": 3, "attack": {1: 2, 2: 2}, "seas": False},
     "M": {"name": "Military", "defence": 3, "attack": {1: 3}, "seas": True, "convoys": True},
     "P": {"name": "Political", "defence": 3, "attack": {1: 1, 2: 1, 3: 1}, "seas": False},

@@ -9,9 +9,9 @@ from typing import Optional
 
 from dipsat.destinations import written_destination
 from dipsat.errors import IllegalOrder, InvalidOrder
-from dipsat.models import Convoy, Move, OrderBody, Position, Rejected, Support
+from dipsat.models import Convoy, Move, OrderBody, Position, Rejected, Support, Unit
 from dipsat.notation import ParsedOrder
-from dipsat.orders import Geography, OrderBinder, describe_unit
+from dipsat.orders import BoundOrders, Geography, OrderBinder, describe_unit
 from dipsat.variants.multinational.notation import (
     Allowance,
     FlyOver,
@@ -25,11 +25,12 @@ class MultinationalGeography(Geography):
     def convoy_area(self, province: str) -> bool:
         return self.map.provinces[province].is_sea
 
-    def convoyable(self, unit) -> bool:
+    def convoyable(self, unit: Unit) -> bool:
         return True  # "all powers can be convoyed"
 
-    def can_convoy(self, unit) -> bool:
-        return bool(KINDS.get(unit.kind, {}).get("convoys"))
+    def can_convoy(self, unit: Unit) -> bool:
+        spec = KINDS.get(unit.kind)
+        return spec is not None and spec.get("convoys", False)
 
     def army_can_stand(self, province: str) -> bool:
         return not self.map.provinces[province].is_sea
@@ -82,7 +83,7 @@ class MultinationalBinder(OrderBinder):
 
     notation: MultinationalNotation
 
-    def bind(self, position: Position, orders: dict[str, list[str]]):
+    def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
         self.allowances: list[Allowance] = []
         unit_orders: dict[str, list[str]] = {}
         refused: list[Rejected] = []
@@ -122,7 +123,8 @@ class MultinationalBinder(OrderBinder):
             return Move.build(unit=i, dest=prov, via_convoy=False, path=())
         if not self.map.provinces[prov].is_sea and self.geo.convoy_chain_possible(u.province, prov, self._fleets):
             return Move.build(unit=i, dest=prov, via_convoy=True, path=())
-        kind = KINDS.get(u.kind, {}).get("name", u.kind)
+        spec = KINDS.get(u.kind)
+        kind = spec["name"] if spec is not None else u.kind
         raise IllegalOrder(text, f"a {kind} power in {self.map.provinces[u.province].name} cannot reach "
                              f"{self.map.provinces[prov].name} (range {max(KINDS[u.kind]['attack'])}, over land"
                              f"{'' if KINDS[u.kind]['seas'] else '; no seas'}) and no convoy could bring it", unit=i)
@@ -186,7 +188,7 @@ class MultinationalBinder(OrderBinder):
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         u = pos.units[i]
         text = p.text
-        if not KINDS.get(u.kind, {}).get("convoys") or not self.map.provinces[u.province].is_sea:
+        if not self.geo.can_convoy(u) or not self.map.provinces[u.province].is_sea:
             raise IllegalOrder(text, "only a Military power in a sea area convoys", unit=i)
         assert p.target is not None and p.dest is not None
         t = self.target_unit(pos, p.target, text, "convoy", i)
@@ -199,7 +201,7 @@ class MultinationalBinder(OrderBinder):
                                  f"to {self.map.provinces[prov].name}", unit=i)
         return Convoy.build(unit=i, target=t, dest=prov)
 
-    def choose_routes(self, b) -> None:
+    def choose_routes(self, b: BoundOrders) -> None:
         for u, o in b.orders.items():
             if isinstance(o.body, Move):
                 b.route[u] = "convoy" if o.body.via_convoy else "land"

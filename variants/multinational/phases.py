@@ -4,6 +4,7 @@ removals with seeded lots, adjustments in building years, claims of a shared vic
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from dipsat.adjustments import AdjustmentResult
 from dipsat.destinations import written_build_location, written_destination, written_unit
@@ -22,7 +23,13 @@ from dipsat.models import (
 from dipsat.phases import DiplomacyYear, Phases
 from dipsat.rules import RuleOptions
 from dipsat.variant import Variant
-from dipsat.variants.multinational.options import KINDS
+from dipsat.variants.multinational.options import KINDS, MultinationalOptions
+
+if TYPE_CHECKING:
+    from dipsat.chance import RandomSource
+    from dipsat.maps import GameMap
+    from dipsat.models import MovementResult
+    from dipsat.retreats import RetreatResult
 
 
 def _even_year(year: int) -> bool:
@@ -82,7 +89,7 @@ DEFAULT_PLACEMENT = {  # the seed's table (rule 4): which home centre gets which
 }
 
 
-def _lots(rules, pos: Position):
+def _lots(rules: RuleOptions, pos: Position) -> RandomSource:
     """The core's seeded random source for this phase's lots (rule 8): the ``random_seed``
     option, else a seed derived from the position; ``random_draws`` replaces draws."""
     from dipsat.chance import RandomSource
@@ -96,11 +103,11 @@ def draw_key(*parts: object) -> str:
     return key(*parts)
 
 
-def _lots_drawn(m, tied: list[str], src, key: str) -> Lots:
+def _lots_drawn(m: GameMap, tied: list[str], src: RandomSource, key: str) -> Lots:
     return Lots.build(among=tuple(m.display(t) for t in tied), seed=src.seed, key=key)
 
 
-def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
+def _placement(variant: Variant, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
     """1990: each multinational places one E, one M and one P on its three home centres."""
     from dipsat.models import Unit
 
@@ -135,12 +142,14 @@ def _placement(variant, pos: Position, orders: dict[str, list[str]]) -> Adjustme
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after)
 
 
-def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
+def _retreats(variant: Variant, rules: RuleOptions, mv: MovementResult, orders: dict[str, list[str]]) -> RetreatResult:
     """Rule 8: to bordering states (an M also to bordering seas), never occupied, never where a
     move failed this year; without an order: a neutral state, else an uncontrolled capacity
     centre that is no home centre, else a home centre; lots among equals; else off the board."""
     from dipsat.retreats import RetreatOption, RetreatResult
 
+    if not isinstance(rules, MultinationalOptions):
+        raise TypeError(f"Multinational's retreats take its own options, not {type(rules).__name__}")
     m = variant.map
     pos = mv.position
     occupied = {u.province for u in mv.after.units}
@@ -240,7 +249,7 @@ def _retreats(variant, rules, mv, orders: dict[str, list[str]]):
                          contested=mv.contested)
 
 
-def _adjustments(variant, rules, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
+def _adjustments(variant: Variant, rules: RuleOptions, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
     """Building years: build on free controlled home centres (only when none is free, one on
     another free controlled centre), any kind; remove freely; too few removals: from neutral
     states, then controlled states, then home centres, lots among equals; too few builds: short."""
