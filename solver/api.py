@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import InputFileError, OrderError, PositionError
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
-from .models import OrderRef, Position, Unit, canonical_units
+from .models import OrderRef, Outcome, Position, Unit, canonical_units
 from .rules import RuleOptions
 
 if TYPE_CHECKING:
@@ -238,16 +238,22 @@ def strength_json(s: Any) -> dict[str, Any]:
             "terms": [{"label": t.label, "weight": t.weight} for t in s.terms if t.active]}
 
 
-def outcome_details(o: Any, pos: Position) -> dict[str, Any]:
+def outcome_details(o: Outcome, pos: Position) -> dict[str, Any]:
     """The typed fields an outcome's kind adds to the fields every outcome has (a move's
-    obstacles, a rulebook's tallies, the lots drawn, a merge, a cut budget, ...), those that are
-    not at their default, as JSON values: culprits as in ``culprits``, strengths as in
-    ``strengths``, records as objects of their fields."""
-    from .models import Outcome
-
+    obstacles, the lots drawn, ...), those that are not at their default, and a variant's details
+    (a rulebook's tallies, a merge, a cut budget, ...) by their tags, as JSON values: culprits as in
+    ``culprits``, strengths as in ``strengths``, records as objects of their fields (a detail
+    without fields: true)."""
     fields = type(o).model_fields
-    return {name: _detail_json(getattr(o, name), pos) for name, f in fields.items()
-            if name not in Outcome.model_fields and getattr(o, name) != f.get_default(call_default_factory=True)}
+    out: dict[str, Any] = {name: _detail_json(getattr(o, name), pos) for name, f in fields.items()
+           if name not in Outcome.model_fields and getattr(o, name) != f.get_default(call_default_factory=True)}
+    for d in o.details:  # a variant's details, by their tags (a kind of several: a list)
+        value: object = {k: _detail_json(getattr(d, k), pos) for k in type(d).model_fields if k != "kind"} or True
+        if type(d).MANY:
+            out.setdefault(d.kind, []).append(value)
+        else:
+            out[d.kind] = value
+    return out
 
 
 def _detail_json(v: Any, pos: Position) -> Any:

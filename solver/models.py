@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Optional, Self, TypeAlias, TypeVar, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator
 
 from .rules import RuleOptions
 
@@ -336,96 +336,55 @@ class Spared(Frozen):
     why: str
 
 
-class Merge(Frozen):
-    """A move that joins units into one force (boards where units merge): the nations of the force
-    (several: a merge of nations) and the units it merges with, as labelled."""
+class Detail(Frozen):
+    """Base of the detail kinds: a typed fact a variant adds to an outcome of one of the core's
+    kinds (a merge, a rulebook's tally, a cut budget, ...).  The outcome kinds are a closed set;
+    details are the open part.  A variant defines its kinds in its own package by subclassing,
+    with a new ``kind`` tag as the default, and registers them with
+    :func:`register_detail_kind`, which makes them readable from data (:func:`detail_from`).
 
-    nations: tuple[str, ...] = ()
-    with_units: tuple[str, ...] = ()
+    The outcome's words are rendered from its fields and its details' hooks, each given the
+    outcome: :meth:`words` (the whole of them, when this detail says them; the first detail
+    that does wins), else the kind's own words with :meth:`verb` said after its verb ("moves
+    and merges with ...") and :meth:`note` after the rest."""
 
-    def describe(self) -> str:
-        return "merges" + (f" ({' and '.join(self.nations)})" if len(self.nations) > 1 else "") + \
-            (" with " + ", ".join(self.with_units) if self.with_units else "")
+    kind: str
+    # several details of this kind on one outcome are one list in JSON (a rulebook's tallies)
+    MANY: ClassVar[bool] = False
 
+    def words(self, outcome: "Outcome") -> Optional[str]:
+        return None
 
-class ComponentAttack(Frozen):
-    """An attack inside a shared space on the component of another nation in a unit
-    (boards where units of several nations form one unit): the attacked nation (its adjective),
-    the rule that settles it as the rulebook cites it, and ``joined``: the order is a move that
-    merges in and supports the attack rather than the attack itself.  The attack's strengths
-    are the outcome's first two."""
+    def verb(self, outcome: "Outcome") -> str:
+        return ""
 
-    victim: str
-    rule: str = ""
-    joined: bool = False
-
-
-class Seaworthiness(Frozen):
-    """Armies at sea that would outnumber the fleets carrying them (boards where armies ride in
-    fleets): ``count``: the force would be ``armies`` armies and ``fleets`` fleets in ``where``;
-    ``leaving``: the fleets cannot leave, as the armies left behind would outnumber those
-    staying; ``retreat``: the retreating army and fleet would not be seaworthy."""
-
-    case: Literal["count", "leaving", "retreat"]
-    rule: str = ""
-    armies: int = 0
-    fleets: int = 0
-    where: str = ""
-
-    def describe(self) -> str:
-        rule = f" ({self.rule})" if self.rule else ""
-        if self.case == "count":
-            return f"not seaworthy: {self.armies} army(ies) and {self.fleets} fleet(s) in {self.where}{rule}"
-        if self.case == "leaving":
-            return f"the armies left at sea would outnumber the fleets, so the fleets cannot leave{rule}"
-        return f"the retreating A/F would not be seaworthy{rule}"
+    def note(self, outcome: "Outcome") -> str:
+        return ""
 
 
-class CutBudget(Frozen):
-    """How far a support was cut where an attack cuts only up to its strength (boards with
-    stacks): the strongest attack's cutting ``strength``, its ``nations`` and the province it goes
-    ``into`` (display name), and ``excluded``: the province the support is aimed at, whose
-    attackers do not count (None: nothing excluded)."""
-
-    strength: int
-    nations: tuple[str, ...]
-    into: str
-    excluded: Optional[str] = None
-    rule: str = ""
-
-    def describe(self) -> str:
-        extra = f"; what comes from {self.excluded}, where this support is aimed, does not count" if self.excluded else ""
-        return (f" ({self.rule + ': ' if self.rule else ''}cut up to the strength of the strongest attack, "
-                f"{' + '.join(self.nations)} into {self.into}: {self.strength}{extra})")
+DETAIL_KINDS: dict[str, type[Detail]] = {}  # tag -> detail kind (the variants' own, registered)
+_D = TypeVar("_D", bound=Detail)
 
 
-class ImpliedSupport(Frozen):
-    """The support a unit staying in its province gives its own units merging into it (boards
-    where units merge): how many of its ``total`` units gave it."""
-
-    given: int
-    total: int
-
-    def describe(self) -> str:
-        return f"; implied support of the merge: {self.given} of {self.total} given"
+def register_detail_kind(cls: type[_D]) -> type[_D]:
+    """Add a variant's detail kind (by its ``kind`` default) to those outcomes can carry."""
+    tag = cls.model_fields["kind"].default
+    if not isinstance(tag, str) or DETAIL_KINDS.get(tag, cls) is not cls:
+        raise ValueError(f"detail kind {tag!r} of {cls.__name__} is not a new tag")
+    DETAIL_KINDS[tag] = cls
+    return cls
 
 
-class RetreatBattle(Frozen):
-    """Retreats of several sides into one province (boards with stacks): this side's ``result``
-    against the others, the ``strength`` of the strongest side, the rule as the rulebook cites
-    it."""
-
-    result: Literal["stronger", "weaker", "equal"]
-    strength: int
-    rule: str = ""
-
-    def describe(self) -> str:
-        if self.result == "stronger":
-            return f"; stronger ({self.strength}) than the other retreats there"
-        rule = f" ({self.rule})" if self.rule else ""
-        if self.result == "weaker":
-            return f"fails and disbands: a stronger retreat ({self.strength}) goes there{rule}"
-        return f"fails and disbands: retreats of equal strength ({self.strength}) meet there{rule}"
+def detail_from(data: object) -> Detail:
+    """A detail from data, by its ``kind`` tag (a detail as it is: itself)."""
+    if isinstance(data, Detail):
+        return data
+    tag = data.get("kind") if isinstance(data, dict) else None
+    cls = DETAIL_KINDS.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        raise ValueError(f"unknown detail kind {tag!r}; known: {', '.join(sorted(DETAIL_KINDS)) or 'none'} "
+                         "(a variant registers its detail kinds when its package is imported)")
+    return cls.model_validate(data)
 
 
 class Outcome(Frozen):
@@ -445,8 +404,14 @@ class Outcome(Frozen):
     by: tuple[OrderRef, ...] = ()  # the culprit orders
     dislodged_by: Optional[OrderRef] = None  # the move that dislodged the unit
     strengths: tuple[Strength, ...] = ()
+    details: tuple[SerializeAsAny[Detail], ...] = ()  # a variant's own typed facts (:class:`Detail`)
 
     SUCCEEDS: ClassVar[bool] = False
+
+    @field_validator("details", mode="before")
+    @classmethod
+    def _details_by_tag(cls, v: object) -> object:
+        return tuple(detail_from(d) for d in v) if isinstance(v, (list, tuple)) else v
 
     @property
     def result(self) -> str:
@@ -467,6 +432,24 @@ class Outcome(Frozen):
 
     def dislodged_note(self) -> str:
         return f"; dislodged by {self.dislodged_by.text}" if self.dislodged_by is not None else ""
+
+    def details_of(self, kind: type[_D]) -> tuple[_D, ...]:
+        """This outcome's details of one kind."""
+        return tuple(d for d in self.details if isinstance(d, kind))
+
+    def said_by_details(self) -> Optional[str]:
+        """The words of the first detail that says the whole of them (:meth:`Detail.words`)."""
+        for d in self.details:
+            said = d.words(self)
+            if said is not None:
+                return said
+        return None
+
+    def details_verb(self) -> str:
+        return "".join(d.verb(self) for d in self.details)
+
+    def details_note(self) -> str:
+        return "".join(d.note(self) for d in self.details)
 
     @classmethod
     def build(cls, **values: Any) -> "Outcome":
@@ -490,130 +473,69 @@ class Outcome(Frozen):
         return Refused.build(kind=severity, power=power, text=text, unit=unit, order_kind="rejected", message=reason)
 
 
-def _via(via_convoy: bool, backup_rule: Optional[str]) -> str:
+def via_words(via_convoy: bool, backup_rule: Optional[str]) -> str:
+    """" via convoy (the backup rule)": how a move went, as its words say it."""
     return (" via convoy" if via_convoy else "") + (f" ({backup_rule})" if backup_rule else "")
 
 
-class TallyPart(Frozen):
-    value: int  # what the part counts for (0: a support that was cut)
-    label: str
-
-
-class Tally(Frozen):
-    """A strength as a rulebook tallies it, every part shown with what it counts for:
-    "Attacking strength: 2 (2 Clm, 0 Mon)", "Revised attacking strength: 3 (3 Sas)",
-    "Defending strength: 3 (Alb)" (``alone``: one part shown by its label), "Defending
-    strength: 0 (Cal leaves)" (``leaves``), "Attacking strength Cal: 3 (3 Cal)" (``of``: another
-    unit's)."""
-
-    name: Literal["attacking", "revised attacking", "defending"]
-    total: int
-    parts: tuple[TallyPart, ...] = ()
-    of: Optional[str] = None
-    alone: bool = False
-    leaves: bool = False
-
-    def describe(self) -> str:
-        title = f"{self.name.capitalize()} strength" + (f" {self.of}" if self.of else "")
-        if self.leaves and self.parts:
-            return f"{title}: {self.total} ({self.parts[0].label} leaves)"
-        if self.alone and len(self.parts) == 1:
-            return f"{title}: {self.total} ({self.parts[0].label})"
-        return f"{title}: {self.total} ({', '.join(f'{p.value} {p.label}' for p in self.parts) or 'none'})"
-
-
-def _tallies(tally: tuple[Tally, ...]) -> str:
-    return "; ".join(t.describe() for t in tally)
-
-
-def _rule(rule: str) -> str:
+def rule_words(rule: str) -> str:
+    """" (rule 5(b))": the rule as the rulebook cites it, when one is cited."""
     return f" ({rule})" if rule else ""
 
 
-def _against(strengths: tuple[Strength, ...]) -> str:
+def against_words(strengths: tuple[Strength, ...]) -> str:
     """" — attack … against defence …": an attack and what stood against it."""
     return (" — " + " against ".join(s.describe() for s in strengths[:2])) if strengths else ""
 
 
 class Moved(Outcome):
-    """The move (or retreat) succeeded.  ``tally``: the strengths as the rulebook tallies them
-    (when it does); ``nonattack``: the name of a move that attacks nothing (it succeeds unless
-    another order conflicts with it); ``merge``: the units it merged with (boards where units
-    merge); ``component_attack``: an attack inside a shared space (made, or joined by this move);
-    ``retreat_battle``: a retreat that prevailed over others into the same province."""
+    """The move (or retreat) succeeded.  ``nonattack``: the name of a move that attacks nothing
+    (it succeeds unless another order conflicts with it).  A variant's details may say the
+    whole of the words, or add to them (:class:`Detail`)."""
 
     kind: Literal["moved"] = "moved"
     via_convoy: bool = False
     backup_rule: Optional[str] = None  # the backup rule that settled its cycle, when one did
     dest: Optional[str] = None  # where a retreat went (display name)
-    tally: tuple[Tally, ...] = ()
     nonattack: Optional[str] = None
-    merge: Optional[Merge] = None
-    component_attack: Optional[ComponentAttack] = None
-    retreat_battle: Optional[RetreatBattle] = None
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
         if self.nonattack is not None:
             return f"{self.nonattack} succeeds" + self.dislodged_note()
-        if self.tally:
-            return f"succeeds — {_tallies(self.tally)}" + self.dislodged_note()
-        merge = f" and {self.merge.describe()}" if self.merge is not None else ""
+        said = self.said_by_details()
+        if said is not None:
+            return said
         if self.order_kind == "retreat":
-            return f"retreats to {self.dest}{merge}" + (self.retreat_battle.describe() if self.retreat_battle else "")
-        ca = self.component_attack
-        if ca is not None and not ca.joined:
-            return f"the {ca.victim} component must retreat{_rule(ca.rule)}{_against(self.strengths)}"
+            return f"retreats to {self.dest}{self.details_verb()}" + self.details_note()
         attack = f" — {self.strengths[0].describe()}" if self.strengths else ""
-        text = f"moves{merge}{_via(self.via_convoy, self.backup_rule)}{attack}"
-        if ca is not None:
-            text += f"; supports the attack on the {ca.victim} component"
-            if self.dislodged_by is not None:
-                text += f", which fails, so it retreats with the attacking component{_rule(ca.rule)}"
-        return text
+        return f"moves{self.details_verb()}{via_words(self.via_convoy, self.backup_rule)}{attack}" + self.details_note()
 
 
 class Bounced(Outcome):
     """The move (or retreat) failed against the :attr:`obstacles`; ``by`` names their orders.
-    ``sides``: the move was one side's force (boards where units merge; its obstacles are listed
-    after a colon); ``sea``: the force, or the retreat, would not be seaworthy;
-    ``component_attack``: a failed attack inside a shared space; ``retreat_battle``: a retreat
-    that lost to others into the same province."""
+    ``nonattack``: as on :class:`Moved` (it failed on a conflict with another order).  A
+    variant's details may say the whole of the words (:class:`Detail`)."""
 
     kind: Literal["bounced"] = "bounced"
     via_convoy: bool = False
     backup_rule: Optional[str] = None
     obstacles: tuple[Obstacle, ...] = ()
     dest: Optional[str] = None  # a retreat destroyed in a retreat battle there (display name)
-    tally: tuple[Tally, ...] = ()  # as on Moved
-    nonattack: Optional[str] = None  # as on Moved: it failed on a conflict with another order
-    sides: bool = False
-    sea: Optional[Seaworthiness] = None
-    component_attack: Optional[ComponentAttack] = None
-    retreat_battle: Optional[RetreatBattle] = None
+    nonattack: Optional[str] = None
 
     def describe(self) -> str:
         if self.nonattack is not None:
             return f"{self.nonattack} fails: it conflicts with another order" + self.dislodged_note()
-        if self.tally:
-            return f"fails — {_tallies(self.tally)}" + self.dislodged_note()
-        if self.order_kind == "retreat" and self.retreat_battle is not None:
-            return self.retreat_battle.describe()
-        if self.order_kind == "retreat" and self.sea is not None:
-            return f"fails and disbands: {self.sea.describe()}"
-        if self.component_attack is not None:
-            return (f"fails, so the attacking component must retreat{_rule(self.component_attack.rule)}"
-                    f"{_against(self.strengths)}")
-        if self.sides:
-            parts = ([self.sea.describe()] if self.sea is not None else []) + [o.describe() for o in self.obstacles]
-            return (f"fails{_via(self.via_convoy, self.backup_rule)}{_against(self.strengths[:1])}"
-                    + (": " + "; ".join(parts) if parts else "") + self.dislodged_note())
+        said = self.said_by_details()
+        if said is not None:
+            return said
         if self.order_kind == "retreat" and self.dest is not None:
             return f"destroyed: another nation retreated more units into {self.dest}, or as many"
         if self.order_kind == "retreat":
             return "fails: " + ", ".join(r.text for r in self.by) + " retreats there too; both are disbanded"
         attack = self.strengths[0].describe() if self.strengths else ""
-        text = f"fails{_via(self.via_convoy, self.backup_rule)} — {attack} " + "; ".join(o.describe() for o in self.obstacles)
+        text = f"fails{via_words(self.via_convoy, self.backup_rule)} — {attack} " + "; ".join(o.describe() for o in self.obstacles)
         return text.strip() + self.dislodged_note()
 
 
@@ -623,32 +545,29 @@ class NoPath(Outcome):
 
     kind: Literal["no_path"] = "no_path"
     broken: tuple[OrderRef, ...] = ()
-    tally: tuple[Tally, ...] = ()  # as on Moved
+
+    def path_words(self) -> str:
+        """Why there is no path."""
+        if not self.by:
+            return "no convoy path: no fleet convoys it"
+        if self.broken:
+            return "no convoy path: " + "; ".join(f"{t.text} fails" for t in self.broken)
+        return "no convoy path: the fleets do not form a chain"
 
     def describe(self) -> str:
-        if not self.by:
-            why = "no convoy path: no fleet convoys it"
-        elif self.broken:
-            why = "no convoy path: " + "; ".join(f"{t.text} fails" for t in self.broken)
-        else:
-            why = "no convoy path: the fleets do not form a chain"
-        if self.tally:
-            return f"fails: {why} — {_tallies(self.tally)}" + self.dislodged_note()
-        return why + self.dislodged_note()
+        said = self.said_by_details()
+        return said if said is not None else self.path_words() + self.dislodged_note()
 
 
 class Held(Outcome):
-    """The unit held.  ``implied``: the support it gave its own units merging into it (boards
-    where units merge); ``part_of``: the split it is a part of, as its header is written."""
+    """The unit held (a variant's details add to the words)."""
 
     kind: Literal["held"] = "held"
-    implied: Optional[ImpliedSupport] = None
-    part_of: Optional[str] = None
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        return ("holds" + (self.implied.describe() if self.implied else "")
-                + (f" (read as a part of {self.part_of} (the split's header))" if self.part_of else ""))
+        said = self.said_by_details()
+        return said if said is not None else "holds" + self.details_note()
 
 
 # the rulebook's word for a unit forced out of its province: DATC's "dislodged", or "displaced"
@@ -657,16 +576,17 @@ Dislodging = Literal["dislodged", "displaced"]
 
 
 class Dislodged(Outcome):
-    """A unit that did not move was dislodged (``dislodged_by``); ``term``: the rulebook's word;
-    ``implied``: as on :class:`Held`."""
+    """A unit that did not move was dislodged (``dislodged_by``); ``term``: the rulebook's word
+    (a variant's details add to the words)."""
 
     kind: Literal["dislodged"] = "dislodged"
     term: Dislodging = "dislodged"
-    implied: Optional[ImpliedSupport] = None
 
     def describe(self) -> str:
-        return (f"{self.term} by {self.dislodged_by.text if self.dislodged_by else '?'}"
-                + (self.implied.describe() if self.implied else ""))
+        said = self.said_by_details()
+        if said is not None:
+            return said
+        return f"{self.term} by {self.dislodged_by.text if self.dislodged_by else '?'}" + self.details_note()
 
 
 class Given(Outcome):
@@ -683,16 +603,15 @@ class Given(Outcome):
 
 
 class Cut(Outcome):
-    """The support was cut by the moves ``by`` (or by the one that dislodged the supporter);
-    ``budget``: how far the attacks could cut it, where an attack cuts only up to its strength."""
+    """The support was cut by the moves ``by`` (or by the one that dislodged the supporter; a
+    variant's details add to the words of a cut by moves)."""
 
     kind: Literal["cut"] = "cut"
-    budget: Optional[CutBudget] = None
 
     def describe(self) -> str:
         if self.dislodged_by is not None:
             return f"cut: dislodged by {self.dislodged_by.text}"
-        return "cut by " + ", ".join(r.text for r in self.by) + (self.budget.describe() if self.budget else "")
+        return "cut by " + ", ".join(r.text for r in self.by) + self.details_note()
 
 
 class Void(Outcome):
@@ -743,14 +662,13 @@ class Partial(Outcome):
     """Partly carried out: a stack's support partly cut (``kept`` of ``total`` units give it;
     ``published``: the order as the rulebook publishes such a split, when it does), a retreat
     partly destroyed (``kept`` of ``total`` pieces reach ``dest``).  ``by``: the moves that cut
-    the support, when named; ``budget``: as on :class:`Cut`."""
+    the support, when named (a variant's details add to the words of a partly cut support)."""
 
     kind: Literal["partial"] = "partial"
     kept: Optional[int] = None
     total: Optional[int] = None
     dest: Optional[str] = None
     published: Optional[str] = None
-    budget: Optional[CutBudget] = None
 
     def describe(self) -> str:
         if self.order_kind == "retreat":
@@ -758,7 +676,7 @@ class Partial(Outcome):
         if self.order_kind == "support" and self.kept is not None and self.total is not None:
             return (f"partly cut: {self.kept} of {self.total} give support, {self.total - self.kept} cut"
                     + (" by " + ", ".join(r.text for r in self.by) if self.by else "")
-                    + (self.budget.describe() if self.budget else "")
+                    + self.details_note()
                     + (f" — published as {self.published!r}" if self.published is not None else ""))
         return "partly carried out"
 

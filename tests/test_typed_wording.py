@@ -65,13 +65,15 @@ def test_multinational_tallies_and_flyovers_are_typed():
     move's outcome, rendered as the seed writes them."""
     from conftest import ROOT
     from dipsat.api import adjudicate, load_request
-    from dipsat.models import Moved, Tally
+    from dipsat.models import Moved
+    from dipsat.variants.multinational.details import Tally
 
     res = adjudicate(load_request(ROOT / "tests" / "corpora" / "multinational" / "mn_e.toml"))
     out = {o.text: o for o in res.outcomes}
     sas = out["M Sas – Alb"]
-    assert isinstance(sas, (Moved, Bounced)) and [t.name for t in sas.tally][:2] == ["attacking", "revised attacking"]
-    assert isinstance(sas.tally[0], Tally) and sas.tally[0].total == 5
+    tally = sas.details_of(Tally)
+    assert isinstance(sas, (Moved, Bounced)) and [t.name for t in tally][:2] == ["attacking", "revised attacking"]
+    assert tally[0].total == 5 and tally == sas.details
     assert "Attacking strength: 5 (3 Sas, 2 Wyo); Revised attacking strength: 3 (3 Sas)" in sas.reason
     fly = adjudicate(load_request(ROOT / "tests" / "corpora" / "multinational" / "mn_rule_flyover_allowance.toml"))
     flown = [o for o in fly.outcomes if getattr(o, "nonattack", None) == "fly-over"]
@@ -105,6 +107,7 @@ def test_multiplicity_outcomes_are_typed():
     from JSON."""
     from conftest import ROOT
     from dipsat.corpus import load_case, run_expectation, runs_of
+    from dipsat.variants.multiplicity.details import ImpliedSupport, Sides
 
     seen: set[str] = set()
     for f in sorted((ROOT / "tests" / "corpora" / "multiplicity").glob("*.toml")):
@@ -113,16 +116,15 @@ def test_multiplicity_outcomes_are_typed():
             res = run_expectation(case, rules, exp, str(f)).result
             for o in getattr(res, "outcomes", ()):
                 _round_trip(o)
-                for field in ("merge", "component_attack", "sea", "budget", "implied", "retreat_battle", "part_of"):
-                    if getattr(o, field, None) is not None:
-                        seen.add(field)
-    assert {"merge", "component_attack", "sea", "budget", "implied", "retreat_battle", "part_of"} <= seen
+                seen |= {d.kind for d in o.details}
+    assert {"merge", "component_attack", "sea", "budget", "implied", "retreat_battle", "part_of", "sides"} <= seen
 
     out = _outcomes({"variant": "multiplicity", "units": {"France": ["A(Bur)", "A(Par)"], "Germany": ["A(Mun)"]},
                      "orders": {"France": ["A(Bur) Std", "A(Par)-Bur"], "Germany": ["A(Mun)-Bur"]}})
     merged = out["A(Par)-Bur"]
-    assert isinstance(merged, Bounced) and merged.sides
+    assert isinstance(merged, Bounced) and merged.details_of(Sides)
     assert [ob.why for ob in merged.obstacles] == ["stand_off"] and merged.obstacles[0].label == "Germany"
     assert "stood off by Germany" in merged.reason
     held = out["A(Bur) Std"]
-    assert isinstance(held, Held) and held.implied is not None and (held.implied.given, held.implied.total) == (0, 1)
+    implied = held.details_of(ImpliedSupport)
+    assert isinstance(held, Held) and [(i.given, i.total) for i in implied] == [(0, 1)]

@@ -15,10 +15,9 @@ from dipsat.models import (
     Outcome,
     Position,
     Support,
-    Tally,
-    TallyPart,
 )
 from dipsat.movement import Encoding, MovementRules, Terms, decision_key, term_value
+from dipsat.variants.multinational.details import Tally, TallyPart
 from dipsat.variants.multinational.notation import FlyOver
 from dipsat.variants.multinational.options import KINDS, MultinationalOptions
 from dipsat.variants.multinational.orders import MultinationalGeography
@@ -192,4 +191,4 @@ class MultinationalRules(MovementRules[Encoding]):
         for r in enc.into.get(d, []):
             if r != u:
                 tally.append(self.seed_strength("attacking", self.attack_terms(enc, r, None), values, of=enc.labels[r]))
-        return outcome.model_copy(update={"tally": tuple(tally)})
+        return outcome.model_copy(update={"details": outcome.details + tuple(tally)})

@@ -38,14 +38,14 @@ from typing import Callable, Optional, Sequence
 
 from dipsat.equations import Component, System
 from dipsat.formulas import AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, IntExpr, Key, Values, evaluate
-from dipsat.models import (ARMY, FLEET, Backup, Bounced, ComponentAttack, Convoy, Convoyed, Cut, CutBudget, Disrupted,
-                           Dislodged, Given, Held, ImpliedSupport, Merge, Move, Moved, MovementResult, NoPath, Obstacle,
-                           OrderRef, Outcome, Partial, Position, Seaworthiness, Strength, Support, Term, Unit, Void,
-                           order_ref)
+from dipsat.models import (ARMY, FLEET, Backup, Bounced, Convoy, Convoyed, Cut, Detail, Disrupted, Dislodged, Given,
+                           Held, Move, Moved, MovementResult, NoPath, Obstacle, OrderRef, Outcome, Partial, Position,
+                           Strength, Support, Term, Unit, Void, order_ref)
 from dipsat.movement import Encoding, MovementRules
 from dipsat.stacks import forces_fail_with_moves, slot_cut
 from dipsat.orders import BoundOrders, describe_unit
 
+from .details import ComponentAttack, CutBudget, ImpliedSupport, Merge, Seaworthiness, Sides, SplitPart
 from .options import MultiplicityOptions
 from .orders import InsideAttack, InsideSupport, MergeAttack, MergeMove, MergeSupport, MultiplicityBound
 
@@ -651,8 +651,8 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequ
             if u in moved:
                 joined = ComponentAttack(victim=m.powers[body.victim].adjective, rule="rule 5(b)", joined=True) \
                     if isinstance(body, MergeAttack) else None
-                outcomes.append(Moved.build(order_kind="move", merge=merge, backup_rule=backup_rule, component_attack=joined,
-                                            strengths=(att,), **common))
+                outcomes.append(Moved.build(order_kind="move", backup_rule=backup_rule, strengths=(att,),
+                                            details=_present(merge, joined), **common))
                 continue
             if not val(impl.path_open(enc, u)):
                 fleets = enc.convoyers.get(u, [])
@@ -690,8 +690,9 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequ
                         refs = [order_ref(b.orders[x]) for x in enc.forces[r]]
                         culprits.extend(refs)
                         obstacles.append(Obstacle.build(why="stand_off", by=refs[0], label=" + ".join(r[0]), strength=ps))
-            outcomes.append(Bounced.build(order_kind="move", by=tuple(culprits), sides=True, sea=sea, obstacles=tuple(obstacles),
-                                          backup_rule=backup_rule, strengths=tuple(strengths), **common))
+            outcomes.append(Bounced.build(order_kind="move", by=tuple(culprits), obstacles=tuple(obstacles),
+                                          backup_rule=backup_rule, strengths=tuple(strengths),
+                                          details=_present(Sides(), sea), **common))
             continue
         if isinstance(body, (Support, MergeSupport, InsideSupport)):
             kind = "support"
@@ -707,9 +708,10 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequ
                 by = tuple(cutters(u))
                 budget = _budget(impl, enc, values, u)
                 if given == 0:
-                    outcomes.append(Cut.build(order_kind=kind, by=by, budget=budget, **common))
+                    outcomes.append(Cut.build(order_kind=kind, by=by, details=_present(budget), **common))
                 else:
-                    outcomes.append(Partial.build(order_kind=kind, by=by, kept=given, total=n, budget=budget, **common))
+                    outcomes.append(Partial.build(order_kind=kind, by=by, kept=given, total=n, details=_present(budget),
+                                                  **common))
             continue
         if isinstance(body, InsideAttack):
             attack, defence = impl.inside_terms(enc, u)
@@ -718,9 +720,9 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequ
             if dis_ref is not None and u not in inside_won:
                 outcomes.append(Dislodged.build(order_kind="hold", by=(dis_ref,), **common))
             elif inside_won.get(u):
-                outcomes.append(Moved.build(order_kind="move", component_attack=attack_on, strengths=(att_s, def_s), **common))
+                outcomes.append(Moved.build(order_kind="move", strengths=(att_s, def_s), details=(attack_on,), **common))
             else:
-                outcomes.append(Bounced.build(order_kind="move", component_attack=attack_on, strengths=(att_s, def_s), **common))
+                outcomes.append(Bounced.build(order_kind="move", strengths=(att_s, def_s), details=(attack_on,), **common))
             continue
         if isinstance(body, Convoy):
             carried = [a for a in enc.convoyers if u in enc.convoyers[a]]
@@ -740,9 +742,10 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequ
             given, n = slots_text(u)
             implied = ImpliedSupport(given=given, total=n) if n else None
         if dis_ref is not None:
-            outcomes.append(Dislodged.build(order_kind="hold", by=(dis_ref,), implied=implied, **common))
+            outcomes.append(Dislodged.build(order_kind="hold", by=(dis_ref,), details=_present(implied), **common))
         else:
-            outcomes.append(Held.build(order_kind="hold", implied=implied, part_of=split_of, **common))
+            outcomes.append(Held.build(order_kind="hold", details=_present(implied, SplitPart(header=split_of) if split_of else None),
+                                       **common))
     outcomes = _one_per_order(b, outcomes)
     for rej in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
         outcomes.append(Outcome.rejected(rej.power, rej.text, rej.severity, rej.reason, rej.unit))
@@ -795,6 +798,11 @@ def _one_per_order(b: BoundOrders, outcomes: list[Outcome]) -> list[Outcome]:
         best = min(parts, key=lambda o: (o.order_kind == "hold" and len(parts) > 1, o.succeeded))
         out.append(best)
     return out
+
+
+def _present(*details: Optional[Detail]) -> tuple[Detail, ...]:
+    """The details given (None: not there), in order."""
+    return tuple(d for d in details if d is not None)
 
 
 def _budget(impl: MultiplicityRules, enc: Enc, values: Values, s: int) -> Optional[CutBudget]:

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 from dipsat.adjustments import AdjustmentResult
 from dipsat.errors import IllegalOrder, OrderError
-from dipsat.models import (ARMY, FLEET, Bounced, Built, Disbanded, Merge, Move, Moved, MovementResult, Outcome, Position,
-                           RetreatBattle, Seaworthiness, Unit)
+from dipsat.models import ARMY, FLEET, Bounced, Built, Disbanded, Move, Moved, MovementResult, Outcome, Position, Unit
 from dipsat.notation import ParsedOrder
 from dipsat.notation_additions import written_parts
 from dipsat.retreats import RetreatOption, RetreatResult
 
 from . import placement_limit
+from .details import Merge, RetreatBattle, Seaworthiness
 from .notation import MergeWith, MultiplicityNotation
 from .orders import check_written_unit, piece_destination, read_orders
 
@@ -223,20 +223,21 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
                 if sea and sum(x.count for x in units_here if x.kind == ARMY) > sum(x.count for x in units_here if x.kind == FLEET):
                     for v in side_units:
                         outcomes.append(Bounced.build(power=chosen[v][1], text=chosen[v][2], unit=pieces[v][0], order_kind="retreat",
-                                                      sea=Seaworthiness(case="retreat", rule="rule 7")))
+                                                      details=(Seaworthiness(case="retreat", rule="rule 7"),)))
                     continue
                 for v in side_units:
                     moved[v] = chosen[v][0]
                     others = [x for x in side_units if x != v]
                     outcomes.append(Moved.build(power=chosen[v][1], text=chosen[v][2], unit=pieces[v][0], order_kind="retreat",
-                                                dest=m.display(chosen[v][0]), merge=Merge() if others else None,
-                                                retreat_battle=RetreatBattle(result="stronger", strength=top, rule="rule 11")
-                                                if len(ranked) > 1 else None))
+                                                dest=m.display(chosen[v][0]),
+                                                details=((Merge(),) if others else ())
+                                                + ((RetreatBattle(result="stronger", strength=top, rule="rule 11"),)
+                                                   if len(ranked) > 1 else ())))
             else:
                 battle = RetreatBattle(result="weaker" if winners else "equal", strength=top, rule="rule 11")
                 for v in side_units:
                     outcomes.append(Bounced.build(power=chosen[v][1], text=chosen[v][2], unit=pieces[v][0], order_kind="retreat",
-                                                  retreat_battle=battle))
+                                                  details=(battle,)))
     for k in sorted(chosen):
         loc, power, text, _ = chosen[k]
         if loc == "disband":
