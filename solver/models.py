@@ -489,20 +489,16 @@ def against_words(strengths: tuple[Strength, ...]) -> str:
 
 
 class Moved(Outcome):
-    """The move (or retreat) succeeded.  ``nonattack``: the name of a move that attacks nothing
-    (it succeeds unless another order conflicts with it).  A variant's details may say the
-    whole of the words, or add to them (:class:`Detail`)."""
+    """The move (or retreat) succeeded.  A variant's details may say the whole of the words, or
+    add to them (:class:`Detail`)."""
 
     kind: Literal["moved"] = "moved"
     via_convoy: bool = False
     backup_rule: Optional[str] = None  # the backup rule that settled its cycle, when one did
     dest: Optional[str] = None  # where a retreat went (display name)
-    nonattack: Optional[str] = None
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        if self.nonattack is not None:
-            return f"{self.nonattack} succeeds" + self.dislodged_note()
         said = self.said_by_details()
         if said is not None:
             return said
@@ -513,8 +509,7 @@ class Moved(Outcome):
 
 
 class Bounced(Outcome):
-    """The move (or retreat) failed against the :attr:`obstacles`; ``by`` names their orders.
-    ``nonattack``: as on :class:`Moved` (it failed on a conflict with another order).  A
+    """The move (or retreat) failed against the :attr:`obstacles`; ``by`` names their orders.  A
     variant's details may say the whole of the words (:class:`Detail`)."""
 
     kind: Literal["bounced"] = "bounced"
@@ -522,11 +517,8 @@ class Bounced(Outcome):
     backup_rule: Optional[str] = None
     obstacles: tuple[Obstacle, ...] = ()
     dest: Optional[str] = None  # a retreat destroyed in a retreat battle there (display name)
-    nonattack: Optional[str] = None
 
     def describe(self) -> str:
-        if self.nonattack is not None:
-            return f"{self.nonattack} fails: it conflicts with another order" + self.dislodged_note()
         said = self.said_by_details()
         if said is not None:
             return said
@@ -595,11 +587,15 @@ class Given(Outcome):
     kind: Literal["given"] = "given"
     spared: tuple[Spared, ...] = ()
     units: int = 1  # how many units give it (a support order of a stack's units)
-    of_merge: bool = False  # a support of every unit of a nation merging into a province
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        return ("merge support given" if self.of_merge else "support given") + (f" by all {self.units}" if self.units > 1 else "") + "".join(f"; not cut by {s.by.text}: {s.why}" for s in self.spared)
+        said = self.said_by_details()
+        return said if said is not None else self.given_words("support given")
+
+    def given_words(self, what: str) -> str:
+        """``what`` ("support given"), by how many units, and the moves that did not cut it."""
+        return what + (f" by all {self.units}" if self.units > 1 else "") + "".join(f"; not cut by {s.by.text}: {s.why}" for s in self.spared)
 
 
 class Cut(Outcome):

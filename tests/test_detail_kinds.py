@@ -53,7 +53,7 @@ def test_the_core_outcome_kinds_name_no_detail_of_a_variant():
     assert VARIANTS  # every variant package imported: each has registered its detail kinds
     variant_kinds = {tag: cls for tag, cls in DETAIL_KINDS.items() if cls.__module__.startswith("dipsat.")}
     assert {"tally", "merge", "component_attack", "sea", "budget", "implied", "retreat_battle", "sides",
-            "part_of"} <= set(variant_kinds)
+            "part_of", "of_merge", "nonattack"} <= set(variant_kinds)
     assert all(cls.__module__.startswith("dipsat.variants.") for cls in variant_kinds.values())
     for cls in OUTCOME_CLASSES:
         own = {n: f for n, f in cls.model_fields.items() if n not in Outcome.model_fields}

@@ -66,7 +66,7 @@ def test_multinational_tallies_and_flyovers_are_typed():
     from conftest import ROOT
     from dipsat.api import adjudicate, load_request
     from dipsat.models import Moved
-    from dipsat.variants.multinational.details import Tally
+    from dipsat.variants.multinational.details import NonAttack, Tally
 
     res = adjudicate(load_request(ROOT / "tests" / "corpora" / "multinational" / "mn_e.toml"))
     out = {o.text: o for o in res.outcomes}
@@ -76,7 +76,7 @@ def test_multinational_tallies_and_flyovers_are_typed():
     assert tally[0].total == 5 and tally == sas.details
     assert "Attacking strength: 5 (3 Sas, 2 Wyo); Revised attacking strength: 3 (3 Sas)" in sas.reason
     fly = adjudicate(load_request(ROOT / "tests" / "corpora" / "multinational" / "mn_rule_flyover_allowance.toml"))
-    flown = [o for o in fly.outcomes if getattr(o, "nonattack", None) == "fly-over"]
+    flown = [o for o in fly.outcomes if [d.name for d in o.details_of(NonAttack)] == ["fly-over"]]
     assert flown and flown[0].reason.startswith("fly-over ")
     for o in (*res.outcomes, *fly.outcomes):
         _round_trip(o)

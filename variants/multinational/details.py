@@ -1,6 +1,7 @@
 """Multinational's own facts about outcomes (detail kinds, :class:`dipsat.models.Detail`): the
-seed's tallies of strengths ("Attacking strength: 5 (3 Sas, 2 Wyo)"), registered when the
-package is imported; a move's tallies say its words (the core's outcome kinds know none of them).
+seed's tallies of strengths ("Attacking strength: 5 (3 Sas, 2 Wyo)") and moves that attack
+nothing (fly-overs), registered when the package is imported; each says a move's words (the
+core's outcome kinds know none of them).
 """
 
 from __future__ import annotations
@@ -47,3 +48,19 @@ class Tally(Detail):
         if isinstance(outcome, NoPath):
             return f"fails: {outcome.path_words()} — {tallies}" + outcome.dislodged_note()
         return f"{'succeeds' if outcome.succeeded else 'fails'} — {tallies}" + outcome.dislodged_note()
+
+
+@register_detail_kind
+class NonAttack(Detail):
+    """A move that attacks nothing (a fly-over, by its ``name``): it succeeds unless another
+    order conflicts with it."""
+
+    kind: str = "nonattack"
+    name: str
+
+    def words(self, outcome: Outcome) -> Optional[str]:
+        if isinstance(outcome, Moved):
+            return f"{self.name} succeeds" + outcome.dislodged_note()
+        if isinstance(outcome, Bounced):
+            return f"{self.name} fails: it conflicts with another order" + outcome.dislodged_note()
+        return None

@@ -17,7 +17,7 @@ from dipsat.models import (
     Support,
 )
 from dipsat.movement import Encoding, MovementRules, Terms, decision_key, term_value
-from dipsat.variants.multinational.details import Tally, TallyPart
+from dipsat.variants.multinational.details import NonAttack, Tally, TallyPart
 from dipsat.variants.multinational.notation import FlyOver
 from dipsat.variants.multinational.options import KINDS, MultinationalOptions
 from dipsat.variants.multinational.orders import MultinationalGeography
@@ -169,7 +169,7 @@ class MultinationalRules(MovementRules[Encoding]):
         if isinstance(mv, FlyOver):
             if isinstance(outcome, NoPath):
                 return outcome
-            return outcome.model_copy(update={"nonattack": "fly-over"})
+            return outcome.model_copy(update={"details": outcome.details + (NonAttack(name="fly-over"),)})
         d = enc.dest[u]
         tally = [self.seed_strength("attacking", self.attack_terms(enc, u, None), values)]
         occ = [v for v in enc.occupants.get(d, []) if v != u]

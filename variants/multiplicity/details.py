@@ -1,5 +1,5 @@
 """Multiplicity Plus's own facts about outcomes (detail kinds, :class:`dipsat.models.Detail`):
-merges (rules 2-4, 6), attacks on a component of a multinational unit (rule 5(b)), seaworthiness
+merges (rules 2-4, 6) and supports of a merge, attacks on a component of a multinational unit (rule 5(b)), seaworthiness
 (rules 7, 10), cut budgets (rule 6), the implied support of a merge, retreat battles (rule 11),
 a force of sides, and the part of a split (rule 10).  Each is registered when the package is
 imported, and says its part of the outcome's words (the core's outcome kinds know none of them).
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from dipsat.models import (Bounced, Cut, Detail, Dislodged, Held, Moved, Outcome, Partial, against_words,
+from dipsat.models import (Bounced, Cut, Detail, Dislodged, Given, Held, Moved, Outcome, Partial, against_words,
                            register_detail_kind, rule_words, via_words)
 
 
@@ -28,6 +28,16 @@ class Merge(Detail):
 
     def verb(self, outcome: Outcome) -> str:
         return f" and {self.describe()}" if isinstance(outcome, Moved) else ""
+
+
+@register_detail_kind
+class OfMerge(Detail):
+    """A support of every unit of a nation merging into a province."""
+
+    kind: str = "of_merge"
+
+    def words(self, outcome: Outcome) -> Optional[str]:
+        return outcome.given_words("merge support given") if isinstance(outcome, Given) else None
 
 
 @register_detail_kind

@@ -45,7 +45,7 @@ from dipsat.movement import Encoding, MovementRules
 from dipsat.stacks import forces_fail_with_moves, slot_cut
 from dipsat.orders import BoundOrders, describe_unit
 
-from .details import ComponentAttack, CutBudget, ImpliedSupport, Merge, Seaworthiness, Sides, SplitPart
+from .details import ComponentAttack, CutBudget, ImpliedSupport, Merge, OfMerge, Seaworthiness, Sides, SplitPart
 from .options import MultiplicityOptions
 from .orders import InsideAttack, InsideSupport, MergeAttack, MergeMove, MergeSupport, MultiplicityBound
 
@@ -701,7 +701,8 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequ
                 continue
             given, n = slots_text(u)
             if given == n:
-                outcomes.append(Given.build(order_kind=kind, units=max(n, 1), of_merge=isinstance(body, MergeSupport), **common))
+                outcomes.append(Given.build(order_kind=kind, units=max(n, 1),
+                                            details=(OfMerge(),) if isinstance(body, MergeSupport) else (), **common))
             elif dis_ref is not None:
                 outcomes.append(Cut.build(order_kind=kind, by=(dis_ref,), **common))
             else:
