@@ -113,7 +113,7 @@ class Pipeline:
         return self._phases
 
     @cached_property
-    def movement_rules(self) -> "MovementRules":
+    def movement_rules(self) -> "MovementRules[Any]":
         return self.variant.movement_rules(self.rules)
 
     # -- the stages -----------------------------------------------------------------------------
@@ -124,7 +124,8 @@ class Pipeline:
 
     def encode(self, bound: "BoundOrders") -> "Encoding":
         """The movement decisions as equations, each defined by an exact equality."""
-        return self.movement_rules.encode(bound)
+        enc: Encoding = self.movement_rules.encode(bound)  # (any variant's encoding is an Encoding)
+        return enc
 
     def solve(self, enc: "Encoding", mode: SolveMode = "direct", limit: int = 2,
               time_limit: float | None = None) -> Solution:

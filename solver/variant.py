@@ -190,7 +190,7 @@ class Variant:
     def binder(self, rules: RuleOptions) -> OrderBinder:
         return self.binder_class(self.map, rules, self.geography, self.notation)
 
-    def movement_rules(self, rules: RuleOptions) -> MovementRules:
+    def movement_rules(self, rules: RuleOptions) -> MovementRules[Any]:
         return self.movement_rules_class(self.map, rules, self.geography)
 
     def rules(self, name: str | RuleOptions | None = None, **overrides: Any) -> RuleOptions:
