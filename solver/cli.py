@@ -299,7 +299,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         with file_access(origin=origin, allowed=getattr(args, "allow_files", None) or (),
                          max_bytes=_limits(args).max_request_bytes), \
                 deadline(args.time_limit if args.command in ("explore", "why", "readings") else None):
-            return args.func(args)
+            code: int = args.func(args)  # every command returns its exit status
+            return code
     except DipsatError as exc:
         print(f"dipsat: error: {exc}", file=sys.stderr)
         return 2

@@ -155,7 +155,7 @@ class ContinentsGame:
                         history=tuple(history), details=js, native=game)
         return r.model_copy(update={"next_phase": self.next_phase(r)})
 
-    def without(self, request: Any, power: str, order: str) -> ContinentsRequest:
+    def without(self, request: ContinentsRequest, power: str, order: str) -> ContinentsRequest:
         if request.round is None:
             raise DipsatError("a continents game: 'why' asks about one round's orders")
         orders = {p: [t for t in ts if not (p == power and t == order)] for p, ts in request.round.orders.items()}

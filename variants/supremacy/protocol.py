@@ -139,7 +139,7 @@ class SupremacyGame:
                         units_after=units, details=facts, native=native)
         return r.model_copy(update={"next_phase": self.next_phase(r)})
 
-    def without(self, request: Any, power: str, order: str) -> SupremacyRequest:
+    def without(self, request: SupremacyRequest, power: str, order: str) -> SupremacyRequest:
         actions = request.data.get("actions")
         if request.game_file or not isinstance(actions, list):
             raise DipsatError("'why' asks about a stage's actions (data.kind = 'stage')")
