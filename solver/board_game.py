@@ -88,8 +88,8 @@ class BoardGame:
         board: dict[str, Any] = {k: js[k] for k in ("dislodged", "contested", "backups", "retreat_options", "movement") if k in js}
         res = PhaseResult(variant=self.name, phase=phase, rules=native.rules.name if native.rules else "",
                           outcomes=tuple(PhaseOutcome.model_validate(o) for o in js["outcomes"]),
-                          units_after=js["units_after"], board=board, native=native)
-        return res.model_copy(update={"next_phase": self.next_phase(res)})
+                          units_after=js["units_after"], next_phase=self._next(native, phase), board=board, native=native)
+        return res.with_outcomes_json(js["outcomes"])
 
     def without(self, request: Any, power: str, order: str) -> Any:
         orders = {p: [t for t in ts if not (p == power and t == order)] for p, ts in request.orders.items()}
@@ -98,17 +98,19 @@ class BoardGame:
     def next_phase(self, result: PhaseResult) -> Optional[str]:
         """The phase that follows, named by the variant's calendar when the request gave a year
         and a season (``F1901R``), else by its kind (``retreat``)."""
-        native = result.native
+        return self._next(result.native, result.phase)
+
+    def _next(self, native: Any, phase: str) -> Optional[str]:
         cal = self.variant.calendar(self.variant, native.rules or self.variant.rules())
         seasons = cal.seasons
         pos = native.position
         moves = [s for s in seasons[:-1]] or list(seasons)
         season, year = pos.season, pos.year
-        if result.phase == "movement" and native.dislodged:
+        if phase == "movement" and native.dislodged:
             kind = "retreat"
-        elif result.phase in ("adjustment", "placement") or season not in moves:
+        elif phase in ("adjustment", "placement") or season not in moves:
             kind, season = "movement", moves[0]
-            year = year + 1 if year is not None and result.phase != "placement" else year
+            year = year + 1 if year is not None and phase != "placement" else year
         elif season != moves[-1]:
             kind, season = "movement", moves[moves.index(season) + 1]
         elif self._adjusts(cal, native.after, year):

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol, Sequence, Union, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from .errors import DipsatError
 
@@ -110,12 +110,18 @@ class PhaseResult(_Edge):
     board: Optional[dict[str, Any]] = None
     details: Optional[dict[str, Any]] = None
     native: Any = Field(default=None, exclude=True, repr=False)
+    _outcomes_json: Optional[list[dict[str, Any]]] = PrivateAttr(default=None)  # as the engine wrote them
+
+    def with_outcomes_json(self, outcomes: list[dict[str, Any]]) -> "PhaseResult":
+        """The result, keeping the JSON of its outcomes as the engine wrote it (to_json reuses it)."""
+        self._outcomes_json = outcomes
+        return self
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``adjudicate --json`` and of a ``batch`` line (the published ``result``
         schema, :mod:`dipsat.schemas`)."""
-        out: dict[str, Any] = {"variant": self.variant, "phase": self.phase,
-                               "outcomes": [o.to_json() for o in self.outcomes]}
+        outs = self._outcomes_json if self._outcomes_json is not None else [o.to_json() for o in self.outcomes]
+        out: dict[str, Any] = {"variant": self.variant, "phase": self.phase, "outcomes": outs}
         out |= dict(self.board or {})
         out["units_after"] = self.units_after
         out["rules"] = self.rules
