@@ -16,7 +16,7 @@ retreat options, phases of a game), over the pipeline's own results.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import DipsatError
 from .limits import DEFAULT_LIMITS
@@ -24,6 +24,7 @@ from .protocol import GameProtocol, PhaseResult
 
 if TYPE_CHECKING:
     from .corpus import CaseRun, CorpusCase, Expectation
+    from .limits import Limits
 
 REJECTED = ("rejected",)
 ILLEGAL = ("illegal", "invalid", "ambiguous")
@@ -35,8 +36,9 @@ def case_data(case: "CorpusCase") -> dict[str, Any]:
             "owners": case.owners, "retreat_orders": case.retreat_orders, "data": dict(case.data), "expect": []}
 
 
-def run_case(game: GameProtocol, case: "CorpusCase", rules: str, exp: "Expectation", path: str) -> "CaseRun":
-    """One expectation of a case of ``game``'s family."""
+def run_case(game: GameProtocol, case: "CorpusCase", rules: str, exp: "Expectation", path: str,
+             limits: Optional["Limits"] = None) -> "CaseRun":
+    """One expectation of a case of ``game``'s family, read within ``limits``."""
     from .corpus import CaseRun, check_facts
 
     label = rules + ("+" + ",".join(f"{k}={v}" for k, v in sorted(exp.options.items())) if exp.options else "")
@@ -49,7 +51,7 @@ def run_case(game: GameProtocol, case: "CorpusCase", rules: str, exp: "Expectati
     got: list[tuple[Any, PhaseResult]] = []
 
     def play() -> Any:
-        req = game.read(case_data(case), path, DEFAULT_LIMITS)
+        req = game.read(case_data(case), path, limits or DEFAULT_LIMITS)
         res = game.adjudicate(req, game.options(req, rules, dict(exp.options)))
         got.append((req, res))
         return res.details or {}

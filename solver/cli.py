@@ -212,6 +212,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     k.add_argument("--rules", action="append", help="a preset to compare (repeat; default: all editions)")
     k.add_argument("--variant", help="compare under each value of this variant's own rule options instead of presets")
     k.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _limit_arguments(k)
     _file_arguments(k)
     k.set_defaults(func=cmd_compare)
 
@@ -232,6 +233,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     cv.add_argument("--json", action="store_true", help="the full table as JSON")
     cv.add_argument("--own", action="store_true", help="only the options a variant adds to the core's DATC options")
     cv.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _limit_arguments(cv)
     _file_arguments(cv)
     cv.set_defaults(func=cmd_coverage)
 

@@ -20,6 +20,12 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 
+def limits_of(args: argparse.Namespace) -> Any:
+    from .cli import _limits
+
+    return _limits(args)
+
+
 def _board(game: Any) -> bool:
     from .board_game import BoardGame
 
@@ -113,7 +119,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         settings = option_settings(record) if isinstance(record, Variant) else [Setting(record.name)]
         with progress_bar("compare", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
             diffs, errors, n = compare(args.paths, settings, on_progress=bar.advance, variant=args.variant,
-                                       own_settings=own)
+                                       own_settings=own, limits=limits_of(args))
         if own:
             settings = [Setting(lbl) for lbl in _labels(diffs)] or [Setting(record.name)]
         print(format_option_compare(diffs, settings, n))
@@ -124,7 +130,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     counts: dict[str, int] = {}
     with progress_bar("compare", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet) as bar:
         diffs, errors, n = compare(args.paths, presets, on_progress=bar.advance, own_settings=not args.rules,
-                                   counts=counts)
+                                   counts=counts, limits=limits_of(args))
     board = [d for d in diffs if not d.own]
     other: list[Difference] = [d for d in diffs if d.own]
     if counts.get("board") or not counts.get("own") or args.rules:
@@ -157,7 +163,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     from .progress import progress_bar
 
     with progress_bar("coverage", total=len(case_files(args.paths)), unit="cases", quiet=args.quiet or args.json) as bar:
-        covs = coverage(args.paths, on_progress=bar.advance, own=args.own)
+        covs = coverage(args.paths, on_progress=bar.advance, own=args.own, limits=limits_of(args))
     print(json.dumps(coverage_json(covs), indent=2) if args.json else format_coverage(covs, args.paths))
     return 1 if any(c.errors for c in covs) else 0
 

@@ -204,7 +204,8 @@ def runs_of(case: CorpusCase) -> list[tuple[str, Expectation]]:
     return [(r, e) for e in case.expect for r in e.rules]
 
 
-def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = "") -> CaseRun:
+def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = "",
+                    limits: Optional[Limits] = None) -> CaseRun:
     label = rules + ("+" + ",".join(f"{k}={v}" for k, v in sorted(exp.options.items())) if exp.options else "")
     run = CaseRun(case.id, label, path, passed=False, case=case, expectation=exp)
     from dipsat.variants import variant_names
@@ -221,7 +222,7 @@ def run_expectation(case: CorpusCase, rules: str, exp: Expectation, path: str = 
         from .case_check import run_case
         from .protocol import game_of
 
-        return run_case(game_of(variant), case, rules, exp, path)
+        return run_case(game_of(variant), case, rules, exp, path, limits)
     try:
         res = adjudicate_case(case, rules, exp.options)
     except DipsatError as exc:
@@ -455,7 +456,7 @@ def _timed_run(case: CorpusCase, rules: str, exp: Expectation, path: str, limits
 
     try:
         with deadline(limits.turn_time_limit):
-            return run_expectation(case, rules, exp, path)
+            return run_expectation(case, rules, exp, path, limits)
     except TurnTimeout as exc:
         return CaseRun(case.id, rules, path, False, [f"error: {exc}"], case=case, expectation=exp)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from pydantic import BaseModel, ValidationError
 
@@ -34,6 +34,9 @@ from .files import file_access
 from .errors import DipsatError
 from .rules import explain_options_error
 from .option_space import Assignment, Scope, categorical_options, option_values, recording, scoped
+
+if TYPE_CHECKING:
+    from .limits import Limits
 
 
 @dataclass
@@ -133,10 +136,16 @@ def _reads(case: CorpusCase, opts: Any, model: type[BaseModel], assignment: Assi
 
 
 def coverage(paths: list[str | Path], on_progress: Optional[Callable[[], None]] = None,
-             own: bool = False) -> list[VariantCoverage]:
+             own: bool = False, limits: Optional["Limits"] = None) -> list[VariantCoverage]:
     """The coverage of the corpus files under ``paths``, per variant (in order of appearance).
-    ``own``: count only the options a variant adds to the core's DATC options."""
+    ``own``: count only the options a variant adds to the core's DATC options.  ``limits``: each
+    case is read within them, and a case's runs keep to their wall-clock limit (a case beyond
+    them is an error of its variant's coverage)."""
+    from .limits import DEFAULT_LIMITS, TurnTimeout, deadline
     from .rules import RuleOptions
+    from .variant import Variant
+
+    limits = limits or DEFAULT_LIMITS
 
     from dipsat.variants import find_record
 
@@ -150,12 +159,13 @@ def coverage(paths: list[str | Path], on_progress: Optional[Callable[[], None]] 
             if f.suffix.lower() != ".toml":
                 continue  # JSON files: other programs' collections and schemas
             try:
-                case = load_case(f)
+                case = load_case(f, limits)
                 variant = find_record(case.variant)
             except DipsatError as exc:
                 out.setdefault("?", VariantCoverage("?", BaseModel)).errors.append(str(exc))
                 continue
-            model = game_of(variant).options_model()
+            game = game_of(variant)
+            model = game.options_model()
             cov = out.get(variant.name)
             if cov is None:
                 cov = out[variant.name] = VariantCoverage(variant.name, model)
@@ -166,16 +176,29 @@ def coverage(paths: list[str | Path], on_progress: Optional[Callable[[], None]] 
                     for i, j in combinations(range(len(vals)), 2):
                         cov.pairs[(n, i, j)] = Pair(n, vals[i], vals[j])
             cov.cases += 1
-            runs: list[ExpectationRun] = []
-            for rules, exp in runs_of(case):
-                cov.expectations += 1
+            if not isinstance(variant, Variant):  # its request, read within the limits (a board's: by load_case)
+                from .case_check import case_data
+
                 try:
-                    assignment, opts = _assignment(variant, model, rules, exp)
+                    game.read(case_data(case), str(f), limits)
                 except DipsatError as exc:
-                    cov.errors.append(f"{case.id} under {rules}: {exc}")
+                    cov.errors.append(f"{case.id}: {exc}")
                     continue
-                reads = _reads(case, opts, model, assignment) if opts is not None else None
-                runs.append(ExpectationRun(case.id, rules, assignment, stated(exp), reads))
+            runs: list[ExpectationRun] = []
+            try:
+                with deadline(limits.turn_time_limit):
+                    for rules, exp in runs_of(case):
+                        cov.expectations += 1
+                        try:
+                            assignment, opts = _assignment(variant, model, rules, exp)
+                        except DipsatError as exc:
+                            cov.errors.append(f"{case.id} under {rules}: {exc}")
+                            continue
+                        reads = _reads(case, opts, model, assignment) if opts is not None else None
+                        runs.append(ExpectationRun(case.id, rules, assignment, stated(exp), reads))
+            except TurnTimeout as exc:
+                cov.errors.append(f"{case.id}: {exc}")
+                continue
             _pairs_of_case(cov, case.id, runs)
     return list(out.values())
 

@@ -28,6 +28,7 @@ from .pipeline import Pipeline, Prepared
 from .rules import RuleOptions
 
 if TYPE_CHECKING:
+    from .limits import Limits
     from .notation import Notation
     from .pipeline import PhaseResult
     from .variant import Variant
@@ -193,18 +194,21 @@ def option_settings(variant: "Variant") -> list[Setting]:
 def compare(paths: list[str], presets: "list[str] | list[Setting]",
             on_progress: Optional[Callable[[], None]] = None,
             variant: Optional[str] = None, own_settings: bool = False,
-            counts: Optional[dict[str, int]] = None) -> tuple[list[Difference], list[str], int]:
+            counts: Optional[dict[str, int]] = None, limits: Optional["Limits"] = None) -> tuple[list[Difference], list[str], int]:
     """Run every case of ``paths`` under each preset (or :class:`Setting`); return the
     order-level differences, the errors, and the number of cases compared.  ``variant``: only
     cases of that variant are compared (others are errors).  ``on_progress`` is called once per
     case file.  A case of another game family runs through its game protocol
     (:func:`compare_game_case`): under ``presets``, or with ``own_settings`` under the settings
     its family names (``GameProtocol.settings``).  ``counts``, when given, is filled with the
-    number of cases compared of the Diplomacy boards (``board``) and of other families (``own``)."""
+    number of cases compared of the Diplomacy boards (``board``) and of other families (``own``).
+    ``limits``: each case is read within them and compared within their wall-clock limit (a case
+    beyond them is an error of the comparison, and the others are compared)."""
     from dipsat.variants import find_record
 
-    from .variant import Variant
+    from .limits import DEFAULT_LIMITS, TurnTimeout, deadline
 
+    limits = limits or DEFAULT_LIMITS
     settings = [p if isinstance(p, Setting) else Setting(p, p) for p in presets]
     diffs: list[Difference] = []
     errors: list[str] = []
@@ -214,7 +218,7 @@ def compare(paths: list[str], presets: "list[str] | list[Setting]",
             if on_progress is not None:
                 on_progress()
             try:
-                case = load_case(f)
+                case = load_case(f, limits)
                 record = find_record(case.variant)
             except DipsatError as exc:
                 errors.append(str(exc))
@@ -223,36 +227,45 @@ def compare(paths: list[str], presets: "list[str] | list[Setting]",
                 errors.append(f"{f}: a case of the {case.variant} variant, not {variant}")
                 continue
             n += 1
-            if counts is not None:
-                key = "board" if isinstance(record, Variant) else "own"
-                counts[key] = counts.get(key, 0) + 1
-            if not isinstance(record, Variant):
-                from .protocol import game_of
-
-                diffs += compare_game_case(game_of(record), case, str(f), None if own_settings else settings, errors)
-                continue
-            per: dict[str, dict[str, str]] = {}
-            for st in settings:
-                try:
-                    res = adjudicate_case(case, st.rules, dict(st.options), mode="cpsat")
-                except DipsatError as exc:
-                    errors.append(f"{case.id} under {st.label}: {exc}")
-                    continue
-                outs = list(getattr(res, "movement", res).outcomes) + (list(res.outcomes) if hasattr(res, "movement") else [])
-                for o in outs:
-                    per.setdefault(f"{o.power}: {o.text}", {})[st.label] = o.result
-                mv = getattr(res, "movement", res)
-                if hasattr(mv, "dislodged") or isinstance(res, PlayedGame):  # who must retreat is part of the result too
-                    gone = sorted(u.label() for u in dislodged_units(res))
-                    per.setdefault("(dislodged)", {})[st.label] = ", ".join(gone) or "none"
-            for order, res_by in per.items():
-                if len(set(res_by.values())) > 1:
-                    diffs.append(Difference(case.id, order, res_by))
+            try:
+                with deadline(limits.turn_time_limit):
+                    diffs += _compare_case(case, record, str(f), settings, own_settings, counts, errors, limits)
+            except TurnTimeout as exc:
+                errors.append(f"{case.id}: {exc}")
     return diffs, errors, n
 
 
+def _compare_case(case: Any, record: Any, path: str, settings: list[Setting], own_settings: bool,
+                  counts: Optional[dict[str, int]], errors: list[str], limits: "Limits") -> list[Difference]:
+    """One case's differences (see :func:`compare`)."""
+    from .variant import Variant
+
+    if counts is not None:
+        key = "board" if isinstance(record, Variant) else "own"
+        counts[key] = counts.get(key, 0) + 1
+    if not isinstance(record, Variant):
+        from .protocol import game_of
+
+        return compare_game_case(game_of(record), case, path, None if own_settings else settings, errors, limits)
+    per: dict[str, dict[str, str]] = {}
+    for st in settings:
+        try:
+            res = adjudicate_case(case, st.rules, dict(st.options), mode="cpsat")
+        except DipsatError as exc:
+            errors.append(f"{case.id} under {st.label}: {exc}")
+            continue
+        outs = list(getattr(res, "movement", res).outcomes) + (list(res.outcomes) if hasattr(res, "movement") else [])
+        for o in outs:
+            per.setdefault(f"{o.power}: {o.text}", {})[st.label] = o.result
+        mv = getattr(res, "movement", res)
+        if hasattr(mv, "dislodged") or isinstance(res, PlayedGame):  # who must retreat is part of the result too
+            gone = sorted(u.label() for u in dislodged_units(res))
+            per.setdefault("(dislodged)", {})[st.label] = ", ".join(gone) or "none"
+    return [Difference(case.id, order, res_by) for order, res_by in per.items() if len(set(res_by.values())) > 1]
+
+
 def compare_game_case(game: Any, case: Any, path: str, settings: Optional[list[Setting]],
-                      errors: list[str]) -> list[Difference]:
+                      errors: list[str], limits: Optional["Limits"] = None) -> list[Difference]:
     """A case of another game family under each setting, through its game protocol: the
     outcome of each order, the position after (``(units after)``), the next phase (none when the
     game is won), an error, and for a phase
@@ -266,7 +279,7 @@ def compare_game_case(game: Any, case: Any, path: str, settings: Optional[list[S
 
     first = dict(case.expect[0].options)  # the case's first reading (a seed of its draws, ...)
     try:
-        req = game.read(case_data(case), path, DEFAULT_LIMITS)
+        req = game.read(case_data(case), path, limits or DEFAULT_LIMITS)
         base = game.options(req, None, first)
         runs = ([(st.label, game.options(req, st.rules, {**first, **dict(st.options)})) for st in settings]
                 if settings is not None else game.settings(base))

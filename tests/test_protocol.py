@@ -247,3 +247,14 @@ def test_continents_outcomes_are_typed_and_their_words_rendered_from_the_values(
     won = game.adjudicate(req, game.options(req)).outcome("A 4 Yug-Dis")
     assert (won.kind, won.result, won.details["lost_in_battle"], won.details["survivors"]) == ("move", "won", 3, 1)
     assert {c.power for c in won.culprits} == {"B", "C", "D"}
+
+
+@pytest.mark.parametrize("family", sorted(PHASES))
+@pytest.mark.parametrize("command", ["corpus", "compare", "coverage"])
+@pytest.mark.parametrize("limit", [["--max-orders", "1"], ["--time-limit", "0.000001"]])
+def test_the_corpus_commands_keep_the_limits_per_case_on_every_family(command, family, limit, capsys):
+    """A command over many cases keeps the same limits per case: a case beyond them is that case's
+    error (status 1: the other cases are still answered), with the same words as everywhere."""
+    assert main([command, str(PHASES[family]), "-q", *limit]) == 1
+    out = capsys.readouterr().out
+    assert ("the limit is 1" if limit[0] == "--max-orders" else "time limit of 1e-06 s") in out, out
