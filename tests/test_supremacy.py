@@ -4,6 +4,7 @@ sets of the CP-SAT stage check against plain simulation, set-up draws, determini
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import random
 from collections import Counter
@@ -332,3 +333,131 @@ def test_picture_shows_blockades_sieges_and_captured_centers():
 def test_state_refuses_unknown_players_in_standing_conditions():
     with pytest.raises(DipsatError, match="blockade of mexico: 'XYZ' is not a player"):
         parse_state({"blockades": [{"zone": "mexico", "by": ["XYZ"]}], "powers": {"USA": {}}})
+
+
+def test_a_board_path_is_read_from_the_folder_of_the_file_that_names_it(tmp_path, monkeypatch, capsys):
+    """A state's ``board`` is relative to its file, not to the current directory; a board with
+    no seas needs no [seas] table."""
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "tiny.toml").write_text(
+        'title = "two lands"\n[superpowers.A]\nname = "Aland"\n[superpowers.B]\nname = "Bland"\n'
+        '[territories.a]\nname = "A-land"\nhome = "A"\nadjacent = ["b"]\n'
+        '[territories.b]\nname = "B-land"\nhome = "B"\nadjacent = ["a"]\n', encoding="utf-8")
+    (tmp_path / "cases").mkdir()
+    state = tmp_path / "cases" / "state.toml"
+    state.write_text('variant = "supremacy"\n[state]\nboard = "../maps/tiny.toml"\n'
+                     '[state.powers.A]\nmoney = 700\narmies = { a = 2 }\n[state.powers.B]\narmies = { b = 1 }\n',
+                     encoding="utf-8")
+    case = tmp_path / "cases" / "case.toml"
+    case.write_text('id = "tiny"\nvariant = "supremacy"\n[data]\nkind = "stage"\npower = "A"\nstage = 5\n'
+                    'actions = ["march army a - b"]\n[data.state]\nboard = "../maps/tiny.toml"\n'
+                    '[data.state.powers.A]\ngrain = 1\narmies = { a = 2 }\n[data.state.powers.B]\n'
+                    '[[expect]]\nrules = ["supremacy"]\n[expect.facts]\nerror = "B-land is an empty home territory of B"\n',
+                    encoding="utf-8")
+    monkeypatch.chdir(tmp_path.parent)  # not the files' folder
+    assert main(["wealth", str(state)]) == 0
+    assert "800" in capsys.readouterr().out  # $700 million and 2 armies
+    assert main(["adjudicate", str(case)]) == 2
+    assert "B-land is an empty home territory of B" in capsys.readouterr().err
+    assert main(["corpus", str(case)]) == 0
+
+
+def test_wealth_and_odds_say_which_files_they_take(capsys):
+    assert main(["wealth", "examples/supremacy_game.toml"]) == 0
+    out = capsys.readouterr().out
+    assert "After turn 3" in out and "USSR" in out.splitlines()[2]  # the richest first, after the game
+    assert main(["wealth", "examples/multinational_game.toml"]) == 2
+    assert "dipsat wealth takes Supremacy files" in capsys.readouterr().err
+    assert main(["wealth", "tests/corpora/supremacy/bids_order.toml"]) == 2
+    assert "holds no Supremacy state" in capsys.readouterr().err
+    assert main(["odds", "tests/corpora/supremacy/loan_take.toml"]) == 2
+    assert "holds no battle drill" in capsys.readouterr().err
+    assert main(["odds", "tests/corpora/supremacy/assault_naval.toml"]) == 0
+    assert "a navy removed takes its armies with it" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("doc,message", [
+    ({"expect": 1}, "expect: expected a list of expectation tables"),
+    ({"expect": [1.5]}, "expect: expected a list of expectation tables"),
+    ({"options": [1]}, "options: expected a table of rule options"),
+    ({"data": {"kind": "bids", "bids": None}}, "data.bids: "),
+    ({"data": {"kind": "stage", "power": "USA", "stage": "five", "state": {"powers": {"USA": {}}}}}, "data.stage: "),
+    ({"data": {"kind": "stage", "power": "USA", "stage": 5, "actions": [3]}}, "data.actions.0: "),
+    ({"data": {"kind": "drill", "state": {"powers": {"USA": {}}}}}, "data.drill: missing"),
+    ({"data": {"kind": "setup", "setup": {"players": {"USA": {"companies": [1]}}}}}, "data.setup.players.USA.companies.0"),
+    ({"data": {"kind": "game", "state": {"powers": {"USA": {}}}, "turns": [{"bids": None}]}}, "turns.0.bids"),
+    ({"data": {"kind": "game", "state": {"powers": {"USA": {}}}, "turns": [{"plays": [{"stage": 5, "power": "USA", "actions": "x"}]}]}},
+     "turns.0.plays.0.actions"),
+    ({"data": {"kind": 3}}, "data.kind: "),
+    ({"data": {"kind": "wealth", "state": {"powers": {"USA": {"money": "lots"}}}}}, "data.state: powers.USA.money"),
+])
+def test_malformed_fields_are_clear_errors(tmp_path, capsys, doc, message):
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps({"variant": "supremacy", **doc}), encoding="utf-8")
+    assert main(["adjudicate", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and "validation error" not in err and "pydantic" not in err
+
+
+def test_a_game_error_names_the_turn_once(tmp_path):
+    from dipsat.variants.supremacy.game import play_file
+
+    text = open("examples/supremacy_game.toml", encoding="utf-8").read()
+    f = tmp_path / "g.toml"
+    f.write_text(text.replace('{ stage = 7, power = "CSA", actions = ["buy 1 mineral"] },',
+                              '{ stage = 7, power = "CSA", actions = ["buy 1 mineral"] },\n  { stage = 7, power = "USA", actions = ["buy 1 grain"] },'),
+                 encoding="utf-8")
+    with pytest.raises(DipsatError) as exc:
+        play_file(str(f))
+    assert str(exc.value).count("turn 2") == 1, str(exc.value)
+
+
+def test_supremacy_fuzz_gives_no_crash():
+    """A few hundred hostile Supremacy files and batch lines (the long run, 5,000 inputs and more,
+    is ``python -m benchmarks.fuzz_supremacy``)."""
+    from benchmarks.fuzz_supremacy import fuzz
+
+    tally = fuzz(inputs=240, seed=11, batch_share=0.5, batch_size=120)
+    assert sum(tally.inputs.values()) == 240 and {"batch", "adjudicate", "play"} <= set(tally.inputs)
+    assert tally.lines_lost == 0
+    assert not tally.findings, "\n".join(str(f) for f in tally.findings[:5])
+    assert any(k.endswith(" 0") for k in tally.statuses) and any(k.endswith(" 2") for k in tally.statuses)
+
+
+def test_the_corpus_states_each_blanks_default_and_another_value():
+    """For every blank of the seed: a case whose notes discuss the option and whose source names
+    the seed's heading has an expectation under the table preset's default (the option not set),
+    one with the option 'unspecified' (the strict reading: refused, or not needed), and one under
+    each other value where the option has one (some case)."""
+    import tomllib
+    from pathlib import Path
+
+    from dipsat.variants.supremacy.options import SupremacyOptions, _values, blank_names
+
+    cases = [tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(Path("tests/corpora/supremacy").glob("*.toml"))]
+    missing = []
+    for name in blank_names():
+        default = SupremacyOptions.model_fields[name].default
+        others = {v for v in _values(name) if v not in ("unspecified", default)}
+        told = set()
+        has_default = has_unspecified = False
+        for c in cases:
+            if name not in c.get("notes", "") or "seed 002" not in c.get("source", ""):
+                continue
+            exps = c.get("expect", [])
+            if any(name not in e.get("options", {}) and e.get("options", {}).get("preset") != "strict" for e in exps):
+                has_default = True
+                told |= {v for e in exps if isinstance(v := e.get("options", {}).get(name), str)} & others
+                has_unspecified |= any(e.get("options", {}).get(name) == "unspecified"
+                                       or e.get("options", {}).get("preset") == "strict" for e in exps)
+        if not has_default or not has_unspecified or told != others:
+            missing.append(f"{name}: default {has_default}, unspecified {has_unspecified}, others {sorted(others - told)}")
+    assert not missing, "\n".join(missing)
+
+
+def test_a_loans_legality_does_not_ask_how_it_taps():
+    strict = make_options({"preset": "strict"})
+    state = parse_state({"powers": {"USA": {"money": 100, "companies": ["usw_grain"]}}})
+    assert check_stage(state, "USA", 7, ["loan 500"], strict).feasible  # legal under every reading
+    with pytest.raises(BlankRule, match="'tapping'"):
+        apply_actions(state, "USA", check_stage(state, "USA", 7, ["loan 500"], strict).actions, strict)

@@ -179,6 +179,8 @@ def parse_actions(board: Board, power: str, texts: list[str]) -> list[Action]:
     for a in out:
         if a.count < 1:
             raise ActionError(f"invalid action {a.text!r}: the number must be at least 1")
+        if max(a.count, a.back) > 10 ** 6:
+            raise ActionError(f"invalid action {a.text!r}: numbers above 1,000,000 are not understood")
     return out
 
 

@@ -59,7 +59,7 @@ class Company(_Strict):
 class Board(_Strict):
     title: str = ""
     superpowers: dict[str, Superpower]
-    seas: dict[str, Sea]
+    seas: dict[str, Sea] = Field(default_factory=dict)  # a board without seas needs no [seas]
     territories: dict[str, Territory]
     companies: tuple[Company, ...] = Field(default=())
 

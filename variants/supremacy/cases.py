@@ -21,9 +21,9 @@ equality; ``error`` is a text the error message must contain; :mod:`dipsat.case_
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Optional, Union
+from typing import Any, Callable, Literal, Optional, Union
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from dipsat.errors import DipsatError
 
@@ -39,6 +39,54 @@ from .state import State, parse_state
 
 DrillInput = Union[Assault, NuclearStrike, Clash]
 _DRILL = TypeAdapter(DrillInput)
+KINDS = ("setup", "stage", "stage1", "stage2", "drill", "odds", "wealth", "bids", "game")
+
+
+def _shown(x: object) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def invalid(exc: ValidationError, where: str) -> DipsatError:
+    """A validation error as the usual one-line error: the first faulty field, its place and what
+    it was (never pydantic's own text)."""
+    e = exc.errors()[0]
+    loc = ".".join(str(x) for x in e["loc"])
+    return DipsatError(f"{where}{'.' + loc if loc else ''}: {e['msg'].lower()} (got {_shown(e.get('input'))})")
+
+
+class CaseData(BaseModel):
+    """The fields of a Supremacy case's ``[data]`` (or a request's), typed, so a field of the
+    wrong type is an error naming it rather than a failure further in; which fields a kind reads
+    is in the module's docstring."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["setup", "stage", "stage1", "stage2", "drill", "odds", "wealth", "bids", "game"]
+    variant: str = "supremacy"
+    options: dict[str, Any] = Field(default_factory=dict)
+    rules: Optional[Union[str, list[str]]] = None
+    state: Optional[dict[str, Any]] = None
+    setup: Optional[dict[str, Any]] = None
+    power: str = ""
+    stage: int = 0
+    actions: list[str] = Field(default_factory=list)
+    pay: dict[str, bool] = Field(default_factory=dict)
+    drill: Optional[dict[str, Any]] = None
+    dice: Optional[list[int]] = None
+    bids: dict[str, dict[int, int]] = Field(default_factory=dict)
+    turns: list[Any] = Field(default_factory=list)
+
+
+def case_data(data: Any, where: str = "data") -> CaseData:
+    if not isinstance(data, dict):
+        raise DipsatError(f"{where}: expected a table, got {_shown(data)}")
+    if "kind" not in data:
+        raise DipsatError(f"{where}.kind: missing; one of {', '.join(KINDS)}")
+    try:
+        return CaseData.model_validate(data)
+    except ValidationError as exc:
+        raise invalid(exc, where) from None
 
 
 def parse_drill(data: object) -> DrillInput:
@@ -106,23 +154,27 @@ def odds(state: State, drill: DrillInput, opts: SupremacyOptions) -> dict[str, A
 
 def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
     """Run one case's data; the result as plain data (the facts a case may check)."""
-    kind = data.get("kind")
+    d = case_data(data)
+    kind = d.kind
     if kind == "setup":
-        state, dice = set_up(SetupInput.model_validate(data.get("setup", {})), opts)
+        try:
+            inp = SetupInput.model_validate(d.setup or {})
+        except ValidationError as exc:
+            raise invalid(exc, "data.setup") from None
+        state, dice = set_up(inp, opts)
         return {"state": state_facts(state), "dice_used": dice.used, "deck_size": len(state.deck)}
     if kind == "bids":
-        dice = Dice(data.get("dice"), seed_of(opts, data))
-        bids = {p: {int(k): int(v) for k, v in b.items()} for p, b in data.get("bids", {}).items()}
-        return {"order": {str(k): v for k, v in player_order(bids, dice).items()}}
+        dice = Dice(d.dice, seed_of(opts, data))
+        return {"order": {str(k): v for k, v in player_order(d.bids, dice).items()}}
     if kind == "game":
         from .game import load_game, play_game, result_facts
 
-        game = load_game({k: v for k, v in data.items() if k != "kind"}, "data")
+        game = load_game({k: v for k, v in data.items() if k not in ("kind", "rules")}, "data")
         g = play_game(game, opts, "data")
         return {"turns": [{"stages": {str(st.stage): {"order": st.order, "lines": st.lines} for st in t.stages},
                            "state": state_facts(t.state) if t.state else None} for t in g.turns],
                 "result": result_facts(g.result), "state": state_facts(g.state)}
-    state = parse_state(data.get("state", {}))
+    state = parse_state(d.state or {}, "data.state")
     if kind == "wealth":
         return {"wealth": {p: economy.wealth(state, p) for p in sorted(state.powers)}}
     if kind == "stage":
@@ -130,7 +182,7 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
     if kind == "stage1":
         paid = {}  # Bank Loans' interest only: it never waits for the blank salaries rule
         for p in sorted(state.powers):
-            due, ok = economy.pay_interest(state, p, opts, bool(data.get("pay", {}).get(p, True)))
+            due, ok = economy.pay_interest(state, p, opts, d.pay.get(p, True))
             paid[p] = {"interest": due, "paid": ok}
         return {"interest": paid, "state": state_facts(state)}
     if kind == "stage2":
@@ -138,19 +190,22 @@ def run_data(data: dict[str, Any], opts: SupremacyOptions) -> dict[str, Any]:
 
         return {"log": stage2(state, opts).lines, "state": state_facts(state)}
     if kind in ("drill", "odds"):
-        drill = parse_drill(data.get("drill", {}))
+        if d.drill is None:
+            raise DipsatError(f"data.drill: missing: a case of kind {kind!r} runs a battle drill")
+        drill = parse_drill(d.drill)
         if kind == "odds":
             return {"odds": odds(state, drill, opts)}
-        dice = Dice(data.get("dice"), seed_of(opts, data))
+        dice = Dice(d.dice, seed_of(opts, data))
         out = run_drill(state, drill, opts, dice)
         dice.check_all_used()
         return {**out, "dice_used": dice.used, "review": blockades.review(state, opts), "state": state_facts(state)}
-    raise DipsatError(f"data.kind: {kind!r} is not one of setup, stage, stage1, stage2, drill, odds, wealth, bids, game")
+    raise AssertionError(kind)  # CaseData admits only the kinds above
 
 
 def stage_facts(state: State, data: dict[str, Any], opts: SupremacyOptions) -> tuple[StageCheck, dict[str, Any]]:
     """A stage's actions checked jointly and, when feasible, carried out: the check and its facts."""
-    chk = check_stage(state, str(data["power"]), int(data["stage"]), list(data.get("actions", [])), opts)
+    d = case_data(data)
+    chk = check_stage(state, d.power, d.stage, d.actions, opts)
     out: dict[str, Any] = {"feasible": chk.feasible, "conflict": [a.text for a in chk.conflict],
                            "quantities": chk.quantities}
     if chk.feasible:
@@ -177,13 +232,44 @@ def load_data_file(path: str) -> dict[str, Any]:
     data = read_data_file(path)
     if not isinstance(data, dict):
         raise DipsatError(f"{path}: expected a table")
-    return data
+    return resolve_boards(data, path)
+
+
+def resolve_boards(doc: Any, where: str) -> Any:
+    """``doc`` with each relative ``board`` path of its state or set-up (top level or under
+    ``data``) made relative to the folder of ``where``, the file that names it, when ``where`` is
+    a file (not the current directory).  Changed in place; returned for convenience."""
+    from pathlib import Path
+
+    base = Path(where).parent if where and Path(where).is_file() else None
+    if base is None or not isinstance(doc, dict):
+        return doc
+    for top in (doc, doc.get("data")):
+        for key in ("state", "setup"):
+            part = top.get(key) if isinstance(top, dict) else None
+            if not isinstance(part, dict):
+                continue
+            board = part.get("board")
+            if isinstance(board, str) and board and not Path(board).is_absolute():
+                part["board"] = str(base / board)
+    return doc
 
 
 def file_options(doc: dict[str, Any], extra: Optional[list[str]] = None) -> dict[str, Any]:
-    opts = dict(doc.get("options", {}))
-    if "expect" in doc and doc["expect"]:
-        opts = {**dict(doc["expect"][0].get("options", {})), **opts}
+    """A file's rule options: its ``[options]``, over a corpus case's first expectation's, under
+    ``--option NAME=VALUE`` items; each place checked to be a table."""
+    own = doc.get("options", {})
+    if not isinstance(own, dict):
+        raise DipsatError(f"options: expected a table of rule options, got {_shown(own)}")
+    opts = dict(own)
+    expect = doc.get("expect")
+    if expect is not None and expect != []:
+        if not isinstance(expect, list) or not isinstance(expect[0], dict):
+            raise DipsatError(f"expect: expected a list of expectation tables ([[expect]]), got {_shown(expect)}")
+        first = expect[0].get("options", {})
+        if not isinstance(first, dict):
+            raise DipsatError(f"expect.0.options: expected a table of rule options, got {_shown(first)}")
+        opts = {**first, **opts}
     for item in extra or []:
         k, sep, v = item.partition("=")
         if not sep:

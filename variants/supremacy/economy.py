@@ -27,13 +27,13 @@ def interest_due(principal: int, opts: SupremacyOptions) -> int:
     """The Stage 1 interest of a loan of ``principal`` millions (Bank Loan Interest Table)."""
     if principal <= 0:
         return 0
-    if principal > 12000:
-        raise EconomyError(f"a loan of ${principal} million is above the interest table, which ends at $12 billion")
-    if principal % 1000 == 0:
-        return INTEREST_TABLE[principal // 1000]
-    if opts.loan_interest_rounding == "up":
-        return INTEREST_TABLE[principal // 1000 + 1]
-    return INTEREST_TABLE.get(principal // 1000, 0)
+    row = principal // 1000 + (1 if principal % 1000 and opts.loan_interest_rounding == "up" else 0)
+    if row <= 12:
+        return INTEREST_TABLE.get(row, 0)
+    rule = opts.need("loan_beyond_table", f"the interest of a loan of ${principal} million (the Bank Loan "
+                     "Interest Table ends at $12 billion)")
+    last = INTEREST_TABLE[12]
+    return last if rule == "last_row" else last + (row - 12) * (last - INTEREST_TABLE[11])
 
 
 def loan_limit(state: State, power: str) -> int:

@@ -39,7 +39,7 @@ from .drills import Assault
 from .strikes import Clash, NuclearStrike
 from .options import SupremacyOptions, make_options
 from .setup import SetupInput, set_up
-from .stage import run_stage
+from .stage import ANY_TIME, run_stage
 from .state import CAPACITY, State
 
 STAGE_NAMES = {1: "Pay Salaries and Loans to the Bank", 2: "Transfer Production Units to Supply Center",
@@ -54,7 +54,7 @@ class GameError(DipsatError):
 class Play(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    stage: int = Field(ge=3, le=8)
+    stage: int = Field(ge=2, le=8)
     power: str
     actions: list[str] = Field(default_factory=list)
     drill: Optional[dict[str, Any]] = None
@@ -185,6 +185,25 @@ def stage2(state: State, opts: SupremacyOptions, number: int = 1) -> StageLog:
     return log
 
 
+ANY_TIME_VERBS = ("loan", *ANY_TIME)  # Bank Loans: 'may take out a loan at any time'; Blockades and Sieges
+
+
+def _any_time(play: Play) -> bool:
+    """A play of actions that may be made 'at any time' only (loans, blockades and sieges, their
+    lifting, drawing from a captured supply center): any player may make it in any stage, bid or not."""
+    return play.drill is None and bool(play.actions) and all(
+        (a.split() or [""])[0].lower() in ANY_TIME_VERBS for a in play.actions)
+
+
+def _any_time_play(state: State, stage: int, i: int, play: Play, opts: SupremacyOptions, turn: int) -> str:
+    if not _any_time(play):
+        raise GameError(f"turn {turn}, play {i + 1}: in Stage {stage} {play.power} may only do what may be done 'at any "
+                        f"time' ({', '.join(ANY_TIME_VERBS)})" + (" — it did not bid on the stage" if stage > 2 else ""))
+    lines = run_stage(state, play.power, stage, play.actions, opts)
+    lines += blockades.review(state, opts)
+    return f"{play.power} (at any time): " + "; ".join(f"{a} — {r}" for a, r in zip(play.actions, lines))
+
+
 def _drill_defender(state: State, drill: DrillInput) -> list[str]:
     if isinstance(drill, Assault):
         b = state.get_board()
@@ -214,11 +233,14 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
                    turn: int, bidders: dict[str, int]) -> StageLog:
     log = StageLog(stage, order)
     for i, pl in plays:
-        if pl.power not in order and not (pl.drill is not None and _is_counter(parse_drill(pl.drill))):
+        if pl.power not in order and not (pl.drill is not None and _is_counter(parse_drill(pl.drill))) \
+                and not _any_time(pl):
             raise GameError(f"turn {turn}, play {i + 1}: {pl.power} did not bid on Stage {stage}, so it may not take "
                             "part (Blind Bidding: a non-bidder may only accept deals made by a bidder in Stages 3, 6 "
                             "and 7 — an 'exchange' written by the bidder)")
     if not order:
+        for i, pl in plays:
+            log.lines.append(_any_time_play(state, stage, i, pl, opts, turn))
         return log
     if stage in (3, 7):  # Market 2: 'adjusted automatically at the start of Stage 3 and Stage 7' (a stage played)
         opts.need("market_adjustment", f"the start of Stage {stage} (the market is adjusted automatically)")
@@ -230,6 +252,10 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
     champions: set[str] = set()  # Nuclear Strike 3: a champion's chit 'lasts for the rest of the stage'
     while passes < len(order):
         nxt = queue[0][1] if queue else None
+        if nxt is not None and nxt.power not in order and _any_time(nxt):  # a non-bidder, out of the rotation
+            i, play = queue.pop(0)
+            log.lines.append(_any_time_play(state, stage, i, play, opts, turn))
+            continue
         if nxt is not None and nxt.drill is not None and _is_counter(parse_drill(nxt.drill)):
             i, play = queue.pop(0)
             assert play.drill is not None
@@ -291,6 +317,9 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
             log.lines.append(f"{p}: {text} — {line}")
         log.lines += blockades.review(state, opts)
         passes = 0
+    while queue and queue[0][1].power not in order and _any_time(queue[0][1]):
+        i, play = queue.pop(0)
+        log.lines.append(_any_time_play(state, stage, i, play, opts, turn))
     if queue:
         i, play = queue[0]
         raise GameError(f"turn {turn}, play {i + 1} ({play.power}, Stage {stage}): the stage is over — all its players "
@@ -343,12 +372,15 @@ def play_turn(state: State, t: TurnInput, opts: SupremacyOptions, number: int) -
         state.powers[p].chits -= sum(b.values())
     dice = Dice(t.dice, f"{opts.random_seed}:turn{number}:bids")
     order = player_order(bids, dice)
-    log.stages.append(stage1(state, t, opts, number))
-    log.stages.append(stage2(state, opts, number))
-    plays = list(enumerate(t.plays))
     for pl in t.plays:
         if pl.power not in state.powers:
             raise GameError(f"turn {number}: a play by unknown player {pl.power!r}")
+    log.stages.append(stage1(state, t, opts, number))
+    log.stages.append(stage2(state, opts, number))
+    plays = list(enumerate(t.plays))
+    for i, pl in plays:  # Stage 2 takes only what may be done 'at any time', after the production
+        if pl.stage == 2:
+            log.stages[-1].lines.append(_any_time_play(state, 2, i, pl, opts, number))
     for st in OPTIONAL_STAGES:
         mine = [(i, pl) for i, pl in plays if pl.stage == st]
         bidders = {p: bids[p].get(st, 0) for p in bids if bids[p].get(st, 0) > 0}
@@ -420,6 +452,8 @@ def play_game(game: GameFile, opts: SupremacyOptions, where: str) -> GameLog:
         used = dice.used
     else:
         state, used = parse_state(game.state, f"{where}: state"), []
+    if not state.powers:
+        raise GameError(f"{where}: a game needs at least one player (the set-up's players, or the state's powers)")
     first = state.clean()
     turns = []
     result: Optional[Victory] = None
@@ -429,8 +463,9 @@ def play_game(game: GameFile, opts: SupremacyOptions, where: str) -> GameLog:
                             f"({', '.join(result.winners) or 'nobody'} won: {result.reason})")
         try:
             turns.append(play_turn(state, t, opts, n))
-        except DipsatError as exc:
-            raise GameError(f"{where}: turn {n}: {exc}") from None
+        except DipsatError as exc:  # the turn is named once
+            text = str(exc)
+            raise GameError(f"{where}: {text}" if text.startswith(f"turn {n}") else f"{where}: turn {n}: {text}") from None
         result = check_victory(state, opts, n, n == len(game.turns))
     return GameLog(first, used, turns, state.clean(), opts, result)
 

@@ -176,6 +176,13 @@ class SupremacyOptions(BaseModel):
         "A loan's legality never depends on it; carrying a loan out does",
         "the one place 'untapped' limits anything is the loan limit: the companies behind a loan are the ones "
         "it taps")
+    loan_beyond_table: Literal["unspecified", "extend", "last_row"] = _blank(
+        "extend", "Bank Loans table", "the interest of a loan above $12 billion, where the table ends (a loan "
+        "gets there only by unpaid interest); 'extend': each further billion adds $600 million, the table's "
+        "last step ($12 billion: $3000 million, $13 billion: $3600 million, ...); 'last_row': the $12 billion "
+        "row's $3000 million",
+        "'Unpaid interest is added to the principal of the loan, which itself may cause higher interest "
+        "payments down the line': the interest keeps growing with the loan")
     airlift_assault: Literal["unspecified", "occupy_by_airlift"] = _blank(
         "occupy_by_airlift", "Conventional Assault 5", "what an 'airlift assault' is (named only in the "
         "Reinforcements step); 'occupy_by_airlift': armies in any territory the attacker controls may take "

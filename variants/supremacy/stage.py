@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # OR-Tools (numpy, pandas: ~0.4 s) is imported only when a st
 ANY_TIME = ("blockade", "siege", "lift", "draw")  # Blockades and Sieges: "at any time"; a captured center's use
 STAGE_VERBS: dict[int, set[str]] = {
     1: {"repay", "loan", "pass", *ANY_TIME},
+    2: {"loan", "pass", *ANY_TIME},
     3: {"sell", "transfer", "exchange", "loan", "pass", *ANY_TIME},
     4: {"loan", "pass", *ANY_TIME},
     5: {"march", "sail", "airlift", "board", "unload", "loan", "pass", *ANY_TIME},

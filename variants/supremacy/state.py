@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -20,6 +20,7 @@ from .board import RESOURCES, Board, Resource, board_named
 
 CAPACITY = 12  # Supply Centers 2: up to 12 nukes, 12 L-Stars, 12 Grain, 12 Oil, 12 Minerals
 NAVY_CAPACITY = 4  # Stage 5, Board: each navy may only hold up to 4 armies
+MAX_AMOUNT = 10 ** 9  # a bound on money (millions) and counts, far beyond any game: keeps the arithmetic exact in CP-SAT
 MARKET_VALUES = (1, 5, 10, 25, 50, 50, 100, 100, 200, 200, 400, 400, 500, 600, 700, 800, 900, 1000)  # Market 3
 
 
@@ -43,8 +44,8 @@ class CompanyCard(_M):
 
 
 class Loan(_M):
-    principal: int = Field(gt=0)  # millions
-    original: int = Field(gt=0)
+    principal: int = Field(gt=0, le=MAX_AMOUNT)  # millions
+    original: int = Field(gt=0, le=MAX_AMOUNT)
     collateral: Optional[list[str]] = Field(default=None, description="the companies the loan tapped (option "
                                             "tapping = 'loan_collateral'); untapped when it is repaid")
 
@@ -55,13 +56,13 @@ class Loan(_M):
 
 
 class Holdings(_M):
-    money: int = 0
+    money: int = Field(default=0, ge=0, le=MAX_AMOUNT)
     grain: int = Field(default=0, ge=0, le=CAPACITY)
     oil: int = Field(default=0, ge=0, le=CAPACITY)
     mineral: int = Field(default=0, ge=0, le=CAPACITY)
     nukes: int = Field(default=0, ge=0, le=CAPACITY)
     lstars: int = Field(default=0, ge=0, le=CAPACITY)
-    armies: dict[str, int] = Field(default_factory=dict)
+    armies: dict[str, Annotated[int, Field(ge=0, le=MAX_AMOUNT)]] = Field(default_factory=dict)
     navies: list[Navy] = Field(default_factory=list)
     companies: list[CompanyCard] = Field(default_factory=list)
     loan: Optional[Loan] = None
@@ -129,6 +130,9 @@ class State(_M):
         for r, s in v.items():
             if not 1 <= s <= len(MARKET_VALUES):
                 raise ValueError(f"market position of {r} is {s}; the track has steps 1..{len(MARKET_VALUES)}")
+        missing = [r for r in RESOURCES if r not in v]
+        if missing:  # Market 1: 'Every resource (Grain, Oil, and Mineral) has a current market value'
+            raise ValueError(f"the market gives no position for {', '.join(missing)} (every resource has one)")
         return v
 
     def get_board(self) -> Board:
