@@ -338,19 +338,18 @@ def test_state_refuses_unknown_players_in_standing_conditions():
 def test_a_board_path_is_read_from_the_folder_of_the_file_that_names_it(tmp_path, monkeypatch, capsys):
     """A state's ``board`` is relative to its file, not to the current directory; a board with
     no seas needs no [seas] table."""
-    (tmp_path / "maps").mkdir()
-    (tmp_path / "maps" / "tiny.toml").write_text(
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "cases" / "tiny.toml").write_text(
         'title = "two lands"\n[superpowers.A]\nname = "Aland"\n[superpowers.B]\nname = "Bland"\n'
         '[territories.a]\nname = "A-land"\nhome = "A"\nadjacent = ["b"]\n'
         '[territories.b]\nname = "B-land"\nhome = "B"\nadjacent = ["a"]\n', encoding="utf-8")
-    (tmp_path / "cases").mkdir()
     state = tmp_path / "cases" / "state.toml"
-    state.write_text('variant = "supremacy"\n[state]\nboard = "../maps/tiny.toml"\n'
+    state.write_text('variant = "supremacy"\n[state]\nboard = "tiny.toml"\n'
                      '[state.powers.A]\nmoney = 700\narmies = { a = 2 }\n[state.powers.B]\narmies = { b = 1 }\n',
                      encoding="utf-8")
     case = tmp_path / "cases" / "case.toml"
     case.write_text('id = "tiny"\nvariant = "supremacy"\n[data]\nkind = "stage"\npower = "A"\nstage = 5\n'
-                    'actions = ["march army a - b"]\n[data.state]\nboard = "../maps/tiny.toml"\n'
+                    'actions = ["march army a - b"]\n[data.state]\nboard = "tiny.toml"\n'
                     '[data.state.powers.A]\ngrain = 1\narmies = { a = 2 }\n[data.state.powers.B]\n'
                     '[[expect]]\nrules = ["supremacy"]\n[expect.facts]\nerror = "B-land is an empty home territory of B"\n',
                     encoding="utf-8")

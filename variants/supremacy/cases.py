@@ -232,27 +232,7 @@ def load_data_file(path: str) -> dict[str, Any]:
     data = read_data_file(path)
     if not isinstance(data, dict):
         raise DipsatError(f"{path}: expected a table")
-    return resolve_boards(data, path)
-
-
-def resolve_boards(doc: Any, where: str) -> Any:
-    """``doc`` with each relative ``board`` path of its state or set-up (top level or under
-    ``data``) made relative to the folder of ``where``, the file that names it, when ``where`` is
-    a file (not the current directory).  Changed in place; returned for convenience."""
-    from pathlib import Path
-
-    base = Path(where).parent if where and Path(where).is_file() else None
-    if base is None or not isinstance(doc, dict):
-        return doc
-    for top in (doc, doc.get("data")):
-        for key in ("state", "setup"):
-            part = top.get(key) if isinstance(top, dict) else None
-            if not isinstance(part, dict):
-                continue
-            board = part.get("board")
-            if isinstance(board, str) and board and not Path(board).is_absolute():
-                part["board"] = str(base / board)
-    return doc
+    return data
 
 
 def file_options(doc: dict[str, Any], extra: Optional[list[str]] = None) -> dict[str, Any]:
