@@ -243,7 +243,13 @@ def optional_stage(state: State, stage: int, order: list[str], plays: list[tuple
             log.lines.append(_any_time_play(state, stage, i, pl, opts, turn))
         return log
     if stage in (3, 7):  # Market 2: 'adjusted automatically at the start of Stage 3 and Stage 7' (a stage played)
-        opts.need("market_adjustment", f"the start of Stage {stage} (the market is adjusted automatically)")
+        rule = opts.need("market_adjustment", f"the start of Stage {stage} (the market is adjusted automatically)")
+        if rule == "reroll":  # Setting Up 7: 'Each resource starts at the 2d6th position from the left'
+            dice = Dice(None, f"{opts.random_seed}:turn{turn}:market{stage}")
+            for r in RESOURCES:
+                state.market[r] = dice.roll(6, f"{r} die 1") + dice.roll(6, f"{r} die 2")
+            log.lines.append("market re-priced (market_adjustment 'reroll'): "
+                             + ", ".join(f"{r} step {state.market[r]}" for r in RESOURCES))
     queue = list(plays)
     passes = 0
     pos = 0

@@ -90,9 +90,10 @@ class SupremacyOptions(BaseModel):
         "'none': nothing",
         "the only producers the seed has are companies, each in a zone with a resource; the supply center "
         "'is used to track ... resources', and only 'untapped, face up' companies count elsewhere")
-    market_adjustment: Literal["unspecified", "none"] = _blank(
-        "none", "Market 2", "how the market 'is adjusted automatically at the start of Stage 3 and Stage 7'; "
-        "'none': values stay where trades left them",
+    market_adjustment: Literal["unspecified", "none", "reroll"] = _blank(
+        "none", "Market 2", "how the market 'is adjusted automatically at the start of Stage 3 and Stage 7' (a "
+        "stage someone bid on); 'none': values stay where trades left them; 'reroll': each resource is priced "
+        "again as at set-up, at the 2d6th position (Setting Up 7), from the random source",
         "the text gives no rule for the automatic adjustment, while the same sentence makes every trade move "
         "the market; a table plays with trade-driven prices")
     build_costs: Union[Unspecified, dict[str, dict[str, int]]] = _blank(
