@@ -187,10 +187,6 @@ def _file_limits_only(args: argparse.Namespace, where: str) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     if args.source == "mila":
         return cmd_play_mila(args)
-    if args.rules or args.option:
-        print("dipsat: error: --rules and --option go with --from mila (a dipsat saved game names its rules)",
-              file=sys.stderr)
-        return 2
     from .limits import deadline
     from .protocol import Engine, find_game, variant_of
     from .api import read_data_file
@@ -207,7 +203,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                                    for ph in data["phases"]]}
     with deadline(limits.turn_time_limit):
         req = game.read(data, args.file, limits)
-        res = game.adjudicate(req, game.options(req), Engine(time_limit=limits.turn_time_limit))
+        opts = game.options(req, args.rules, tuple(args.option or ()))  # the file's own, then --rules / --option
+        res = game.adjudicate(req, opts, Engine(time_limit=limits.turn_time_limit))
     if args.save:
         _save_checkpoints(args.save, data, res)
     print(json.dumps(res.play_json(), indent=2, default=str) if args.json else game.describe(res))
@@ -234,8 +231,13 @@ def _play_board(args: argparse.Namespace, data: Any) -> int:
     from .game import SavedGame, replay, to_saved, units_by_power
     from .progress import progress_bar
 
+    from .rules import parse_overrides
+
     limits = limits_of(args)
     saved = load_model(args.file, SavedGame, data)
+    if args.rules or args.option:  # --rules / --option replace or extend the rules the saved game names
+        saved = saved.model_copy(update={"rules": args.rules or saved.rules,
+                                         "options": {**saved.options, **parse_overrides(args.option or [])}})
     with progress_bar("play", total=len(saved.phases), unit="phases", quiet=args.quiet or args.json) as bar:
         game = replay(saved, check=not args.no_check, on_progress=bar.advance, limits=limits)
     if args.save:

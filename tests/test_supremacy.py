@@ -460,3 +460,21 @@ def test_a_loans_legality_does_not_ask_how_it_taps():
     assert check_stage(state, "USA", 7, ["loan 500"], strict).feasible  # legal under every reading
     with pytest.raises(BlankRule, match="'tapping'"):
         apply_actions(state, "USA", check_stage(state, "USA", 7, ["loan 500"], strict).actions, strict)
+
+
+def test_play_takes_rules_and_options_for_every_family(capsys):
+    assert main(["play", "examples/supremacy_game.toml", "--rules", "strict"]) == 2
+    assert "set the rule option 'salaries'" in capsys.readouterr().err
+    assert main(["play", "examples/supremacy_game.toml", "--option", "preset=strict", "--option", "salaries=none"]) == 2
+    assert "set the rule option 'production'" in capsys.readouterr().err
+    assert main(["play", "examples/supremacy_game.toml", "-q", "--option", "victory=last_standing"]) == 0
+    assert "The game goes on (victory = 'last_standing')" in capsys.readouterr().out
+    assert main(["play", "examples/continents_game.toml", "-q", "--option", "nope=1"]) == 2
+    assert "continents rule option 'nope'" in capsys.readouterr().err
+    assert main(["play", "examples/game.toml", "-q", "--rules", "1971", "--option", "convoy_paradox_rule=1982"]) == 0
+    assert "Next phase" in capsys.readouterr().out
+
+
+def test_adjudicate_of_a_game_case_prints_its_facts(capsys):
+    assert main(["adjudicate", "tests/corpora/supremacy/victory_richest.toml"]) == 0
+    assert '"winners": [' in capsys.readouterr().out

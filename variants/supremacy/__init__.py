@@ -55,7 +55,7 @@ def own_commands() -> Sequence[VariantCommand]:
     # here, the command module (state models, OR-Tools) is imported when one runs.
     return (
         VariantCommand("odds", "Supremacy: the exact outcome distribution of a battle drill", _file_args, _lazy("cmd_odds")),
-        VariantCommand("wealth", "Supremacy: the wealth table of a state", _file_args, _lazy("cmd_wealth")),
+        VariantCommand("wealth", "Supremacy: the wealth table of a state, or of a game file after its turns", _file_args, _lazy("cmd_wealth")),
     )
 
 

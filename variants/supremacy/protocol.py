@@ -160,9 +160,9 @@ class SupremacyGame:
         return None
 
     def describe(self, result: PhaseResult) -> str:
-        if result.phase == "game":
-            from .game import format_game
+        from .game import GameLog, format_game
 
+        if result.phase == "game" and isinstance(result.native, GameLog):  # a game file (a case's game: its facts)
             return format_game(result.native)
         lines = [f"Supremacy — {result.phase} — rules: {result.rules}"]
         for o in result.outcomes:
