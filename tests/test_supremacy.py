@@ -476,5 +476,6 @@ def test_play_takes_rules_and_options_for_every_family(capsys):
 
 
 def test_adjudicate_of_a_game_case_prints_its_facts(capsys):
-    assert main(["adjudicate", "tests/corpora/supremacy/victory_richest.toml"]) == 0
-    assert '"winners": [' in capsys.readouterr().out
+    assert main(["adjudicate", "tests/corpora/supremacy/victory_richest.toml", "--option", "victory=richest"]) == 0
+    out = capsys.readouterr().out
+    assert "Facts:" in out and '"winners": [\n' in out and '"USA"' in out
