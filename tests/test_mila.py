@@ -87,9 +87,13 @@ def test_bad_files_give_clear_errors(tmp_path, capsys, content, needle):
     assert needle in err and "Traceback" not in err
 
 
-def test_rules_options_only_with_mila(capsys):
-    code, _, err = _run(capsys, "play", str(ROOT / "examples" / "game.toml"), "--option", "civil_disorder=2023")
-    assert code == 2 and "--from mila" in err
+def test_play_takes_options_without_mila_too(capsys):
+    """Issue 24: 'dipsat play FILE --option NAME=VALUE' works for every family, a saved game too
+    (the option extends the rules it names); a bad option is still a clear error."""
+    code, out, _ = _run(capsys, "play", str(ROOT / "examples" / "game.toml"), "--option", "civil_disorder=2023")
+    assert code == 0 and "Next phase" in out
+    code, _, err = _run(capsys, "play", str(ROOT / "examples" / "game.toml"), "--option", "nope=1")
+    assert code == 2 and "nope" in err
 
 
 def test_a_game_marked_completed_is_compared_to_the_end():
