@@ -37,7 +37,8 @@ from .rules import RuleOptions
 if TYPE_CHECKING:
     from .adjustments import AdjustmentResult
     from .api import TurnRequest
-    from .movement import Encoding, MovementRules
+    from .encoding import Encoding
+    from .movement import MovementRules
     from .orders import BoundOrders
     from .phases import Calendar, Phases
     from .retreats import RetreatResult

@@ -23,7 +23,7 @@ from .files import file_access
 from .formulas import Key, Value, Var
 from .errors import DipsatError
 from .models import Convoy, Move, OrderBody, Outcome, Support
-from .movement import Encoding, _name, _unit_of
+from .encoding import Encoding, _name, _unit_of
 from .pipeline import Pipeline, Prepared
 from .rules import RuleOptions
 

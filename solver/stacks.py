@@ -43,7 +43,9 @@ from .formulas import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, K
 from .models import (Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Moved, NoPath, Obstacle, Outcome,
                      OrderRef, Partial, Position, Support, Unit, Void, order_ref)
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
-from .movement import Encoding, MovementRules, SolvedTurn, Terms, _name
+from .encoding import Encoding, Terms, _name
+from .explain import SolvedTurn
+from .movement import MovementRules
 from .orders import OrderBinder, ParsedLine, describe_unit
 from .notation_additions import written_count
 

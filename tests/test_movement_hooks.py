@@ -16,7 +16,8 @@ import pytest
 from dipsat.corpus import case_files, load_case, runs_of
 from dipsat.equations import solve_system
 from dipsat.formulas import IF, INT, Definition, Key
-from dipsat.movement import Encoding, MovementRules, Terms, _name
+from dipsat.encoding import Encoding, Terms, _name
+from dipsat.movement import MovementRules
 from dipsat.models import Support
 from dipsat.pipeline import Pipeline
 from dipsat.api import TurnRequest, resolve_rules

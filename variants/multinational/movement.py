@@ -16,7 +16,8 @@ from dipsat.models import (
     Position,
     Support,
 )
-from dipsat.movement import Encoding, MovementRules, Terms, decision_key, term_value
+from dipsat.encoding import Encoding, Terms, decision_key, term_value
+from dipsat.movement import MovementRules
 from dipsat.variants.multinational.details import NonAttack, Tally, TallyPart
 from dipsat.variants.multinational.notation import FlyOver
 from dipsat.variants.multinational.options import KINDS, MultinationalOptions

@@ -41,7 +41,8 @@ from dipsat.formulas import AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Defini
 from dipsat.models import (ARMY, FLEET, Backup, Bounced, Convoy, Convoyed, Cut, Detail, Disrupted, Dislodged, Given,
                            Held, Move, Moved, MovementResult, NoPath, Obstacle, OrderRef, Outcome, Partial, Position,
                            Strength, Support, Term, Unit, Void, order_ref)
-from dipsat.movement import Encoding, MovementRules
+from dipsat.encoding import Encoding
+from dipsat.movement import MovementRules
 from dipsat.stacks import forces_fail_with_moves, slot_cut
 from dipsat.orders import BoundOrders, describe_unit
 
