@@ -90,7 +90,8 @@ def cmd_why(args: argparse.Namespace) -> int:
 
 def cmd_readings(args: argparse.Namespace) -> int:
     from .cli_phase import load
-    from .readings import format_readings, protocol_readings, readings_json, turn_readings
+    from .readings import protocol_readings, turn_readings
+    from .readings_format import format_readings, readings_json
 
     game, req, data = load(args)
     if _board(game):

@@ -41,16 +41,49 @@ per class of the options the runs read (:func:`protocol_readings`); the output s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
 from pydantic import BaseModel
 
-from .api import TurnRequest, adjudicate, build_owners, build_position, resolve_rules, _power_name
-from .equations import Backup, Component, Solution, System, check_value, strongly_connected
-from .formulas import Key, Value, evaluate, is_formula, substitute_def, value_of, variables
+from .api import (
+    TurnRequest,
+    _power_name,
+    adjudicate,
+    build_owners,
+    build_position,
+    resolve_rules,
+)
+from .equations import (
+    Backup,
+    Component,
+    Solution,
+    System,
+    check_value,
+    strongly_connected,
+)
 from .errors import DipsatError, SolverError
-from .option_space import Assignment, Leaf, Scope, Wanted, literal_key, assignments, categorical_options, option_values, recording, split_by_reads
+from .formulas import (
+    Key,
+    Value,
+    evaluate,
+    is_formula,
+    substitute_def,
+    value_of,
+    variables,
+)
+from .option_space import (
+    Assignment,
+    Leaf,
+    Scope,
+    Wanted,
+    assignments,
+    categorical_options,
+    literal_key,
+    option_values,
+    recording,
+    split_by_reads,
+)
 from .rules import RuleOptions
 
 T = TypeVar("T")
@@ -522,248 +555,3 @@ def brute_force(req: TurnRequest, options: Sequence[str], rules: str | RuleOptio
     plain = req.model_copy(update={"options": {}})
     todo = list(only) if only is not None else assignments(type(base), list(options))
     return [(a, outcome_rows(adjudicate(plain, rules=base.with_(**a)))) for a in todo]
-
-
-# -- conditions ----------------------------------------------------------------------------------
-
-
-Cube = tuple[frozenset[Any], ...]
-
-
-def depends_on(model: type[RuleOptions], names: list[str], table: list[tuple[Assignment, Any]]) -> list[str]:
-    """The options among ``names`` on which the values in ``table`` (a function over the full
-    product of their values) depend."""
-    out = []
-    for n in names:
-        groups: dict[tuple[Any, ...], set[Any]] = {}
-        for a, v in table:
-            groups.setdefault(tuple(a[m] for m in names if m != n), set()).add(v)
-        if any(len(vs) > 1 for vs in groups.values()):
-            out.append(n)
-    return out
-
-
-def conditions(model: type[RuleOptions], names: list[str], table: list[tuple[Assignment, Any]]) -> tuple[list[str], dict[Any, list[Cube]]]:
-    """The options the table depends on, and for each value a small cover of the assignments
-    giving it by cubes (one set of values per option)."""
-    deps = depends_on(model, names, table)
-    points: dict[Any, set[tuple[Any, ...]]] = {}
-    for a, v in table:
-        points.setdefault(v, set()).add(tuple(a[n] for n in deps))
-    return deps, {v: _cover(model, deps, pts) for v, pts in points.items()}
-
-
-def _cover(model: type[RuleOptions], deps: list[str], pts: set[tuple[Any, ...]]) -> list[Cube]:
-    """Maximal cubes inside ``pts`` (merging cubes equal but in one option), then a greedy cover."""
-    cubes: set[Cube] = {tuple(frozenset([x]) for x in p) for p in pts}
-    while True:
-        merged, used = _merge_pairs(cubes, len(deps))
-        new = (cubes - used) | merged if merged else cubes
-        new = _maximal(new)
-        if new == cubes:
-            break
-        cubes = new
-    remaining = set(pts)
-    chosen: list[Cube] = []
-    ranked = sorted(cubes, key=_cube_key)
-    while remaining:
-        best = max(ranked, key=lambda c: sum(1 for p in remaining if _inside(p, c)))
-        chosen.append(best)
-        remaining = {p for p in remaining if not _inside(p, best)}
-    order = [option_values(model, n) for n in deps]
-    return sorted(chosen, key=lambda c: tuple(tuple(sorted(vals.index(x) for x in s)) for vals, s in zip(order, c)))
-
-
-def _merge_pairs(cubes: set[Cube], width: int) -> tuple[set[Cube], set[Cube]]:
-    """Every two cubes that differ in exactly one option, merged there (the union of their values
-    for that option), and the cubes that took part.  Two cubes differ only in option ``i`` exactly
-    when they fall in the same bucket of the cubes keyed by all their other options."""
-    merged: set[Cube] = set()
-    used: set[Cube] = set()
-    for i in range(width):
-        buckets: dict[Cube, list[Cube]] = {}
-        for c in cubes:
-            buckets.setdefault(c[:i] + c[i + 1:], []).append(c)
-        for group in buckets.values():
-            for j, c1 in enumerate(group):
-                for c2 in group[j + 1:]:
-                    merged.add(c1[:i] + (c1[i] | c2[i],) + c1[i + 1:])
-                    used.update((c1, c2))
-    return merged, used
-
-
-def _maximal(cubes: set[Cube]) -> set[Cube]:
-    """The cubes not inside another one.  A cube is inside another exactly when its points are
-    among the other's, so each cube is its set of points as a bit mask, compared only with the
-    larger cubes holding one of its points (the result does not depend on which, nor on the
-    order the points are numbered in)."""
-    from itertools import product
-
-    masks: dict[Cube, int] = {}
-    holding: dict[tuple[Any, ...], list[int]] = {}  # a point -> the masks of the cubes holding it
-    index: dict[tuple[Any, ...], int] = {}
-    for c in cubes:
-        m = 0
-        for p in product(*c):
-            m |= 1 << index.setdefault(p, len(index))
-        masks[c] = m
-    out: set[Cube] = set()
-    for c in sorted(cubes, key=lambda c: -masks[c].bit_count()):
-        m = masks[c]
-        first = tuple(next(iter(s)) for s in c)  # any one of its points
-        if not any(d != m and m & d == m for d in holding.get(first, ())):
-            out.add(c)
-        for p in product(*c):
-            holding.setdefault(p, []).append(m)
-    return out
-
-
-def _inside(p: tuple[Any, ...], c: Cube) -> bool:
-    return all(x in s for x, s in zip(p, c))
-
-
-def _cube_key(c: Cube) -> tuple[Any, ...]:
-    return tuple(sorted(map(repr, s)) for s in c)
-
-
-def _w(x: Any) -> str:
-    return str(x).lower() if isinstance(x, bool) else str(x)
-
-
-def describe_cube(model: type[RuleOptions], deps: list[str], cube: Cube) -> str:
-    parts = []
-    for n, s in zip(deps, cube):
-        values = option_values(model, n)
-        if len(s) == len(values):
-            continue
-        if len(s) == 1:
-            parts.append(f"{n} = {_w(next(iter(s)))}")
-        elif len(s) == len(values) - 1:
-            parts.append(f"{n} ≠ {_w(next(v for v in values if v not in s))}")
-        else:
-            parts.append(f"{n} ∈ {{{', '.join(_w(v) for v in values if v in s)}}}")
-    return " and ".join(parts) or "always"
-
-
-def describe_condition(model: type[RuleOptions], deps: list[str], cubes: list[Cube]) -> str:
-    texts = [describe_cube(model, deps, c) for c in cubes]
-    if len(texts) == 1:
-        return texts[0]
-    return " or ".join(f"({t})" if " and " in t else t for t in texts)
-
-
-# -- output ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class OrderReading:
-    order: str
-    depends: list[str]
-    outcomes: list[tuple[str, str]]  # (result, condition), the most frequent last
-
-
-def order_readings(rd: Readings, order: Optional[str] = None) -> list[OrderReading]:
-    out = []
-    names = rd.orders()
-    if order is not None:
-        want = " ".join(order.lower().split())
-        hits = [n for n in names if " ".join(n.lower().split()) == want
-                or " ".join(n.split(": ", 1)[-1].lower().split()) == want]
-        if not hits:
-            raise DipsatError(f"order {order!r} is not one of the turn's orders: " + "; ".join(names))
-        names = hits
-    for name in names:
-        absent = "(absent)" if rd.family else "(not ordered)"
-        table = [(a, next((o.result for o in r.outcomes if o.order == name), absent)) for a, r in rd.table]
-        deps, covers = conditions(rd.model, rd.options, table)
-        counts = {v: sum(1 for _, x in table if x == v) for v in covers}
-        ordered = sorted(covers, key=lambda v: (counts[v], str(v)))
-        out.append(OrderReading(name, deps, [(v, describe_condition(rd.model, deps, covers[v])) for v in ordered]))
-    return out
-
-
-def turn_classes(rd: Readings) -> tuple[list[str], list[tuple[str, str, Reading]]]:
-    """The distinct outcomes of the whole turn: (options the turn depends on, [(summary, condition, reading)])."""
-    def sig(r: Reading) -> tuple[Any, ...]:
-        return tuple((o.order, o.result) for o in r.outcomes) + r.after
-
-    table = [(a, sig(r)) for a, r in rd.table]
-    deps, covers = conditions(rd.model, rd.options, table)
-    rows = []
-    for s, cubes in sorted(covers.items(), key=lambda kv: _cube_key(kv[1][0]) if kv[1] and kv[1][0] else ()):
-        reading = next(r for a, r in rd.table if sig(r) == s)
-        rows.append((s, describe_condition(rd.model, deps, cubes), reading))
-    return deps, [(str(i + 1), cond, r) for i, (_, cond, r) in enumerate(rows)]
-
-
-def format_readings(rd: Readings, order: Optional[str] = None) -> str:
-    lines = []
-    deps, classes = turn_classes(rd)
-    for orr in order_readings(rd, order):
-        if len(orr.outcomes) == 1:
-            lines.append(f"{orr.order}: {orr.outcomes[0][0]} under every reading")
-            continue
-        head = "; ".join(f"{res} iff {cond}" for res, cond in orr.outcomes[:-1])
-        lines.append(f"{orr.order}: {head}; else {orr.outcomes[-1][0]}")
-    if order is None and rd.table and rd.table[0][1].before_backup is not None:
-        table = [(a, r.before_backup) for a, r in rd.table]
-        deps_b, covers = conditions(rd.model, rd.options, table)
-        capped = "+" if rd.space_capped else ""
-        parts = sorted(covers, key=lambda v: -1 if v is None else v)
-        text = ("; ".join(f"{_count(v)}{capped} iff {describe_condition(rd.model, deps_b, covers[v])}" for v in parts[:-1])
-                + ("; else " if len(parts) > 1 else "") + f"{_count(parts[-1])}{capped}" + (" under every reading" if len(parts) == 1 else ""))
-        lines.append(f"Consistent resolutions before any backup rule: {text}")
-    if order is None and rd.family:
-        lines.append(f"Distinct outcomes: {len(classes)}" + (f" (depending on {', '.join(deps)})" if deps else ""))
-        if len(classes) > 1:
-            for i, cond, r in classes:
-                lines.append(f"  #{i} when {cond}")
-        never = [n for n in rd.candidates if n not in deps]
-        lines.append(f"Options that never matter for this file ({len(never)} of {len(rd.candidates)}): " + ", ".join(never))
-        lines.append(f"Enumerated: {len(rd.options)} options touch the file, {len(rd.table)} assignments; "
-                     f"no one model (a game of its own family: its phases are not one equation system): "
-                     f"{len(rd.classes)} runs, one per class of the options each run read")
-        return "\n".join(lines)
-    if order is None:
-        lines.append(f"Distinct outcomes of the whole turn: {len(classes)}"
-                     + (f" (depending on {', '.join(deps)})" if deps else ""))
-        if len(classes) > 1:
-            for i, cond, r in classes:
-                lines.append(f"  #{i} when {cond}")
-        never = [n for n in rd.candidates if n not in deps]
-        lines.append(f"Options that never matter for this turn ({len(never)} of {len(rd.candidates)}): " + ", ".join(never))
-        lines.append(f"Enumerated: {len(rd.options)} options touch the turn, {len(rd.table)} assignments; "
-                     f"in the model: {', '.join(rd.in_model) or 'none'} ({rd.space_calls} one-model enumeration{'s' if rd.space_calls != 1 else ''}); "
-                     f"{rd.solves} distinct equation systems solved with their backup rules; "
-                     f"cycles counted from the one model: {rd.stats.from_model}, re-solved: {rd.stats.resolved}"
-                     + (f" ({_resolved(rd.stats)})" if rd.stats.resolved else ""))
-    return "\n".join(lines)
-
-
-def _resolved(st: SpaceStats) -> str:
-    parts = [(st.changed, "where no resolution is consistent or a backup rule changed the equations"),
-             (st.downstream, "with a cycle or integer decision downstream"),
-             (st.unenumerated, "beyond the one model's enumeration limit")]
-    return ", ".join(f"{n} {why}" for n, why in parts if n)
-
-
-def _count(v: Optional[int]) -> str:
-    return f"not counted (more than {SPACE_LIMIT} in the one model)" if v is None else str(v)
-
-
-def readings_json(rd: Readings) -> dict[str, Any]:
-    deps, classes = turn_classes(rd)
-    return {
-        "options": rd.options,
-        "in_model": rd.in_model,
-        "cycles_from_model": rd.stats.from_model,
-        "cycles_resolved": {"after_backup_changed_equations": rd.stats.changed,
-                            "downstream_cycle_or_integer": rd.stats.downstream,
-                            "beyond_enumeration_limit": rd.stats.unenumerated},
-        "never_matter": [n for n in rd.candidates if n not in deps],
-        "distinct_outcomes": len(classes),
-        "orders": [{"order": o.order, "depends_on": o.depends,
-                    "outcomes": [{"result": r, "when": c} for r, c in o.outcomes]} for o in order_readings(rd)],
-        "table": [{"options": a, "outcomes": {o.order: o.result for o in r.outcomes}, "after": list(r.after),
-                   "resolutions_before_backup": r.before_backup} for a, r in rd.table],
-    }

@@ -24,7 +24,9 @@ from dipsat.cli import main
 from dipsat.corpus import case_files, load_case
 from dipsat.errors import DipsatError
 from dipsat.option_space import assignments, option_values
-from dipsat.readings import OrderOutcome, _cover, brute_force, conditions, order_readings, turn_readings
+from dipsat.option_conditions import _cover, conditions
+from dipsat.readings import OrderOutcome, brute_force, turn_readings
+from dipsat.readings_format import order_readings
 
 CORPORA = Path(__file__).parent / "corpora"
 FAMILY = ("datc", "readings", "multiplomacy", "multinational", "multiplicity")  # the Diplomacy-family corpora (the others: see test_family_readings)
