@@ -27,8 +27,11 @@ The rules (the seed's words in quotes; options in :mod:`.rules`):
 * Each side loses the second-largest force (or all it has); the largest keeps the excess ("all
   parties" lose "equal number", "the player with the highest number of units ... retains the
   excess"); equal forces annihilate each other.
-* Within a side, losses go round-robin: the side's own units first, then each supporter in turn
-  ("the attacker's first unit is lost first, then a supporter's unit, then the attacker's").
+* Within a side, losses go round-robin: the side's own units first, then a supporter
+  ("the attacker's first unit is lost first, then a supporter's unit, then the attacker's");
+  with several supporters the attacker alternates with them (option supporter_losses
+  "alternate") or each supporter takes a turn before the attacker's next ("in_turn");
+  supporters in the order of the countries they support from.
 * An attacked country's orders use the units that survive its defence; a country not attacked
   acts with all its units; orders from one country share them in list order ("the order higher
   up on player's list is prioritized"); asking for more than is there sends what is there.
@@ -79,6 +82,7 @@ class Setting:
     reinforcement_losses: str = "home_first"
     land_only_support: frozenset[str] = frozenset()  # free cities whose defence support needs a land attack
     attack_room: str = "arrivals"  # "survivors": an attack on another player's country is not limited by room
+    supporter_losses: str = "alternate"  # "in_turn": the attacker, every supporter once, the attacker again
 
     def sent_domain(self, a: Act) -> tuple[int, int]:
         return 0, min(a.count, self.units.get(a.origin, 0))
@@ -245,7 +249,9 @@ def equations(s: Setting) -> tuple[System, Quantities]:
             if owner:
                 q.home_loss[y] = 0
             continue
-        sups = {p: sorted((a for a in supports_at.get(y, []) if a.beneficiary == p), key=lambda a: (a.player, a.rank))
+        # supporters take their turns by the country they support from (then their list rank),
+        # never by the players' names
+        sups = {p: sorted((a for a in supports_at.get(y, []) if a.beneficiary == p), key=lambda a: (a.origin, a.rank))
                 for p in sides}
         for p in sides:
             q.force[y, p] = eq.num("force", y, _total([q.primary[y, p]] + [q.arrive[a.key] for a in sups[p]]), p)
@@ -253,7 +259,16 @@ def equations(s: Setting) -> tuple[System, Quantities]:
         q.second[y] = eq.num("second", y, MAX(*others))
         for p in sides:
             q.loss[y, p] = eq.num("loss", y, IF(battle, MIN(q.force[y, p], q.second[y]), 0), p)
-            if sups[p]:
+            if sups[p] and len(sups[p]) > 1 and s.supporter_losses == "alternate":
+                # the attacker, a supporter, the attacker, the next supporter, ...: the attacker
+                # alternates with the supporters as one, who share theirs in turn
+                helped = [q.arrive[a.key] for a in sups[p]]
+                together = eq.num("helped", y, _total(helped), p)
+                main, rest = round_robin(eq, y, p, q.loss[y, p], [q.primary[y, p], together])
+                q.main_loss[y, p] = main
+                for a, l in zip(sups[p], round_robin(eq, y, f"{p}/supporters", rest, helped)):
+                    q.support_loss[a.key] = l
+            elif sups[p]:
                 split = round_robin(eq, y, p, q.loss[y, p], [q.primary[y, p]] + [q.arrive[a.key] for a in sups[p]])
                 q.main_loss[y, p] = split[0]
                 for a, l in zip(sups[p], split[1:]):

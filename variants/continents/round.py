@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import networkx as nx
 
@@ -167,31 +167,68 @@ def check_orders(cmap: ContinentalMap, board: Board, orders: dict[str, list[str]
 
     # which attack each support backs
     attacks = {(o.origin, o.target) for p, i, o in acts_src if o.kind == "move"}
+    acts_src = _own_battle_supports(cmap, board, rules, acts_src, attacks, orders, reject)
     acts: list[Act] = []
     turned: dict[int, str] = {}
+    crossed: set[tuple[str, str, str]] = set()  # (player, origin, target): sea routes that paid their loss
+
+    def sea_loss(p: str, o: Order, pays: bool) -> int:
+        """'Sea crossings kill off one unit per crossing, regardless of how many units are moved':
+        one loss per country's crossing of a route in the round (option sea_loss), taken from the
+        first order in the list that crosses it and pays (a support pays under support_sea_loss)."""
+        if cmap.edge_kind(o.origin, o.target) != "sea" or not pays:
+            return 0
+        if (p, o.origin, o.target) in crossed and rules.sea_loss == "per_crossing":
+            return 0
+        crossed.add((p, o.origin, o.target))
+        return 1
+
     for key, (p, i, o) in enumerate(sorted(acts_src, key=lambda t: (t[0], t[1]))):
         text = orders[p][i]
-        sea = 1 if cmap.edge_kind(o.origin, o.target) == "sea" else 0
-        by_land = not sea
+        by_land = cmap.edge_kind(o.origin, o.target) != "sea"
+        supports = rules.support_sea_loss == "one"  # a support pays for its crossing
         if o.kind == "move":
-            acts.append(Act(key, p, i, text, "move", o.origin, o.target, o.count, sea, p, by_land))
+            acts.append(Act(key, p, i, text, "move", o.origin, o.target, o.count, sea_loss(p, o, True), p, by_land))
         elif o.kind == "support_defence":
             ally = board.owner(o.target)
             assert ally is not None
-            acts.append(Act(key, p, i, text, "support", o.origin, o.target, o.count,
-                            sea if rules.support_sea_loss == "one" else 0, ally, by_land))
+            acts.append(Act(key, p, i, text, "support", o.origin, o.target, o.count, sea_loss(p, o, supports), ally, by_land))
         else:
             ally = board.owner(o.ally)
             if ally is not None and (o.ally, o.target) in attacks:
-                acts.append(Act(key, p, i, text, "support", o.origin, o.target, o.count,
-                                sea if rules.support_sea_loss == "one" else 0, ally, by_land))
+                acts.append(Act(key, p, i, text, "support", o.origin, o.target, o.count, sea_loss(p, o, supports), ally,
+                                by_land))
             elif rules.unmatched_support == "attack":
                 turned[key] = cmap.display(o.ally)
-                acts.append(Act(key, p, i, text, "move", o.origin, o.target, o.count, sea, p, by_land))
+                acts.append(Act(key, p, i, text, "move", o.origin, o.target, o.count, sea_loss(p, o, True), p, by_land))
             else:
                 reject(p, i, text, "cancelled", f"no attack {cmap.display(o.ally)}-{cmap.display(o.target)} was ordered "
                                                  "to support (rule unmatched_support = cancelled)")
     return Checked(acts, rejected, orders, turned)
+
+
+def _own_battle_supports(cmap: ContinentalMap, board: Board, rules: ContinentsRules, acts_src: list[tuple[str, int, Order]],
+                         attacks: set[tuple[str, str]], orders: dict[str, list[str]], reject: Any) -> list[tuple[str, int, Order]]:
+    """A player's support for another side of a battle the player fights itself (attacking the
+    country, or holding it): under option ``support_in_own_battle = "cancelled"`` the support is
+    cancelled, whatever its place in the list (a player's units do not fight on two sides)."""
+    fights: set[tuple[str, str]] = {(p, o.target) for p, _, o in acts_src if o.kind == "move"}
+    fights |= {(p, o.target) for p, _, o in acts_src
+               if o.kind == "support_attack" and (board.owner(o.ally) is None or (o.ally, o.target) not in attacks)
+               and rules.unmatched_support == "attack"}  # a support without its attack attacks
+    kept: list[tuple[str, int, Order]] = []
+    for p, i, o in acts_src:
+        side = (board.owner(o.target) if o.kind == "support_defence"
+                else board.owner(o.ally) if o.kind == "support_attack" and (o.ally, o.target) in attacks else None)
+        own = "attacks" if (p, o.target) in fights else "holds" if board.owner(o.target) == p else None
+        if side is not None and side != p and own is not None and rules.support_in_own_battle == "cancelled":
+            d = cmap.display
+            reject(p, i, orders[p][i], "cancelled",
+                   f"{p} {own} {d(o.target)} itself: it cannot also support {side}'s side of that battle "
+                   "(a player's units fight on one side; rule support_in_own_battle = cancelled)")
+            continue
+        kept.append((p, i, o))
+    return kept
 
 
 def dependency_graph(s: Setting) -> nx.DiGraph:
@@ -238,7 +275,7 @@ def make_setting(cmap: ContinentalMap, board: Board, acts: list[Act], rules: Con
                    owner={n: p for n, (p, _) in board.holdings.items()},
                    units={n: c for n, (_, c) in board.holdings.items()},
                    acts=acts, defend_first=rules.defend_first, reinforcement_losses=rules.reinforcement_losses,
-                   attack_room=rules.crowding_in_attack,
+                   attack_room=rules.crowding_in_attack, supporter_losses=rules.supporter_losses,
                    land_only_support=frozenset(cmap.free_cities()) if rules.free_city_defence_support == "land_attacks_only"
                    else frozenset())
 

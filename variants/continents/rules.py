@@ -70,6 +70,30 @@ class ContinentsRules(BaseModel):
             "Seed: sea crossings 'lose one unit per country that is moving its units'; silent on "
             "supporters that fight across a sea route and come home. 'one': the crossing to the "
             "battle costs one unit (the way home is free); 'none': supports cross for free."))
+    sea_loss: Literal["per_crossing", "per_order"] = Field(
+        default="per_crossing", description=(
+            "Seed: 'lose one unit per country that is moving its units' and 'Sea crossings kill off "
+            "one unit per crossing, regardless of how many units are moved in a given crossing'. "
+            "'per_crossing': a country's units crossing one sea route in a round lose one unit "
+            "however many orders send them (two moves, or a move and a support, over one route: one "
+            "loss, taken from the first of them in the list); 'per_order': every order crossing loses "
+            "one."))
+    support_in_own_battle: Literal["cancelled", "allowed"] = Field(
+        default="cancelled", description=(
+            "Silent on a player who fights a battle (attacks the country, or holds it) and in the same "
+            "round supports another side of it; the seed: 'A country can only act towards one other "
+            "country during a round' and an ally 'must specify \"support\" in order to not attack all "
+            "other players competing for same country, including the player the ally is supporting'. "
+            "'cancelled': the support is cancelled (the player's units cannot fight on two sides; its "
+            "own attack or defence stands, whatever the list order); 'allowed': both are carried out."))
+    supporter_losses: Literal["alternate", "in_turn"] = Field(
+        default="alternate", description=(
+            "Seed: 'Supporting units are lost in battle in the same way as attacking units, but the "
+            "attacker's first unit is lost first, then a supporter's unit, then the attacker's, etc.' "
+            "With several supporters: 'alternate' (the text's order: the attacker, a supporter, the "
+            "attacker, the next supporter, ...), or 'in_turn' (the attacker, then every supporter once, "
+            "then the attacker again).  Supporters take their turns in the order of the countries they "
+            "support from (by the map's id), never by the players' names."))
     crowding_in_attack: Literal["arrivals", "survivors"] = Field(
         default="arrivals", description=(
             "Seed: 'If moving units on to a country crowds it (more units than allowed), then orders "
