@@ -186,18 +186,18 @@ def check_orders(cmap: ContinentalMap, board: Board, orders: dict[str, list[str]
     for key, (p, i, o) in enumerate(sorted(acts_src, key=lambda t: (t[0], t[1]))):
         text = orders[p][i]
         by_land = cmap.edge_kind(o.origin, o.target) != "sea"
-        supports = rules.support_sea_loss == "one"  # a support pays for its crossing
         if o.kind == "move":
             acts.append(Act(key, p, i, text, "move", o.origin, o.target, o.count, sea_loss(p, o, True), p, by_land))
         elif o.kind == "support_defence":
             ally = board.owner(o.target)
             assert ally is not None
-            acts.append(Act(key, p, i, text, "support", o.origin, o.target, o.count, sea_loss(p, o, supports), ally, by_land))
+            sea = sea_loss(p, o, rules.support_sea_loss == "one")
+            acts.append(Act(key, p, i, text, "support", o.origin, o.target, o.count, sea, ally, by_land))
         else:
             ally = board.owner(o.ally)
             if ally is not None and (o.ally, o.target) in attacks:
-                acts.append(Act(key, p, i, text, "support", o.origin, o.target, o.count, sea_loss(p, o, supports), ally,
-                                by_land))
+                sea = sea_loss(p, o, rules.support_sea_loss == "one")
+                acts.append(Act(key, p, i, text, "support", o.origin, o.target, o.count, sea, ally, by_land))
             elif rules.unmatched_support == "attack":
                 turned[key] = cmap.display(o.ally)
                 acts.append(Act(key, p, i, text, "move", o.origin, o.target, o.count, sea_loss(p, o, True), p, by_land))
@@ -229,6 +229,16 @@ def _own_battle_supports(cmap: ContinentalMap, board: Board, rules: ContinentsRu
             continue
         kept.append((p, i, o))
     return kept
+
+
+def _supporter_losses(rules: ContinentsRules, acts: list[Act]) -> str:
+    """The option supporter_losses, read only where a side has two supporters or more in one
+    battle (elsewhere both values are the same, and a study of readings need not split on it)."""
+    helpers: dict[tuple[str, str], int] = {}
+    for a in acts:
+        if a.kind == "support":
+            helpers[a.target, a.beneficiary] = helpers.get((a.target, a.beneficiary), 0) + 1
+    return rules.supporter_losses if any(n > 1 for n in helpers.values()) else "alternate"
 
 
 def dependency_graph(s: Setting) -> nx.DiGraph:
@@ -275,7 +285,7 @@ def make_setting(cmap: ContinentalMap, board: Board, acts: list[Act], rules: Con
                    owner={n: p for n, (p, _) in board.holdings.items()},
                    units={n: c for n, (_, c) in board.holdings.items()},
                    acts=acts, defend_first=rules.defend_first, reinforcement_losses=rules.reinforcement_losses,
-                   attack_room=rules.crowding_in_attack, supporter_losses=rules.supporter_losses,
+                   attack_room=rules.crowding_in_attack, supporter_losses=_supporter_losses(rules, acts),
                    land_only_support=frozenset(cmap.free_cities()) if rules.free_city_defence_support == "land_attacks_only"
                    else frozenset())
 
