@@ -172,6 +172,8 @@ def build_continental_map(raw: dict[str, Any], path: str = "<map>") -> Continent
                 raise MapError(f"{path}: {where}: expected \"a-b\" (two ids joined by '-'), got {item!r}")
             a, b = (x.strip() for x in item.split("-"))
             for x in (a, b):
+                if x not in known and x.lower() in known:
+                    raise MapError(f"{path}: {where} {item!r}: ids are lower case: write {x.lower()!r}, not {x!r}")
                 if x not in known:
                     raise MapError(f"{path}: {where} {item!r}: unknown country or free city {x!r}")
             if a == b:
@@ -196,6 +198,8 @@ def build_continental_map(raw: dict[str, Any], path: str = "<map>") -> Continent
             cont = entry.get("continent")
             if cont is None and not free:
                 raise MapError(f"{path}: {where}: a country needs a continent")
+            if isinstance(cont, str) and cont not in cont_names and cont.lower() in cont_names:
+                raise MapError(f"{path}: {where}: continent ids are lower case: write {cont.lower()!r}, not {cont!r}")
             if cont is not None and cont not in cont_names:
                 raise MapError(f"{path}: {where}: unknown continent {cont!r}; continents: {', '.join(sorted(cont_names))}")
             aliases = entry.get("aliases", [])

@@ -34,6 +34,11 @@ def _raw(**over):
 
 @pytest.mark.parametrize("over,message", [
     ({"borders": {"land": ["x-y", "x-zz"]}}, r"tiny.toml: borders.land\[1\] 'x-zz': unknown country or free city 'zz'"),
+    ({"borders": {"land": ["x-Y"]}}, r"borders.land\[0\] 'x-Y': ids are lower case: write 'y', not 'Y'"),
+    ({"countries": {"x": {"name": "X", "continent": "A"}, "y": {"name": "Y", "continent": "a"}}},
+     r"countries.x: continent ids are lower case: write 'a', not 'A'"),
+    ({"countries": {"X": {"name": "X", "continent": "a"}, "y": {"name": "Y", "continent": "a"}}, "borders": {"land": ["X-y"]}},
+     r"ids are lower case"),
     ({"borders": {"land": ["x-y", "y-x"]}}, r"borders.land\[1\] 'y-x': y-x is listed twice"),
     ({"borders": {"land": ["x-y"], "sea": ["x-y"]}}, r"borders.sea\[0\] 'x-y': x-y is both a land border and a sea route"),
     ({"borders": {"land": ["x-x", "x-y"]}}, r"'x-x': a country cannot border itself"),
