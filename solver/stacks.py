@@ -507,7 +507,7 @@ class StackMovementRules(MovementRules[Encoding]):
         strengths = [att]
         combined = k in enc.force_h2h and self.head_to_head_combined()
         if combined:
-            ds = r.strength("head-to-head", f"{enc.force_h2h[k][0][0]} and the units staying in {k[1]}",
+            ds = r.strength("force", f"{enc.force_h2h[k][0][0]} and the units staying in {k[1]}",
                             self.head_to_head_terms(enc, k))
             strengths.append(ds)
             if ds.value >= att.value:
@@ -521,7 +521,7 @@ class StackMovementRules(MovementRules[Encoding]):
                 culprits.extend(order_ref(b.orders[v]) for v in owner_units)
         if k in enc.force_h2h and not combined:
             opp = enc.force_h2h[k][0]
-            ds = r.strength("head-to-head", f"{opp[0]} into {opp[1]}", self.force_terms(enc, opp))
+            ds = r.strength("force", f"{opp[0]} into {opp[1]}", self.force_terms(enc, opp))
             if ds.value >= att.value:
                 strengths.append(ds)
                 obstacles.append(Obstacle.build(why="head_to_head", by=order_ref(b.orders[enc.forces[opp][0]]), strength=ds))

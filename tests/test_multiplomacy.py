@@ -174,7 +174,7 @@ def test_adjudicate_text_output_of_the_new_readings(capsys):
     assert "ok   1 F Nth sups F Lon-Eng  support given" in out
     assert main(["adjudicate", str(corp / "multiplomacy" / "m6_head_to_head_partial.toml")]) == 0
     out = capsys.readouterr().out
-    assert "FAIL 2 A Mar-Pie     fails — attack 2 (2 A Mar) head-to-head against head-to-head 2 (A Pie ×2)" in out
+    assert "FAIL 2 A Mar-Pie     fails — attack 2 (2 A Mar) head-to-head against force 2 (A Pie ×2)" in out
     assert main(["adjudicate", str(corp / "regressions" / "convoy_without_path.toml")]) == 0
     out = capsys.readouterr().out
     assert "FAIL F Nth C A Wal - Yor  not carried out: A Wal - Yor has no convoy path" in out

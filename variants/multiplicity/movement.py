@@ -669,7 +669,7 @@ def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequ
                 sea = Seaworthiness(case="leaving", rule="rule 10")
             if hostile and k in enc.force_h2h:
                 opp, opp_units = enc.force_h2h[k]
-                ds = strength("head-to-head", f"{' + '.join(opp[0])} into {m.provinces[opp[1]].name} and the units staying",
+                ds = strength("force", f"{' + '.join(opp[0])} into {m.provinces[opp[1]].name} and the units staying",
                               impl.force_terms(enc, opp) + impl.defence_terms(enc, k[1], tuple(opp_units)))
                 strengths.append(ds)
                 if ds.value >= att.value:
