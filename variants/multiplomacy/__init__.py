@@ -128,6 +128,11 @@ VARIANT = Variant(
         "beginning of the game'); the game opens a winter adjustment for a nation with builds due whenever it "
         "owns a home province no other nation holds, whatever its own units there (rule 10: 'The number of "
         "units originally occupying the province is irrelevant').",
+        "The 1971 and 1982 rulebooks' convoy-paradox exemptions from cutting support (a convoyed army does not cut "
+        "a support for an attack on one of its convoying fleets) are not applied to stacks: a convoy paradox is "
+        "settled as a cycle by the backup rule, which for convoy_paradox_rule 1971, 1982 and 2000 is "
+        "paradox_fallback (szykman: its convoys fail; all_hold: its moves fail) (rule 1: '1971 Diplomacy Rules apply'; the seed says nothing of "
+        "paradoxes, and a stack's support is cut in parts, which those exemptions do not describe).",
     ),
     notation_class=MultiplomacyNotation,
     binder_class=MultiplomacyBinder,
