@@ -62,6 +62,9 @@ class ContinentalMap:
     continents: dict[str, Continent]
     graph: nx.Graph
     source: str = ""
+    # the drawing's layout, when the map gives one ([layout]: id = [x, y], every node): scaled to
+    # the picture as it is; without it the picture lays the graph out itself
+    layout: dict[str, tuple[float, float]] = field(default_factory=dict)
     _names: dict[str, str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -129,7 +132,7 @@ def _capacity(entry: dict[str, Any], default: int, path: str, where: str) -> int
 
 
 def build_continental_map(raw: dict[str, Any], path: str = "<map>") -> ContinentalMap:
-    _check_keys(raw, {"format", "name", "title", "source", "continents", "countries", "free_cities", "borders"},
+    _check_keys(raw, {"format", "name", "title", "source", "continents", "countries", "free_cities", "borders", "layout"},
                 path, "top level")
     if raw.get("format") != FORMAT:
         raise MapError(f"{path}: top level: format must be {FORMAT!r} for a continental map, got {raw.get('format')!r}")
@@ -229,4 +232,27 @@ def build_continental_map(raw: dict[str, Any], path: str = "<map>") -> Continent
 
     return ContinentalMap(name=str(raw.get("name") or Path(path).stem), title=str(raw.get("title") or raw.get("name") or ""),
                           nodes=dict(sorted(nodes.items())), continents=continents, graph=graph,
-                          source=str(raw.get("source", "")))
+                          source=str(raw.get("source", "")), layout=_layout(raw.get("layout"), nodes, path))
+
+
+def _layout(raw: Any, nodes: dict[str, Node], path: str) -> dict[str, tuple[float, float]]:
+    """``[layout]``: a drawing position ``[x, y]`` for every country and free city (like the
+    Diplomacy maps' own layouts), or nothing."""
+    if raw is None:
+        return {}
+    table = _table(raw, path, "layout")
+    unknown = sorted(set(table) - set(nodes))
+    if unknown:
+        x = unknown[0]
+        hint = f"ids are lower case: write {x.lower()!r}" if x.lower() in nodes else "not a country or free city of the map"
+        raise MapError(f"{path}: layout.{x}: {hint}")
+    missing = sorted(set(nodes) - set(table))
+    if missing:
+        raise MapError(f"{path}: layout: no position for {', '.join(missing)} (give every country and free city one)")
+    out: dict[str, tuple[float, float]] = {}
+    for nid, xy in sorted(table.items()):
+        if (not isinstance(xy, list) or len(xy) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)):
+            raise MapError(f"{path}: layout.{nid}: expected [x, y] (two numbers), got {xy!r}")
+        out[nid] = (float(xy[0]), float(xy[1]))
+    return out

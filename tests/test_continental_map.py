@@ -61,3 +61,19 @@ def test_capacity_override_and_missing_file(tmp_path):
     assert m.nodes["x"].capacity == 3 and m.nodes["y"].capacity == 1
     with pytest.raises(MapError, match="no such map file"):
         load_continental_map(tmp_path / "nope.toml")
+
+
+def test_a_map_may_carry_its_drawing_layout():
+    """[layout]: a position per country and free city, used by the picture (scaled), as the
+    Diplomacy maps carry theirs; errors name the entry."""
+    from dipsat.variants.continents.picture import layout
+
+    cmap = build_continental_map(_raw(layout={"x": [0, 0], "y": [10, 0]}), "tiny.toml")
+    assert cmap.layout == {"x": (0.0, 0.0), "y": (10.0, 0.0)}
+    at = layout(cmap)
+    assert at["x"][0] < at["y"][0]
+    for bad, message in (({"x": [0, 0]}, r"layout: no position for y"),
+                         ({"x": [0, 0], "Y": [1, 1]}, r"layout.Y: ids are lower case"),
+                         ({"x": [0, 0], "y": "here"}, r"layout.y: expected \[x, y\]")):
+        with pytest.raises(MapError, match=message):
+            build_continental_map(_raw(layout=bad), "tiny.toml")

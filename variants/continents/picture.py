@@ -97,6 +97,8 @@ def _layout_of(cmap_key: tuple[tuple[tuple[str, Optional[str]], ...], tuple[tupl
 def layout(cmap: ContinentalMap) -> dict[str, Point]:
     """Node id -> point in the drawing: networkx's spring layout with a fixed seed over the map's
     graph (nodes in id order), scaled to the picture."""
+    if cmap.layout:  # the map's own layout (its [layout] table), scaled to the picture
+        return fit_and_spread(dict(cmap.layout), WIDTH, HEIGHT, MARGIN, TOP, MIN_GAP)
     key = (tuple((n, v.continent) for n, v in sorted(cmap.nodes.items())),
            tuple(sorted((min(a, b), max(a, b)) for a, b in cmap.graph.edges)))
     return _layout_of(key)

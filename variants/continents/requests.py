@@ -70,13 +70,14 @@ def read_request(data: Any, where: str) -> RoundRequest:
                              "(run it with dipsat corpus or dipsat readings)")
     if "expect" in data:  # a corpus case: its position and orders (and its own map, in [data])
         extra = case_data(data)
-        bad = sorted(set(extra) - {"map"})
+        bad = sorted(set(extra) - {"map", "create"})
         if bad:
             raise InputFileError(f"{where}: data: unknown field(s) {', '.join(bad)} (a round case may give "
-                                 "data.map; data.kind = 'game' plays a whole game)")
+                                 "data.map and data.create; data.kind = 'game' plays a whole game)")
         data = {k: v for k, v in data.items() if k in CASE_FIELDS}
-        if "map" in extra:
-            data["map"] = extra["map"]
+        for key in ("map", "create"):
+            if key in extra:
+                data[key] = extra[key]
     try:
         return RoundRequest.model_validate(data)
     except ValidationError as exc:
