@@ -12,6 +12,7 @@ from dipsat.cli import main
 from dipsat.errors import DipsatError, InvalidOrder
 from dipsat.maps.continental import load_continental_map
 from dipsat.variants.continents.board import Board, parse_units
+from dipsat.variants.continents.words import _battle_line
 from dipsat.variants.continents.notation import parse_order
 from dipsat.variants.continents.round import adjudicate_round
 from dipsat.variants.continents.rules import ContinentsRuleError, continents_preset
@@ -146,6 +147,16 @@ def rounds(draw):
     return board, orders
 
 
+def test_battle_line_names_the_survivors_that_leave():
+    """The defender wins, but its surviving units carry out their own order elsewhere: they are
+    the defender's own units leaving, not supporters going home (the words before the fix)."""
+    board = parse_units(MAP, {"A": ["1 Dis"], "B": ["3 Pie"]})
+    res = adjudicate_round(MAP, board, {"A": ["A 1 Dis-Pie"], "B": ["A 3 Pie-Tar"]}, RULES, create=False)
+    line = _battle_line(next(b for b in res.battles if b.node == "pie"))
+    assert "2 of B's own, who leave it; Pie is left empty" in line and "supporting" not in line, line
+    assert res.after.owner("pie") is None and res.after.owner("tar") == "B"
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rounds())
 def test_round_properties(r):
@@ -162,6 +173,18 @@ def test_round_properties(r):
     assert after.total() == board.total() + created - at_sea - in_battle
     # unique, or the ambiguity is named
     assert res.readings == 1 or res.backup
+    # a battle's words agree with the position after: the winner's survivors are those in the
+    # country, the supporters going home and its own units leaving; "left empty" only when so
+    for b in res.battles:
+        line = _battle_line(b)
+        win = next((x for x in b.sides if x.player == b.winner), None)
+        if win is None:
+            continue
+        assert 0 <= win.holds + win.supporters_home <= win.survivors, b
+        assert (after.owner(b.node) == b.winner) == (win.holds > 0), (b, after.holdings.get(b.node))
+        assert ("is left empty" in line) == (after.owner(b.node) is None), (line, after.holdings.get(b.node))
+    for o in res.outcomes:
+        assert "0 survive" not in o.reason, o
     # the listing order of the players does not matter
     again = adjudicate_round(MAP, board, dict(reversed(list(orders.items()))), RULES)
     assert again.after == after and sorted(again.outcomes, key=repr) == sorted(res.outcomes, key=repr)

@@ -95,6 +95,7 @@ class Side(BaseModel):
     lost: int
     survivors: int  # the side's survivors (supporters among them go home)
     holds: int = 0  # of them, the player's own units that stay in (or take) the country
+    supporters_home: int = 0  # of them, supporting units (the player's or an ally's) that go home
 
 
 class Battle(BaseModel):
@@ -151,8 +152,12 @@ def outcome_words(o: OrderOutcome) -> str:
         elif o.result != "held_back":
             foes = ", ".join(f"{f.player} {f.force}" for f in o.foes)
             bits.append(f"battle at {o.target} against {foes}: lost {o.lost_in_battle}")
-            if o.winner == o.player:
+            if o.winner == o.player and o.survivors:
                 bits.append(f"{o.survivors} {'survives and holds' if o.survivors == 1 else 'survive and hold'} {o.target}")
+            elif o.winner == o.player and o.holder:
+                bits.append(f"none of these units survives; {o.player}'s other units hold {o.target}")
+            elif o.winner == o.player:
+                bits.append(f"{o.player}'s side wins, but none of its own units is left: {o.target} is left empty")
             else:
                 bits.append("annihilated" if o.winner is None else f"{o.winner} keeps {o.target}" if o.holder else
                             f"{o.winner}'s side wins, but none of {o.winner}'s own units is left: {o.target} is empty")

@@ -411,8 +411,9 @@ def _after(cmap: ContinentalMap, board: Board, s: Setting, sent: dict[int, int],
                 if surv[a.key]:
                     per[y, p] = per.get((y, p), 0) + surv[a.key]
             if force:
+                home_going = sum(q.arrive[a.key] - q.support_loss.get(a.key, 0) for a in sups)
                 sides.append(Side(player=p, force=force, parts=parts, lost=q.loss[y, p], survivors=side_left,
-                                  holds=per.get((y, p), 0) - holds_before))
+                                  holds=per.get((y, p), 0) - holds_before, supporters_home=home_going))
         for a in supports_at.get(y, []):
             l = q.support_loss.get(a.key, 0)
             lost[a.key], surv[a.key] = l, q.arrive[a.key] - l

@@ -49,14 +49,22 @@ def _battle_line(b: Any) -> str:
     parts = ", ".join(f"{s.player} {s.force} ({'; '.join(s.parts)})" for s in b.sides)
     forces = sorted((s.force for s in b.sides), reverse=True)
     win = next((s for s in b.sides if s.player == b.winner), None)
+    node = b.node.capitalize()
     if win is None:
         end = "all annihilated (equal forces)"
-    elif win.holds:
-        end = f"{b.winner} keeps {win.survivors} ({forces[0]} - {forces[1]})" + (
-            f", {win.holds} of them in {b.node.capitalize()}" if win.holds != win.survivors else "")
     else:
-        end = (f"{b.winner}'s side keeps {win.survivors} ({forces[0]} - {forces[1]}), all supporters, who go home: "
-               f"{b.node.capitalize()} is left empty")
+        # the survivors as the position after has them: those in the country, the supporters
+        # going home, the winner's own units leaving (their orders elsewhere, or no room)
+        leaving = win.survivors - win.holds - win.supporters_home
+        where = ([f"{win.holds} in {node}"] if win.holds else []) + \
+            ([f"{win.supporters_home} supporting, who go home"] if win.supporters_home else []) + \
+            ([f"{leaving} of {b.winner}'s own, who leave it"] if leaving > 0 else [])
+        who = b.winner if win.holds and win.holds == win.survivors else f"{b.winner}'s side"
+        end = f"{who} keeps {win.survivors} ({forces[0]} - {forces[1]})"
+        if where != [f"{win.holds} in {node}"]:
+            end += ": " + ", ".join(where)
+        if not win.holds:
+            end += f"; {node} is left empty"
     return f"{b.node.capitalize()}: {parts} — every side loses {forces[1]} or all it has — {end}"
 
 
