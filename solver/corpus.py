@@ -266,13 +266,25 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
         checks += [(key, want, res.outcomes, "retreat") for key, want in exp.retreats.items()]
     elif exp.retreats:
         problems.append("retreats: given for a case whose phase is not 'retreat'")
+    def in_phase(key: str, outcomes: Any) -> tuple[str, Any]:
+        """A game case's key may name its phase first ("F1901M: A(Tri)-Alb"): that phase's
+        outcomes only (the same order may be written in several phases)."""
+        head, sep, rest = key.partition(":")
+        if game and sep:
+            rec = next((r for r in res.game.history if r.name == head.strip().upper()), None)
+            if rec is not None:
+                return rest.strip(), rec.outcomes
+        return key, outcomes
+
     for key, want, outcomes, what in checks:
-        hits = _find_outcome(case, outcomes, key)
+        text, outcomes = in_phase(key, outcomes)
+        hits = _find_outcome(case, outcomes, text)
         if not hits:
             problems.append(f"{what} {key!r}: not among the orders of the case")
             continue
         if len(hits) > 1:
-            problems.append(f"{what} {key!r}: written by several powers; prefix it with 'Power: '")
+            problems.append(f"{what} {key!r}: written more than once; prefix it with 'Power: '"
+                            + (" or its phase ('S1901M: ')" if game else ""))
             continue
         o = hits[0]
         if want == "illegal":
@@ -286,7 +298,8 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
         if not ok:
             problems.append(f"{what} {key!r}: expected {want}, got {o.result} ({o.reason})")
     for key, want_texts in exp.reasons.items():
-        hits = _find_outcome(case, list(movement.outcomes) + (list(res.outcomes) if movement is not res else []), key)
+        text, scope = in_phase(key, list(movement.outcomes) + (list(res.outcomes) if movement is not res else []))
+        hits = _find_outcome(case, scope, text)
         if len(hits) != 1:
             problems.append(f"reasons: order {key!r} {'not found' if not hits else 'is ambiguous'}")
             continue

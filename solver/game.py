@@ -15,7 +15,7 @@ checkpoints).  The same file replays to the same positions every time.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -156,13 +156,22 @@ def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[
         except TurnTimeout as exc:
             raise TurnTimeout(f"{at} ({game.phase_name}): {exc}") from None
         if check and ph.expect_units is not None:
-            want = sorted((pw, u.location) for pw, lst in ph.expect_units.items() for s in lst
-                          for u in game.variant.notation.unit_specs(_power_name(game.variant, pw, "expect_units"), s))
-            got = sorted((u.power, u.location) for u in rec.after.units)
+            # places and counts (a 2A is not an A): units of one power, kind and place summed
+            want = _counted((u.power, u.kind, u.location, u.count) for pw, lst in ph.expect_units.items() for s in lst
+                            for u in game.variant.notation.unit_specs(_power_name(game.variant, pw, "expect_units"), s))
+            got = _counted((u.power, u.kind, u.location, u.count) for u in rec.after.units)
             if want != got:
                 raise InputFileError(f"{at} ({rec.name}): the replay does not reach the saved position: "
                                      f"missing {sorted(set(want) - set(got))}, unexpected {sorted(set(got) - set(want))}")
     return game
+
+
+def _counted(units: Iterable[tuple[str, str, str, int]]) -> list[tuple[str, str, str, int]]:
+    """(power, kind, location, count), the counts of one power's units of one kind in one place summed."""
+    total: dict[tuple[str, str, str], int] = {}
+    for power, kind, loc, n in units:
+        total[power, kind, loc] = total.get((power, kind, loc), 0) + n
+    return sorted((p, k, l, n) for (p, k, l), n in total.items())
 
 
 def to_saved(saved: SavedGame, game: Game) -> SavedGame:

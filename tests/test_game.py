@@ -113,3 +113,16 @@ def test_placement_case_of_a_variant_without_one_is_refused(tmp_path):
     f = _case(tmp_path, 'id = "p"\nphase = "placement"\n[orders]\nFrance = ["A Par"]\n[[expect]]\nrules = ["datc"]\n')
     (run,) = run_corpus([f])
     assert run.problems == ["error: phase: the standard variant has no placement phase"]
+
+
+def test_expect_units_compares_counts_as_well_as_places():
+    """A checkpoint's units are compared with their counts: a 2A is not an A (Multiplicity)."""
+    start = StartSpec(year=1901, units={"Italy": ["2A(Ven)"]}, owners={"Italy": ["Rom", "Nap", "Ven"]})
+
+    def saved(units: list[str]) -> SavedGame:
+        return SavedGame(variant="multiplicity", start=start,
+                         phases=[{"phase": "S1901M", "orders": {}, "expect_units": {"Italy": units}}])
+
+    assert replay(saved(["2A(Ven)"])).phase_name == "F1901M"
+    with pytest.raises(InputFileError, match="does not reach the saved position"):
+        replay(saved(["A(Ven)"]))
