@@ -187,10 +187,12 @@ def load_model(path: str | Path, model: type[_Model], data: Any = None) -> _Mode
         raise InputFileError(f"{p}: {describe_validation(exc)}") from None
 
 
-def load_request(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> TurnRequest:
-    """Read a position-plus-orders file (TOML or JSON) within ``limits``."""
+def load_request(path: str | Path, limits: Limits = DEFAULT_LIMITS, data: Any = None) -> TurnRequest:
+    """Read a position-plus-orders file (TOML or JSON) within ``limits`` (or take its ``data``
+    when it was read already)."""
     p = Path(path)
-    data = read_data_file(p, limits)
+    if data is None:
+        data = read_data_file(p, limits)
     if isinstance(data, dict):
         check_request_size(data, str(p), limits)
     if isinstance(data, dict) and "expect" in data:  # a corpus case: take its position and orders

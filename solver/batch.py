@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import IO, Any, BinaryIO, Literal, Optional
+from typing import IO, Any, BinaryIO, Literal, Optional, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -152,12 +152,16 @@ class Line:
     number: int
     raw: bytes  # empty when the line is longer than the limit
     too_long: int = 0  # its length then
+    unended: bool = False  # no line end within the file limit: the input is read no further
 
 
 def read_lines(stream: BinaryIO, limits: Limits = DEFAULT_LIMITS) -> Iterator[Line]:
     """The lines to answer (not blank, not ``#`` comments), numbered from 1, as bytes; a line
-    longer than the request limit is not kept in memory, only its length."""
+    longer than the request limit is not kept in memory, only its length.  A line with no end
+    within ``max_file_bytes`` (``/dev/zero``, a binary file) is the last: it is answered with an
+    error that says the rest of the input is not read."""
     cap = limits.max_request_bytes
+    bound = max(limits.max_file_bytes, cap + 2)
     n = 0
     while True:
         chunk = stream.readline(cap + 2)
@@ -166,11 +170,14 @@ def read_lines(stream: BinaryIO, limits: Limits = DEFAULT_LIMITS) -> Iterator[Li
         n += 1
         if len(chunk) > cap + 1 or (len(chunk) == cap + 1 and not chunk.endswith(b"\n")):
             size = len(chunk)
-            while not chunk.endswith(b"\n"):
+            while not chunk.endswith(b"\n") and size <= bound:
                 chunk = stream.readline(1 << 20)
                 if not chunk:
                     break
                 size += len(chunk)
+            if size > bound and not chunk.endswith(b"\n"):
+                yield Line(n, b"", size, unended=True)
+                return
             yield Line(n, b"", size - (1 if chunk.endswith(b"\n") else 0))
             continue
         s = chunk.strip()
@@ -180,6 +187,10 @@ def read_lines(stream: BinaryIO, limits: Limits = DEFAULT_LIMITS) -> Iterator[Li
 
 
 def answer(line: Line, settings: BatchSettings) -> str:
+    if line.unended:
+        return json.dumps(_error(line.number, "too_large", f"line {line.number}: no line end within "
+                                 f"{line.too_long - 1:,} bytes (is the input a JSON Lines file?); the input is "
+                                 "read no further"), separators=(",", ":"))
     if line.too_long:
         cap = settings.limits.max_request_bytes
         return json.dumps(_error(line.number, "too_large", f"line {line.number}: {line.too_long:,} bytes is more "
@@ -258,6 +269,14 @@ def load_done(path: Path) -> tuple[int, int]:
 
 
 # -- the runners ----------------------------------------------------------------------------
+
+
+class TextOut(Protocol):
+    """Where the runners write results: a text file, or a :class:`dipsat.outputs.Output`."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
 
 
 @dataclass
@@ -395,7 +414,7 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs: int,
+def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs: int,
              on_result: Callable[[], None] = lambda: None, handler: Handler = answer,
              prefetch: int = 4) -> BatchReport:
     """Answer ``lines`` with ``jobs`` worker processes; results are written in input order as
@@ -575,22 +594,24 @@ def run_pool(lines: Iterable[Line], out: IO[str], settings: BatchSettings, jobs:
     except KeyboardInterrupt:  # a second Ctrl-C, or an interrupt outside the loop
         report.interrupted = True
     finally:
-        flush_partial(done, write_seq, out, report, on_result)
-        for w in workers:
-            try:
-                w.conn.send(None)
-            except (BrokenPipeError, OSError):
-                pass
-        for w in workers:
-            w.proc.join(timeout=2)
-            if w.proc.is_alive():
-                w.proc.kill()
-                w.proc.join()
-            w.conn.close()
+        try:
+            flush_partial(done, write_seq, out, report, on_result)  # may fail as the output did
+        finally:
+            for w in workers:
+                try:
+                    w.conn.send(None)
+                except (BrokenPipeError, OSError):
+                    pass
+            for w in workers:
+                w.proc.join(timeout=2)
+                if w.proc.is_alive():
+                    w.proc.kill()
+                    w.proc.join()
+                w.conn.close()
     return report
 
 
-def flush_partial(done: dict[int, tuple[int, str]], write_seq: int, out: IO[str], report: BatchReport,
+def flush_partial(done: dict[int, tuple[int, str]], write_seq: int, out: TextOut, report: BatchReport,
                   on_result: Callable[[], None]) -> None:
     """Write the answered lines that directly follow what is written (after an interruption)."""
     while write_seq in done:
@@ -607,7 +628,7 @@ def _answer_chunk(lines: list[Line], settings: BatchSettings, handler: Handler =
     return [handler(line, settings) for line in lines]
 
 
-def run_dask(lines: Iterable[Line], out: IO[str], settings: BatchSettings, address: str, jobs: int,
+def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, address: str, jobs: int,
              on_result: Callable[[], None] = lambda: None, chunk: int = 32, handler: Handler = answer) -> BatchReport:
     """Answer ``lines`` on a Dask cluster (``address``, or ``"local"``: a LocalCluster of ``jobs``
     worker processes), streaming as :func:`run_pool` does.  Lines go out in chunks; a chunk that

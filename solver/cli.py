@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from .cli_phase import cmd_adjudicate, cmd_batch, cmd_corpus, cmd_play, cmd_render
 from .cli_research import cmd_compare, cmd_coverage, cmd_explore, cmd_readings, cmd_rules, cmd_schema, cmd_why
-from .errors import DipsatError
+from .errors import DipsatError, OutputError
+from .outputs import discard_stdout, guarded_stdout
 
 if TYPE_CHECKING:
     from .limits import Limits
@@ -300,16 +301,20 @@ def main(argv: Optional[list[str]] = None) -> int:
         origin = getattr(args, "file", None) if args.command != "batch" else None
         with file_access(origin=origin, allowed=getattr(args, "allow_files", None) or (),
                          max_bytes=_limits(args).max_request_bytes), \
-                deadline(args.time_limit if args.command in ("explore", "why", "readings") else None):
+                deadline(args.time_limit if args.command in ("explore", "why", "readings") else None), \
+                guarded_stdout():  # a full disk or an unwritable output names the output
             code: int = args.func(args)  # every command returns its exit status
             return code
     except DipsatError as exc:
         print(f"dipsat: error: {exc}", file=sys.stderr)
+        if isinstance(exc, OutputError) and exc.stdout:
+            discard_stdout()
         return 2
     except KeyboardInterrupt:
         print("dipsat: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+    except BrokenPipeError:  # e.g. piped into head: what is left has no reader
+        discard_stdout()
         return 0
     except Exception as exc:  # a bug, not bad input: say so, without a traceback
         where = traceback.extract_tb(exc.__traceback__)[-1]

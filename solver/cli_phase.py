@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from .errors import DipsatError
+from .errors import DipsatError, OutputError
+from .outputs import Output, write_file
 
 if TYPE_CHECKING:
     from .protocol import GameProtocol
@@ -72,8 +73,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise DipsatError(f"{args.input}: cannot read: {exc.strerror}") from None
     done = 0  # results already written (--resume)
     resumed: Optional[Path] = None
+    out: Output
     if args.output in (None, "-"):
-        out = sys.stdout
+        out = Output(sys.stdout, "standard output")
     else:
         path = Path(args.output)
         try:
@@ -82,7 +84,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 resumed = path
                 with path.open("r+b") as f:
                     f.truncate(good)
-            out = path.open("a" if args.resume else "w", encoding="utf-8")
+            out = Output(path.open("a" if args.resume else "w", encoding="utf-8"), args.output)
         except OSError as exc:
             inp.close()
             raise DipsatError(f"{args.output}: cannot write: {exc.strerror}") from None
@@ -96,13 +98,21 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 report = run_dask(lines, out, settings, args.dask, args.jobs or 2, on_result=bar.advance)
             else:
                 report = run_pool(lines, out, settings, args.jobs or os.cpu_count() or 1, on_result=bar.advance)
-    except OSError as exc:
+    except OSError as exc:  # the output's errors are OutputErrors: this is the input's
         raise DipsatError(f"{args.input}: cannot read: {exc.strerror}") from None
+    except OutputError as exc:
+        if args.output in (None, "-"):
+            raise
+        raise OutputError(f"{exc}; the results written before it are kept: run the same command with --resume "
+                          "once there is room") from None
     finally:
-        if out is not sys.stdout:
-            out.close()
         if inp is not sys.stdin.buffer:
             inp.close()
+        if out.name != "standard output":
+            try:
+                out.close()
+            except OutputError:
+                pass  # already said, or said next
     summary = f"{report.ok} adjudicated, {report.errors} errors" + (f", {resume.skipped} already done" if resume.skipped else "")
     if report.interrupted:
         print(f"batch: interrupted after input line {report.last_line}: {summary}; run the same command "
@@ -219,11 +229,7 @@ def _save_checkpoints(path: str, data: Any, res: Any) -> None:
         raise DipsatError(f"play --save: a {res.variant} game file does not list its phases one by one "
                           "(there is nothing to record the positions in)")
     out = {**data, "phases": [{**ph, "expect_units": h.units_after} for ph, h in zip(phases, res.history)]}
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=2)
-    except OSError as exc:
-        raise DipsatError(f"{path}: cannot write: {exc.strerror}") from None
+    write_file(path, json.dumps(out, indent=2))
 
 
 def _play_board(args: argparse.Namespace, data: Any) -> int:
@@ -235,18 +241,16 @@ def _play_board(args: argparse.Namespace, data: Any) -> int:
 
     limits = limits_of(args)
     saved = load_model(args.file, SavedGame, data)
+    if not saved.phases:
+        raise DipsatError(f"{args.file}: no phases to play ({'the file is empty' if not data else 'phases is empty'}"
+                          "; a saved game lists its phases, each with its name and orders: see examples/game.toml)")
     if args.rules or args.option:  # --rules / --option replace or extend the rules the saved game names
         saved = saved.model_copy(update={"rules": args.rules or saved.rules,
                                          "options": {**saved.options, **parse_overrides(args.option or [])}})
     with progress_bar("play", total=len(saved.phases), unit="phases", quiet=args.quiet or args.json) as bar:
         game = replay(saved, check=not args.no_check, on_progress=bar.advance, limits=limits)
     if args.save:
-        out = to_saved(saved, game).model_dump(exclude_none=True)
-        try:
-            with open(args.save, "w", encoding="utf-8") as f:
-                json.dump(out, f, indent=2)
-        except OSError as exc:
-            raise DipsatError(f"{args.save}: cannot write: {exc.strerror}") from None
+        write_file(args.save, json.dumps(to_saved(saved, game).model_dump(exclude_none=True), indent=2))
     if args.json:
         print(json.dumps({
             "phases": [{"phase": r.name, "outcomes": [{"power": o.power, "order": o.text, "result": o.result,
@@ -331,9 +335,9 @@ def _write_svg(args: argparse.Namespace, svg: str) -> int:
         sys.stdout.write(svg + "\n")
         return 0
     out = Path(args.output)
+    if out.suffix.lower() != ".png":
+        write_file(out, svg + "\n")
     try:
-        if out.suffix.lower() != ".png":
-            out.write_text(svg + "\n", encoding="utf-8")
         if args.png or out.suffix.lower() == ".png":
             png = out.with_suffix(".png")
             tool = svg_to_png(svg, png)

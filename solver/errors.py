@@ -60,5 +60,15 @@ class InvalidRequest(InputFileError):
     """A request whose fields are not those of its game (a missing or unknown field, a wrong type)."""
 
 
+class OutputError(DipsatError):
+    """An output cannot be written (a full disk, a file over the size limit, a folder that is not
+    there): the output's fault, never the input's.  ``stdout``: it was the process's standard
+    output (:mod:`dipsat.outputs`)."""
+
+    def __init__(self, message: str, stdout: bool = False) -> None:
+        super().__init__(message)
+        self.stdout = stdout
+
+
 class SolverError(DipsatError):
     """The solver could not adjudicate (time limit, inconsistent verification)."""

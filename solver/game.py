@@ -120,9 +120,12 @@ class Game:
         return rec
 
 
-def load_saved_game(path: str | Path, limits: Limits = DEFAULT_LIMITS) -> SavedGame:
-    """A saved game, read within ``limits`` (its size: ``max_file_bytes``; nesting depth)."""
-    return load_model(path, SavedGame, read_data_file(path, limits, max_bytes=limits.max_file_bytes))
+def load_saved_game(path: str | Path, limits: Limits = DEFAULT_LIMITS, data: Any = None) -> SavedGame:
+    """A saved game, read within ``limits`` (its size: ``max_file_bytes``; nesting depth), or
+    validated from ``data`` when the file was read already."""
+    if data is None:
+        data = read_data_file(path, limits, max_bytes=limits.max_file_bytes)
+    return load_model(path, SavedGame, data)
 
 
 def units_by_power(pos: Position) -> dict[str, list[str]]:

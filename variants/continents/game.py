@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from dipsat.chance import RandomSource, derive_seed, draw_key
 from dipsat.errors import InputFileError
 from dipsat.maps.continental import ContinentalMap
+from dipsat.outputs import write_file
 
 from .board import Board, parse_units
 from .words import format_round, round_json
@@ -284,11 +285,7 @@ def play_command(data: Any, where: str, check: bool = True, save: Optional[str] 
     if save:
         out = saved.model_copy(update={"phases": [ph.model_copy(update={"expect_units": rec.after.as_units(game.cmap)})
                                                   for ph, rec in zip(saved.phases, game.history)]})
-        try:
-            with open(save, "w", encoding="utf-8") as f:
-                json.dump(out.model_dump(exclude_none=True), f, indent=2)
-        except OSError as exc:
-            raise InputFileError(f"{save}: cannot write: {exc.strerror}") from None
+        write_file(save, json.dumps(out.model_dump(exclude_none=True), indent=2))
     if as_json:
         return json.dumps(game_json(game), indent=2)
     return format_game(game, quiet)
