@@ -23,7 +23,7 @@ from pydantic import Field, SerializeAsAny
 from .models import VariantRecord, Backup, Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
 from .destinations import written_build_location, written_unit
 from .rules import RuleOptions
-from .notation import Notation, UnitRef
+from .notation import Notation, UnitRef, shown, too_long
 from .notation_additions import written_count, written_parts
 
 _BUILD_RE = re.compile(r"^\s*(?:build|b)\s+(.*)$|^(.*?)\s+(?:build|builds|b)\s*$", re.I)
@@ -51,6 +51,9 @@ def describe(m: GameMap, u: Unit) -> str:
 
 def _parse(notation: Notation, text: str) -> tuple[str, Optional[UnitRef]]:
     """-> (action, the unit named); action in build, disband, waive (which names no unit)."""
+    why = too_long(text)
+    if why is not None:
+        raise InvalidOrder(text, why, quote=shown(text))
     if _WAIVE_RE.match(text):
         return "waive", None
     for action, rx in (("build", _BUILD_RE), ("disband", _DISBAND_RE)):

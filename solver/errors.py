@@ -16,13 +16,15 @@ class OrderError(DipsatError):
 
     severity: ClassVar[Literal["invalid", "illegal", "ambiguous"]] = "invalid"
 
-    def __init__(self, text: str, reason: str, column: int | None = None, unit: int | None = None):
+    def __init__(self, text: str, reason: str, column: int | None = None, unit: int | None = None,
+                 quote: str | None = None):
         self.text = text
         self.reason = reason
         self.column = column
         self.unit = unit
         where = f" (at column {column + 1})" if column is not None else ""
-        super().__init__(f"{self.severity} order {text!r}{where}: {reason}")
+        # ``quote``: the text as the message shows it, when not whole (a text too long to repeat)
+        super().__init__(f"{self.severity} order {text if quote is None else quote!r}{where}: {reason}")
 
 
 class InvalidOrder(OrderError):

@@ -65,6 +65,24 @@ _CONVOY_AFTER_RE = re.compile(r"\s+convoy\b")
 _COAST_AFTER_RE = re.compile(r"\s+coast\b")
 _POWER_PREFIX_RE = re.compile(r"^([A-Za-z][A-Za-z ]*?)\s*:\s*(.*)$")
 
+MAX_ORDER_CHARS = 1000
+"""The longest order (or unit) text read, in characters: a DATC order is under 60, a seed's
+longest forms (a split of a multiple unit, a merge with an attack) a few hundred.  Every pattern
+that reads an order reads at most this many characters, so none can take long whatever it holds
+(the patterns themselves are written to need no backtracking over long runs)."""
+
+
+def too_long(text: str) -> Optional[str]:
+    """Why ``text`` is too long to read as an order or a unit (None when it is not)."""
+    if len(text) <= MAX_ORDER_CHARS:
+        return None
+    return f"{len(text):,} characters; an order or a unit is at most {MAX_ORDER_CHARS:,}"
+
+
+def shown(text: str, n: int = 60) -> str:
+    """``text`` as an error quotes it: cut after ``n`` characters."""
+    return text if len(text) <= n else text[:n] + "..."
+
 
 @dataclass(frozen=True)
 class LocRef:
@@ -437,6 +455,9 @@ class Notation:
     def parse(self, text: str, power: Optional[str] = None) -> ParsedOrder:
         """Parse one order.  Raises :class:`InvalidOrder` quoting the text.  The result is shared
         between calls with the same text: treat it as read-only."""
+        why = too_long(text)
+        if why is not None:
+            raise InvalidOrder(text, why, quote=shown(text))
         key = (text, power)
         hit = self._parse_memo.get(key)
         if hit is None:

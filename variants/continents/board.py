@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from dipsat.errors import PositionError
 from dipsat.maps.continental import ContinentalMap
+from dipsat.notation import shown, too_long
 
 UNIT_RE = re.compile(r"^\s*(?:(\d+)\s+)?(.+?)(?:\s+(\d+))?\s*$")
 
@@ -57,6 +58,9 @@ def parse_units(cmap: ContinentalMap, units: dict[str, list[str]], where: str = 
         if not isinstance(specs, list):
             raise PositionError(f"{where}.{player}: expected a list such as [\"4 Yug\"], got {specs!r}")
         for spec in specs:
+            why = too_long(spec) if isinstance(spec, str) else None
+            if why is not None:
+                raise PositionError(f"{where}.{player}: {shown(spec)!r}: {why}")
             m = UNIT_RE.match(spec) if isinstance(spec, str) else None
             if m is None or (m.group(1) and m.group(3)):
                 raise PositionError(f"{where}.{player}: {spec!r} is not a unit count and a country, e.g. \"4 Yug\"")

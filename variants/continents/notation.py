@@ -20,6 +20,7 @@ from typing import Literal, Optional
 
 from dipsat.errors import InvalidOrder
 from dipsat.maps.continental import ContinentalMap
+from dipsat.notation import shown, too_long
 
 Kind = Literal["move", "support_attack", "support_defence", "hold"]
 
@@ -70,6 +71,9 @@ def parse_order(cmap: ContinentalMap, text: str) -> Order:
     not understood."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidOrder(str(text), "empty order")
+    why = too_long(text)
+    if why is not None:
+        raise InvalidOrder(text, why, quote=shown(text))
     s = DASHES.sub("-", " ".join(text.split()))
     if m := MOVE.match(s):
         return Order("move", _node(cmap, text, m["origin"], text), _node(cmap, text, m["target"], text),

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from dipsat.errors import OrderError
 from dipsat.models import MovementResult, Outcome, Position
+from dipsat.notation import too_long
 from dipsat.phases import DiplomacyYear, Orders
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def split_retreat_orders(game: "Game", movement: MovementResult, orders: Orders)
 
 def _province_named(notation: Any, power: str, text: str) -> Optional[str]:
     """The province of the unit an order names, if it can be read (builds and waivers: None)."""
-    m = _KEYWORD.match(text)
+    m = _KEYWORD.match(text) if too_long(text) is None else None
     if m:
         if m.group(1).lower() in ("build", "waive", "place"):
             return None

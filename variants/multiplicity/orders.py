@@ -9,7 +9,6 @@ multiple unit stands (rule 10: splitting by ordering the parts to different plac
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -17,7 +16,7 @@ from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Support, Order, OrderBody, Position, Rejected, Unit, register_order_kind
 from dipsat.destinations import written_destination, written_unit
 from dipsat.maps import GameMap
-from dipsat.notation import LocRef, ParsedOrder, UnitRef
+from dipsat.notation import MAX_ORDER_CHARS, LocRef, ParsedOrder, UnitRef
 from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
 from dipsat.notation_additions import written_parts
 from dipsat.rules import RuleOptions
@@ -80,7 +79,6 @@ class MultiplicityBound(BoundOrders):
     split_headers: dict[int, str] = field(default_factory=dict)  # unit -> the header of the split line it was read from
 
 
-_HEADER = re.compile(r"^\s*(?P<head>[^:]+?)\s*:\s*(?P<rest>.+)$")
 
 
 def _dest(body: OrderBody) -> Optional[str]:
@@ -485,9 +483,10 @@ def read_orders(notation: MultiplicityNotation, rules: MultiplicityOptions,
     out: list[ParsedLine] = []
     for power in sorted(orders):
         for text in orders[power]:
-            m = _HEADER.match(text)
-            if m and notation.power_named(m.group("head")) is None:
-                out.extend(_split_line(notation, rules, power, text, m.group("head"), m.group("rest")))
+            head, colon, rest = text.partition(":")  # "UNIT: PART, PART" (no pattern: linear)
+            if colon and head.strip() and rest.strip() and "\n" not in text and len(text) <= MAX_ORDER_CHARS \
+                    and notation.power_named(head) is None:
+                out.extend(_split_line(notation, rules, power, text, head.strip(), rest.strip()))
                 continue
             try:
                 out.append((power, text, notation.parse(text, power), None))

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Literal, Optional
 
 from dipsat.errors import DipsatError
+from dipsat.notation import shown, too_long
 
 from .board import RESOURCES, Board
 
@@ -117,6 +118,9 @@ def _goods(board: Board, side: str, text: str) -> tuple[int, str, str, int]:
 
 
 def parse_action(board: Board, power: str, text: str) -> Action:
+    why = too_long(text)
+    if why is not None:
+        raise ActionError(f"invalid action {shown(text)!r}: {why}")
     norm = " ".join(text.replace("–", "-").replace("—", "-").replace("->", "-").split())
     low = norm.lower()
     for verb, pat in PATTERNS:

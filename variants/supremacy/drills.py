@@ -26,6 +26,7 @@ from typing import Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field
 
 from dipsat.errors import DipsatError
+from dipsat.notation import too_long
 
 from .blockades import check_effects
 from .board import RESOURCES, Board
@@ -88,7 +89,7 @@ def parse_forces_by(board: Board, texts: list[str], where: str) -> list[tuple[st
     """Forces as (kind, zone, count, by airlift): '2 army us_west', 'navy caribbean', 'airlift army us_east'."""
     out = []
     for t in texts:
-        m = _FORCE.match(t)
+        m = _FORCE.match(t) if too_long(t) is None else None
         if not m:
             raise DrillError(f"{where}: {t!r} is not a force ('2 army us_west', 'navy caribbean', 'airlift army us_east')")
         kind = "army" if m.group(3).lower().startswith("arm") else "navy"
