@@ -1,6 +1,7 @@
 """Every command's output is the same whatever Python's hash seed: a set or dict iterated in hash
 order anywhere (a layout, a solver's variable order, a variant's own layer) would show up here.
-Each bundled example is played, drawn and explored in one child process per hash seed."""
+Each bundled example is played, drawn and explored in one child process per hash seed; so are
+readings, CP-SAT solves, why, compare, coverage and the other families' layouts."""
 
 import os
 import subprocess
@@ -36,6 +37,18 @@ def _runs() -> list[list[str]]:
             if 'phase = "retreat"' not in text:  # research commands answer movement turns
                 runs.append(["explore", rel])
         runs.append(["render", rel])
+    # beyond the examples (issue 26): readings, every solve through CP-SAT, why, compare and
+    # coverage, and the layouts of the families with boards of their own drawn from corpus cases
+    runs += [["readings", "examples/spring1901.toml", "--json"],
+             ["readings", "tests/corpora/readings/adjacent_convoy_paradox.toml", "--json"],
+             ["adjudicate", "examples/spring1901.toml", "--json", "--all-cpsat"],
+             ["adjudicate", "tests/corpora/readings/adjacent_convoy_paradox.toml", "--json", "--all-cpsat"],
+             ["why", "examples/spring1901.toml", "--order", "A Par - Bur"],
+             ["compare", "tests/corpora/datc/6.F.14.toml", "-q"],
+             ["coverage", "tests/corpora/readings", "--json", "-q"],
+             ["render", "tests/corpora/continents/seed_01_four_way_battle.toml"],
+             ["render", "tests/corpora/continents/rule_36_victory_tie.toml"],
+             ["render", "tests/corpora/supremacy/move_board_port.toml"]]
     return runs
 
 
