@@ -11,12 +11,18 @@ standard output and error captured, and is checked for:
   no line answered ``internal_error`` or ``worker_died``.
 
 Inputs are drawn from a seeded ``random.Random`` (never the global state): valid turns of the
-benchmark workload and hand-written Multiplomacy/Multinational requests, then damaged bytes
-(flips, cuts, inserted bytes such as ``\\xff``/NUL/quotes/brackets), deep nesting, huge numbers,
-wrong types, unknown names, oversize requests.  Commands: ``batch`` (many lines per run),
-``adjudicate``, ``corpus``, ``play``, ``explore``, ``why`` (one file each).
+benchmark workload, hand-written Multiplomacy/Multinational requests, and the examples and
+corpus cases of all six variants (continents and Supremacy rounds, drills, stages and games
+among them), then damaged bytes (flips, cuts, inserted bytes such as ``\\xff``/NUL/quotes/
+brackets), deep nesting, huge numbers, wrong types, unknown names, oversize requests, and a value
+anywhere in the tree replaced (a malformed ``expect``, ``bids = null``, a string where a count
+goes), a key dropped, a map or board pointing out of its folder.  Commands: ``batch`` (many lines
+per run), ``adjudicate``, ``corpus``, ``play``, ``explore``, ``why``, ``readings``, ``render``,
+``compare``, ``coverage`` (one file each, in this process), and a share of them again as separate
+processes (``python -m dipsat.cli``, as a user runs it).  A single-turn command that runs past its
+``--time-limit`` plus 5 s is a *slow* finding.
 
-    python -m benchmarks.fuzz --inputs 100000 --seed 1      # the long run (figures in the README)
+    python -m benchmarks.fuzz --inputs 100000 --seed 1 --processes 5000   # the long run
 
 The test suite runs a few hundred inputs of the same generator (``tests/test_fuzz_commands.py``).
 """
@@ -52,10 +58,78 @@ MULTI = [
      "orders": {"CC": ["E Clm S M NPO holds"], "GM": ["E Alb – Clm"]}},
 ]
 WRONG = [None, True, 3, -5, 1.5, 1e308, "x", [], {}, [1, [2]], {"a": {"b": 1}}, "A Par", ["A Par"], {"France": "A Par"}]
+ROOT = Path(__file__).resolve().parent.parent
+PATHS = ["../secret.toml", "/dev/zero", "/etc/passwd", "continents_six", "world", "nope.toml", ".."]
+TIME_LIMIT = 3.0  # --time-limit of the commands run here; a single-turn command past it + 5 s is slow
+SINGLE_TURN = {"adjudicate", "explore", "why", "readings", "render"}
+
+
+def _load_sources() -> list[dict[str, Any]]:
+    """The examples and corpus cases of every variant, as data (read once)."""
+    import tomllib
+
+    out = []
+    files = sorted((ROOT / "examples").glob("*.toml")) + sorted((ROOT / "tests" / "corpora").glob("*/*.toml"))
+    for f in files:
+        try:
+            data = tomllib.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            out.append(json.loads(json.dumps(data, default=str)))
+    return out
+
+
+_SOURCES: list[dict[str, Any]] = []
+
+
+def source_request(rng: random.Random) -> dict[str, Any]:
+    """A copy of an example or corpus case of any variant."""
+    if not _SOURCES:
+        _SOURCES.extend(_load_sources())
+    return json.loads(json.dumps(rng.choice(_SOURCES)))
+
+
+def mutate_tree(rng: random.Random, data: Any) -> Any:
+    """``data`` with a few of its nodes changed: a value replaced (by another type, a string
+    where a number goes, null), a key dropped or added (a map or board path among them)."""
+    for _ in range(rng.randrange(1, 4)):
+        nodes: list[tuple[Any, Any]] = []  # (container, key)
+        stack = [data]
+        while stack:
+            node = stack.pop()
+            items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+            for k, v in items:
+                nodes.append((node, k))
+                if isinstance(v, (dict, list)):
+                    stack.append(v)
+        if not nodes:
+            return rng.choice(WRONG)
+        parent, key = rng.choice(nodes)
+        old = parent[key]
+        op = rng.randrange(6)
+        if op == 0:
+            parent[key] = rng.choice(WRONG)
+        elif op == 1:
+            parent[key] = None
+        elif op == 2:  # a string where a number goes, and a number where a string goes
+            parent[key] = str(old) + rng.choice(["", "x", " units"]) if isinstance(old, (int, float)) else rng.choice([0, -1, 10 ** 6])
+        elif op == 3 and isinstance(parent, dict):
+            del parent[key]
+        elif op == 4 and isinstance(parent, dict):
+            parent[rng.choice(["map", "board", "expect", "bids", "dice", "zzz"])] = rng.choice(PATHS + WRONG)
+        elif isinstance(old, str):
+            parent[key] = rng.choice([old * rng.randrange(2, 50), old[::-1], old.upper(), "2A(" + " " * 3000, ""])
+        else:
+            parent[key] = rng.choice(WRONG)
+    return data
 
 
 def base_request(rng: random.Random) -> dict[str, Any]:
-    if rng.random() < 0.2:
+    r = rng.random()
+    if r < 0.45:
+        return source_request(rng)
+    if r < 0.55:
         return json.loads(json.dumps(rng.choice(MULTI)))
     req = generate_turn(rng.randrange(1000), rng.randrange(10_000))
     req.pop("id", None)
@@ -128,7 +202,9 @@ def hostile_json(rng: random.Random) -> bytes:
     if kind == 2:  # oversize: many orders
         n = rng.choice([5001, 20_000])
         return json.dumps({"units": {"France": ["A Par"]}, "orders": {"France": ["A Par H"] * n}}).encode()
-    req = mutate(rng, base_request(rng)) if kind < 7 else base_request(rng)
+    req = base_request(rng)
+    if kind < 7:
+        req = mutate(rng, req) if "units" in req and rng.random() < 0.5 else mutate_tree(rng, req)
     if isinstance(req, dict) and rng.random() < 0.5:
         req["id"] = rng.choice([rng.randrange(10 ** 6), "x", None, [1], {"k": 1}, 1e308, "é"])
     text = json.dumps(req).encode()
@@ -157,11 +233,13 @@ def hostile_file(rng: random.Random) -> tuple[str, bytes]:
     if kind == 0:
         n = rng.choice([33, 900, 5000])
         return ".toml", b"a = " + b"[" * n + b"]" * n + b"\n"
-    req = mutate(rng, base_request(rng)) if kind < 4 else base_request(rng)  # 4, 5: a valid request
+    req = base_request(rng)  # 4, 5: a valid request
+    if kind < 4:
+        req = mutate(rng, req) if "units" in req and rng.random() < 0.5 else mutate_tree(rng, req)
     if not isinstance(req, dict):
         req = {"units": req}
-    lines = [f"{k} = {to_toml(v)}" for k, v in req.items()]
-    if rng.random() < 0.3:  # a corpus case or a saved game
+    lines = [f"{json.dumps(str(k))} = {to_toml(v)}" for k, v in req.items()]
+    if "units" in req and rng.random() < 0.3:  # a corpus case or a saved game
         if rng.random() < 0.5:
             lines = ['id = "f"'] + lines + ['[[expect]]', 'orders = { "A Par - Bur" = "succeeds" }']
         else:
@@ -190,6 +268,9 @@ class Tally:
     statuses: Counter[str] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
     lines_lost: int = 0
+    slow: int = 0  # single-turn runs past the time limit + 5 s
+    processes: int = 0  # inputs run as separate processes
+    seconds: Counter[str] = field(default_factory=Counter)  # wall time per command
 
     @property
     def crashes(self) -> int:
@@ -246,12 +327,24 @@ def fuzz_batch(rng: random.Random, tally: Tally, n: int, workdir: Path, jobs: in
         tally.findings.append(Finding("batch", f"output lines {got[:20]}... differ from input lines {expected[:20]}...", b""))
 
 
-def fuzz_file(rng: random.Random, tally: Tally, workdir: Path) -> None:
+COMMANDS = ["adjudicate", "adjudicate", "adjudicate", "corpus", "play", "explore", "why", "readings", "render",
+            "compare", "coverage"]
+
+
+def fuzz_file(rng: random.Random, tally: Tally, workdir: Path, process: bool = False) -> None:
     suffix, data = hostile_file(rng)
-    path = workdir / f"input{suffix}"
+    path = workdir / "req" / f"input{suffix}"
+    path.parent.mkdir(exist_ok=True)
+    (workdir / "secret.toml").write_text('password = "x"\n')
     path.write_bytes(data)
-    command = rng.choice(["adjudicate", "adjudicate", "adjudicate", "corpus", "play", "explore", "why"])
-    argv = [command, str(path)]
+    command = rng.choice(COMMANDS)
+    argv = [command, str(path), "--time-limit", str(TIME_LIMIT)]
+    if command == "play" and rng.random() < 0.5:  # a continents or Supremacy game refuses per-phase limits
+        argv = argv[:2]
+    extra = {"render": [["--crop"], []], "coverage": [["--json"], ["--own"], []], "readings": [["--json"], []],
+             "compare": [["--rules", "1971", "--rules", "datc"], []]}
+    if command in extra:
+        argv += rng.choice(extra[command])
     if command == "why":
         argv += ["--order", rng.choice(["A Par - Bur", "F Nth H", "x", ""])]
     if command in ("adjudicate", "explore") and rng.random() < 0.2:
@@ -260,15 +353,40 @@ def fuzz_file(rng: random.Random, tally: Tally, workdir: Path) -> None:
         argv += ["--option", rng.choice(["convoy_paradox_rule=1982", "nope=1", "random_seed=x", "=", "a"])]
     if command == "adjudicate" and rng.random() < 0.5:
         argv.append("--json")
+    if process:
+        command += " (process)"
     tally.inputs[command] += 1
-    code, out, err = run_command(argv)
+    t = time.monotonic()
+    if process:
+        tally.processes += 1
+        code, out, err = run_process(argv, timeout=TIME_LIMIT * 20 + 60)
+    else:
+        code, out, err = run_command(argv)
+    took = time.monotonic() - t
+    tally.seconds[command] += took
     check_status(tally, command, code, out, err, data)
+    if command.split()[0] in SINGLE_TURN and took > TIME_LIMIT + 5 + (3 if process else 0):  # + a start-up
+        tally.slow += 1
+        tally.findings.append(Finding(command, f"slow: {took:.1f} s with --time-limit {TIME_LIMIT:g}", data))
+
+
+def run_process(argv: list[str], timeout: float) -> tuple[int, str, str]:
+    """``python -m dipsat.cli ARGV`` in a process of its own."""
+    import subprocess
+
+    try:
+        proc = subprocess.run([sys.executable, "-m", "dipsat.cli", *argv], capture_output=True, text=True,
+                              timeout=timeout, errors="replace")
+    except subprocess.TimeoutExpired:
+        return 4000, "", f"killed after {timeout:g} s"
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def fuzz(inputs: int, seed: int, batch_share: float = 0.6, batch_size: int = 2000, jobs: int = 2,
-         progress: bool = False) -> Tally:
+         progress: bool = False, processes: int = 0) -> Tally:
     """Run ``inputs`` hostile inputs: ``batch_share`` of them as batch lines (``batch_size`` per
-    run), the rest as files, one command each."""
+    run), the rest as files, one command each; ``processes`` of the files in a process of
+    their own (spread over the run)."""
     rng = random.Random(f"dipsat-fuzz:{seed}")
     tally = Tally()
     n_batch = int(inputs * batch_share)
@@ -283,8 +401,9 @@ def fuzz(inputs: int, seed: int, batch_share: float = 0.6, batch_size: int = 200
             done += k
             if progress:
                 print(f"  batch lines {done:,}/{n_batch:,} ({time.monotonic() - start:.0f} s)", file=sys.stderr)
+        every = max(1, n_files // processes) if processes else 0
         for i in range(n_files):
-            fuzz_file(rng, tally, workdir)
+            fuzz_file(rng, tally, workdir, process=bool(every) and i % every == 0 and tally.processes < processes)
             if progress and (i + 1) % 2000 == 0:
                 print(f"  files {i + 1:,}/{n_files:,} ({time.monotonic() - start:.0f} s)", file=sys.stderr)
     return tally
@@ -296,15 +415,19 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batch-share", type=float, default=0.6, help="share of the inputs given as batch lines")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--processes", type=int, default=0, help="how many of the files run as separate processes")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
-    tally = fuzz(args.inputs, args.seed, args.batch_share, jobs=args.jobs, progress=True)
+    tally = fuzz(args.inputs, args.seed, args.batch_share, jobs=args.jobs, progress=True, processes=args.processes)
     secs = time.monotonic() - t0
     print(f"inputs tried: {sum(tally.inputs.values()):,} in {secs:.0f} s (seed {args.seed})")
     for command, n in sorted(tally.inputs.items()):
         print(f"  {command}: {n:,}")
     print("exit statuses: " + ", ".join(f"{k}: {v:,}" for k, v in sorted(tally.statuses.items())))
+    print(f"separate processes: {tally.processes:,}")
+    print("seconds per command: " + ", ".join(f"{k}: {v:.0f}" for k, v in sorted(tally.seconds.items())))
     print(f"crashes: {tally.crashes}")
+    print(f"runs past the time limit + 5 s: {tally.slow}")
     print(f"lines lost: {tally.lines_lost}")
     print(f"other findings: {len(tally.findings) - tally.crashes}")
     for f in tally.findings[:20]:
