@@ -301,7 +301,10 @@ def test_huge_number_inside_an_order_is_an_invalid_order(tmp_path, capsys):
     f = tmp_path / "turn.toml"
     f.write_text('[units]\nFrance = ["A Par"]\n[orders]\nFrance = ["A Par - ' + "9" * 5000 + '"]\n')
     code, out, _ = run(["adjudicate", str(f)], capsys)
-    assert code == 0 and "invalid" in out and "too large" in out
+    assert code == 0 and "invalid" in out and "at most 1,000" in out  # an order's length limit (issue 26)
+    f.write_text('[units]\nFrance = ["A Par"]\n[orders]\nFrance = ["A Par - ' + "9" * 990 + '"]\n')
+    code, out, _ = run(["adjudicate", str(f)], capsys)
+    assert code == 0 and "invalid" in out
 
 
 def test_corpus_expectation_with_a_dislodged_unit_without_its_power(tmp_path, capsys):
