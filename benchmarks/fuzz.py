@@ -90,6 +90,11 @@ def source_request(rng: random.Random) -> dict[str, Any]:
     return json.loads(json.dumps(rng.choice(_SOURCES)))
 
 
+def _wrong(rng: random.Random, extra: tuple[Any, ...] = ()) -> Any:
+    """A value of a wrong kind, as a fresh copy (never shared by two places of a request)."""
+    return json.loads(json.dumps(rng.choice([*extra, *WRONG])))
+
+
 def mutate_tree(rng: random.Random, data: Any) -> Any:
     """``data`` with a few of its nodes changed: a value replaced (by another type, a string
     where a number goes, null), a key dropped or added (a map or board path among them)."""
@@ -104,12 +109,12 @@ def mutate_tree(rng: random.Random, data: Any) -> Any:
                 if isinstance(v, (dict, list)):
                     stack.append(v)
         if not nodes:
-            return rng.choice(WRONG)
+            return _wrong(rng)
         parent, key = rng.choice(nodes)
         old = parent[key]
         op = rng.randrange(6)
         if op == 0:
-            parent[key] = rng.choice(WRONG)
+            parent[key] = _wrong(rng)
         elif op == 1:
             parent[key] = None
         elif op == 2:  # a string where a number goes, and a number where a string goes
@@ -117,11 +122,11 @@ def mutate_tree(rng: random.Random, data: Any) -> Any:
         elif op == 3 and isinstance(parent, dict):
             del parent[key]
         elif op == 4 and isinstance(parent, dict):
-            parent[rng.choice(["map", "board", "expect", "bids", "dice", "zzz"])] = rng.choice(PATHS + WRONG)
+            parent[rng.choice(["map", "board", "expect", "bids", "dice", "zzz"])] = _wrong(rng, tuple(PATHS))
         elif isinstance(old, str):
             parent[key] = rng.choice([old * rng.randrange(2, 50), old[::-1], old.upper(), "2A(" + " " * 3000, ""])
         else:
-            parent[key] = rng.choice(WRONG)
+            parent[key] = _wrong(rng)
     return data
 
 
