@@ -98,6 +98,13 @@ def _file_arguments(p: argparse.ArgumentParser, batch: bool = False) -> None:
                    help=f"a folder whose files (maps, boards) {where} (repeatable; default: only bundled names)")
 
 
+def _time_limit_argument(p: argparse.ArgumentParser, what: str) -> None:
+    from .limits import DEFAULT_LIMITS as d
+
+    p.add_argument("--time-limit", type=_positive_seconds, default=d.turn_time_limit, metavar="SECONDS",
+                   help=f"wall-clock limit: {what} (default {d.turn_time_limit:g})")
+
+
 def _limits(args: argparse.Namespace) -> Limits:
     """The limits of this run: the command's limit options, the defaults for the rest."""
     from .limits import DEFAULT_LIMITS as d, Limits
@@ -215,6 +222,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     k.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _limit_arguments(k)
     _file_arguments(k)
+    _time_limit_argument(k, "this many seconds per case file, for the whole comparison")
     k.set_defaults(func=cmd_compare)
 
     rd = sub.add_parser("readings", help="every reading of the rule options at once: each order's outcome as the "
@@ -236,6 +244,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     cv.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _limit_arguments(cv)
     _file_arguments(cv)
+    _time_limit_argument(cv, "this many seconds per case file, for the whole coverage")
     cv.set_defaults(func=cmd_coverage)
 
     w = sub.add_parser("why", help="what one order's outcome hinges on: decisions, other orders, rule options")
@@ -284,6 +293,18 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     return p
 
 
+def _command_time_limit(args: argparse.Namespace) -> Optional[float]:
+    """The wall-clock limit of the whole command, where one applies: explore, why and readings
+    answer one turn; compare and coverage get ``--time-limit`` per case file (the corpus's share)."""
+    if args.command in ("explore", "why", "readings"):
+        return args.time_limit
+    if args.command in ("compare", "coverage"):
+        from .corpus import case_files
+
+        return args.time_limit * max(1, len(case_files(args.paths)))
+    return None
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Run one command; returns the exit status (0 ok, 1 some item failed, 2 bad invocation or
     unreadable input, 3 internal error, 130 interrupted)."""
@@ -301,7 +322,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         origin = getattr(args, "file", None) if args.command != "batch" else None
         with file_access(origin=origin, allowed=getattr(args, "allow_files", None) or (),
                          max_bytes=_limits(args).max_request_bytes), \
-                deadline(args.time_limit if args.command in ("explore", "why", "readings") else None), \
+                deadline(_command_time_limit(args)), \
                 guarded_stdout():  # a full disk or an unwritable output names the output
             code: int = args.func(args)  # every command returns its exit status
             return code

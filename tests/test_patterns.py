@@ -119,3 +119,21 @@ def test_hostile_orders_at_the_limit_are_answered_quickly(family):
         res = answer_line(line, 1)
         assert time.perf_counter() - t < 3.0, (family, text[:12])
         assert res.get("error", {}).get("kind") != "internal_error", res
+
+
+# -- wall-clock limits on the commands that had none ------------------------------------------
+
+def test_render_compare_and_coverage_have_a_wall_clock_limit(tmp_path, capsys):
+    """render: the whole drawing; compare and coverage: --time-limit per case file, for the run."""
+    from dipsat.cli import main
+
+    from conftest import CORPORA, ROOT
+
+    turn = str(ROOT / "examples" / "spring1901.toml")
+    assert main(["render", turn, "-o", str(tmp_path / "x.svg"), "--time-limit", "0.000001"]) == 2
+    assert "time limit of 1e-06 s" in capsys.readouterr().err
+    assert main(["render", turn, "-o", str(tmp_path / "x.svg")]) == 0
+    for argv in (["compare", str(CORPORA / "datc" / "6.A.01.toml"), "-q"], ["coverage", str(CORPORA / "readings"), "-q"],
+                 ["compare", str(CORPORA / "continents" / "rule_01_equal_forces.toml"), "-q"]):
+        assert main([*argv, "--time-limit", "0.000001"]) == 2, argv
+        assert "time limit of" in capsys.readouterr().err
