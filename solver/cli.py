@@ -296,12 +296,13 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
 def _command_time_limit(args: argparse.Namespace) -> Optional[float]:
     """The wall-clock limit of the whole command, where one applies: explore, why and readings
     answer one turn; compare and coverage get ``--time-limit`` per case file (the corpus's share)."""
-    if args.command in ("explore", "why", "readings"):
-        return args.time_limit
+    limit: Optional[float] = getattr(args, "time_limit", None)
+    if limit is None or args.command in ("explore", "why", "readings"):
+        return limit
     if args.command in ("compare", "coverage"):
         from .corpus import case_files
 
-        return args.time_limit * max(1, len(case_files(args.paths)))
+        return limit * max(1, len(case_files(args.paths)))
     return None
 
 
