@@ -98,13 +98,6 @@ def _file_arguments(p: argparse.ArgumentParser, batch: bool = False) -> None:
                    help=f"a folder whose files (maps, boards) {where} (repeatable; default: only bundled names)")
 
 
-def _time_limit_argument(p: argparse.ArgumentParser, what: str) -> None:
-    from .limits import DEFAULT_LIMITS as d
-
-    p.add_argument("--time-limit", type=_positive_seconds, default=d.turn_time_limit, metavar="SECONDS",
-                   help=f"wall-clock limit: {what} (default {d.turn_time_limit:g})")
-
-
 def _limits(args: argparse.Namespace) -> Limits:
     """The limits of this run: the command's limit options, the defaults for the rest."""
     from .limits import DEFAULT_LIMITS as d, Limits
@@ -222,7 +215,6 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     k.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _limit_arguments(k)
     _file_arguments(k)
-    _time_limit_argument(k, "this many seconds per case file, for the whole comparison")
     k.set_defaults(func=cmd_compare)
 
     rd = sub.add_parser("readings", help="every reading of the rule options at once: each order's outcome as the "
@@ -244,7 +236,6 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     cv.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _limit_arguments(cv)
     _file_arguments(cv)
-    _time_limit_argument(cv, "this many seconds per case file, for the whole coverage")
     cv.set_defaults(func=cmd_coverage)
 
     w = sub.add_parser("why", help="what one order's outcome hinges on: decisions, other orders, rule options")
