@@ -286,15 +286,9 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
 
 def _command_time_limit(args: argparse.Namespace) -> Optional[float]:
     """The wall-clock limit of the whole command, where one applies: explore, why and readings
-    answer one turn; compare and coverage get ``--time-limit`` per case file (the corpus's share)."""
+    answer one turn (compare and coverage apply it per case themselves)."""
     limit: Optional[float] = getattr(args, "time_limit", None)
-    if limit is None or args.command in ("explore", "why", "readings"):
-        return limit
-    if args.command in ("compare", "coverage"):
-        from .corpus import case_files
-
-        return limit * max(1, len(case_files(args.paths)))
-    return None
+    return limit if args.command in ("explore", "why", "readings") else None
 
 
 def main(argv: Optional[list[str]] = None) -> int:

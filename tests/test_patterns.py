@@ -124,7 +124,7 @@ def test_hostile_orders_at_the_limit_are_answered_quickly(family):
 # -- wall-clock limits on the commands that had none ------------------------------------------
 
 def test_render_compare_and_coverage_have_a_wall_clock_limit(tmp_path, capsys):
-    """render: the whole drawing; compare and coverage: --time-limit per case file, for the run."""
+    """render: the whole drawing; compare and coverage: per case."""
     from dipsat.cli import main
 
     from conftest import CORPORA, ROOT
@@ -135,5 +135,6 @@ def test_render_compare_and_coverage_have_a_wall_clock_limit(tmp_path, capsys):
     assert main(["render", turn, "-o", str(tmp_path / "x.svg")]) == 0
     for argv in (["compare", str(CORPORA / "datc" / "6.A.01.toml"), "-q"], ["coverage", str(CORPORA / "readings"), "-q"],
                  ["compare", str(CORPORA / "continents" / "rule_01_equal_forces.toml"), "-q"]):
-        assert main([*argv, "--time-limit", "0.000001"]) == 2, argv
-        assert "time limit of" in capsys.readouterr().err
+        assert main([*argv, "--time-limit", "0.000001"]) in (1, 2), argv  # per case: that case fails
+        cap = capsys.readouterr()
+        assert "time limit" in cap.out + cap.err
