@@ -20,7 +20,8 @@ from dipsat.maps import GameMap
 from .errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from pydantic import Field, SerializeAsAny
 
-from .models import VariantRecord, Backup, Built, Disbanded, Drawable, Frozen, Outcome, Position, Unit, Waived, ARMY, FLEET
+from .models import VariantRecord, Drawable, Frozen, Position, Unit, ARMY, FLEET
+from .outcomes import Backup, Built, Disbanded, Outcome, Waived
 from .destinations import written_build_location, written_unit
 from .rules import RuleOptions
 from .notation import Notation, UnitRef, shown, too_long

@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import InputFileError, OrderError, PositionError
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
-from .models import OrderRef, Outcome, Position, Unit, canonical_units
+from .models import Position, Unit, canonical_units
+from .outcomes import OrderRef, Outcome
 from .rules import RuleOptions
 
 if TYPE_CHECKING:
@@ -261,7 +262,7 @@ def outcome_details(o: Outcome, pos: Position) -> dict[str, Any]:
 def _detail_json(v: Any, pos: Position) -> Any:
     from pydantic import BaseModel
 
-    from .models import Strength
+    from .outcomes import Strength
 
     if isinstance(v, OrderRef):
         return order_json(v, pos)

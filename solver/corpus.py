@@ -17,7 +17,8 @@ from .errors import DipsatError, InputFileError
 from .files import file_access
 from .game import Game, PhaseOrders, SavedGame, StartSpec, replay
 from .limits import DEFAULT_LIMITS, Limits
-from .models import MovementResult, Outcome, Position, Unit
+from .models import Position, Unit
+from .outcomes import MovementResult, Outcome
 from .pipeline import Pipeline
 from .rules import RuleOptions
 

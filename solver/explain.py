@@ -20,25 +20,8 @@ from .formulas import (
     is_formula,
     value_of,
 )
-from .models import (
-    Backup,
-    Bounced,
-    Convoy,
-    Move,
-    Moved,
-    MovementResult,
-    NoPath,
-    Obstacle,
-    Order,
-    Outcome,
-    Position,
-    Strength,
-    Support,
-    Term,
-    Unit,
-    canonical_units,
-    order_ref,
-)
+from .models import Convoy, Move, Order, Position, Support, Unit, canonical_units
+from .outcomes import Backup, Bounced, Moved, MovementResult, NoPath, Obstacle, Outcome, Strength, Term, order_ref
 
 if TYPE_CHECKING:
     from .movement import MovementRules

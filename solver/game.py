@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from .api import _power_name, load_model, read_data_file
 from .errors import DipsatError, InputFileError
 from .limits import DEFAULT_LIMITS, Limits, TurnTimeout, check_request_size, deadline
-from .models import Outcome, Position
+from .models import Position
+from .outcomes import Outcome
 from .phases import Calendar
 from .pipeline import Pipeline
 

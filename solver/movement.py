@@ -42,24 +42,8 @@ from .formulas import (
     Values,
     is_formula,
 )
-from .models import (
-    FLEET,
-    Convoy,
-    Convoyed,
-    Cut,
-    Dislodged,
-    Disrupted,
-    Given,
-    Held,
-    Move,
-    MovementResult,
-    Outcome,
-    Position,
-    Spared,
-    Support,
-    Void,
-    order_ref,
-)
+from .models import FLEET, Convoy, Move, Position, Support
+from .outcomes import Convoyed, Cut, Dislodged, Disrupted, Given, Held, MovementResult, Outcome, Spared, Void, order_ref
 from .option_space import guarded
 from .orders import BoundOrders, Geography, describe_unit
 from .rules import RuleOptions

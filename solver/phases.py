@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
 
 from .errors import InputFileError
-from .models import MovementResult, Position
+from .models import Position
+from .outcomes import MovementResult
 from .rules import RuleOptions
 
 if TYPE_CHECKING:

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 from .errors import InputFileError
 from .equations import Solution, enumerate_all, solve_system
 from .formulas import Key, Value
-from .models import MovementResult, Position
+from .models import Position
+from .outcomes import MovementResult
 from .rules import RuleOptions
 
 if TYPE_CHECKING:

@@ -22,7 +22,8 @@ from .corpus import PlayedGame, adjudicate_case, case_files, dislodged_units, lo
 from .files import file_access
 from .formulas import Key, Value, Var
 from .errors import DipsatError
-from .models import Convoy, Move, OrderBody, Outcome, Support
+from .models import Convoy, Move, OrderBody, Support
+from .outcomes import Outcome
 from .encoding import Encoding, _name, _unit_of
 from .pipeline import Pipeline, Prepared
 from .rules import RuleOptions

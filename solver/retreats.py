@@ -18,7 +18,8 @@ from dipsat.maps import GameMap
 
 from .destinations import written_destination, written_unit
 from .errors import IllegalOrder, OrderError
-from .models import VariantRecord, Backup, Bounced, Disbanded, Drawable, Frozen, Moved, MovementResult, OrderRef, Outcome, Partial, Position, Unit
+from .models import VariantRecord, Drawable, Frozen, Position, Unit
+from .outcomes import Backup, Bounced, Disbanded, Moved, MovementResult, OrderRef, Outcome, Partial
 from .notation import Notation, ParsedOrder
 from .notation_additions import written_count
 from .orders import describe_unit

@@ -40,8 +40,9 @@ from collections import defaultdict
 from typing import Callable, ClassVar, Mapping, Optional, Sequence
 
 from .formulas import AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, variables
-from .models import (Bounced, Convoy, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Moved, NoPath, Obstacle, Outcome,
-                     OrderRef, Partial, Position, Support, Unit, Void, order_ref)
+from .models import Convoy, Position, Support, Unit
+from .outcomes import (Bounced, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Moved, NoPath, Obstacle, Outcome,
+                       OrderRef, Partial, Void, order_ref)
 from .errors import AmbiguousOrder, IllegalOrder, OrderError
 from .encoding import Encoding, Terms, _name
 from .explain import SolvedTurn

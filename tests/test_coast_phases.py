@@ -13,7 +13,8 @@ from typing import Optional
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dipsat.models import Move, Moved, MovementResult, Position, Refused, Unit
+from dipsat.models import Move, Position, Unit
+from dipsat.outcomes import Moved, MovementResult, Refused
 from dipsat.pipeline import Pipeline
 from dipsat.variants import find_variant
 

@@ -6,8 +6,9 @@ detail of a variant."""
 import pytest
 
 from dipsat.api import outcome_details
-from dipsat.models import (DETAIL_KINDS, OUTCOME_CLASSES, Bounced, Detail, Held, Moved, Outcome, OrderRef, Position,
-                           Unit, outcome_from, register_detail_kind)
+from dipsat.models import Position, Unit
+from dipsat.outcomes import (DETAIL_KINDS, OUTCOME_CLASSES, Bounced, Detail, Held, Moved, Outcome, OrderRef, outcome_from,
+                             register_detail_kind)
 from dipsat.variants import VARIANTS
 
 from detail_kind_example import Omen

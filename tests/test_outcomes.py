@@ -4,8 +4,8 @@ import json
 
 from dipsat.api import adjudicate
 from dipsat.cli import main
-from dipsat.models import (OUTCOME_KINDS, Bounced, Cut, Dislodged, Given, Held, Moved, NoPath, OrderRef, Outcome,
-                           Refused, Void, outcome_from)
+from dipsat.outcomes import (OUTCOME_KINDS, Bounced, Cut, Dislodged, Given, Held, Moved, NoPath, OrderRef, Outcome, Refused,
+                             Void, outcome_from)
 
 from conftest import ROOT
 
@@ -106,7 +106,7 @@ def test_json_outcomes_carry_typed_culprits(capsys):
 
 
 def test_adjustment_and_retreat_outcomes_are_typed():
-    from dipsat.models import Built, Disbanded, Waived
+    from dipsat.outcomes import Built, Disbanded, Waived
 
     res = adjudicate({"phase": "adjustment", "units": {"France": ["A Par"]},
                       "owners": {"France": ["Par", "Bre", "Mar"]},

@@ -2,7 +2,7 @@
 typed fields; their words are rendered from those fields alone."""
 
 from dipsat.api import adjudicate
-from dipsat.models import Bounced, Dislodged, Given, Held, Obstacle, Outcome, Partial, outcome_from
+from dipsat.outcomes import Bounced, Dislodged, Given, Held, Obstacle, Outcome, Partial, outcome_from
 
 
 def _outcomes(req: dict) -> dict[str, Outcome]:
@@ -65,7 +65,7 @@ def test_multinational_tallies_and_flyovers_are_typed():
     move's outcome, rendered as the seed writes them."""
     from conftest import ROOT
     from dipsat.api import adjudicate, load_request
-    from dipsat.models import Moved
+    from dipsat.outcomes import Moved
     from dipsat.variants.multinational.details import NonAttack, Tally
 
     res = adjudicate(load_request(ROOT / "tests" / "corpora" / "multinational" / "mn_e.toml"))
@@ -83,7 +83,8 @@ def test_multinational_tallies_and_flyovers_are_typed():
 
 
 def test_multinational_default_removals_carry_their_lots():
-    from dipsat.models import Disbanded, Lots, Position, Unit
+    from dipsat.models import Position, Unit
+    from dipsat.outcomes import Disbanded, Lots
     from dipsat.variants import find_variant
     from dipsat.variants.multinational.phases import _adjustments
 

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 from xml.sax.saxutils import escape
 
-from dipsat.models import Outcome, Position
+from dipsat.models import Position
+from dipsat.outcomes import Outcome
 from dipsat.render.geometry import fit_and_spread, power_colours
 from dipsat.render.png import find_browser, png_converters, screenshot, svg_size, svg_to_png
 from dipsat.render.scene import COLOURS, RenderError, RenderHints, Scene, outcome_status, scene_of

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from dipsat.errors import DipsatError
 from dipsat.maps import GameMap
-from dipsat.models import Convoy, Move, Order, Outcome, Position, Support, Unit
+from dipsat.models import Convoy, Move, Order, Position, Support, Unit
+from dipsat.outcomes import Outcome
 
 if TYPE_CHECKING:
     pass

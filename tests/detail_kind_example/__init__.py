@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from dipsat.models import Bounced, Detail, Moved, Outcome, register_detail_kind
+from dipsat.outcomes import Bounced, Detail, Moved, Outcome, register_detail_kind
 
 
 @register_detail_kind

@@ -1,4 +1,4 @@
-"""Multinational's own facts about outcomes (detail kinds, :class:`dipsat.models.Detail`): the
+"""Multinational's own facts about outcomes (detail kinds, :class:`dipsat.outcomes.Detail`): the
 seed's tallies of strengths ("Attacking strength: 5 (3 Sas, 2 Wyo)") and moves that attack
 nothing (fly-overs), registered when the package is imported; each says a move's words (the
 core's outcome kinds know none of them).
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal, Optional
 
-from dipsat.models import Bounced, Detail, Frozen, Moved, NoPath, Outcome, register_detail_kind
+from dipsat.models import Frozen
+from dipsat.outcomes import Bounced, Detail, Moved, NoPath, Outcome, register_detail_kind
 
 
 class TallyPart(Frozen):

@@ -7,15 +7,8 @@ from __future__ import annotations
 from typing import Literal, Optional
 
 from dipsat.formulas import AND, FALSE, NOT, OR, TRUE, Formula, Values
-from dipsat.models import (
-    Bounced,
-    Move,
-    Moved,
-    NoPath,
-    Outcome,
-    Position,
-    Support,
-)
+from dipsat.models import Move, Position, Support
+from dipsat.outcomes import Bounced, Moved, NoPath, Outcome
 from dipsat.encoding import Encoding, Terms, decision_key, term_value
 from dipsat.movement import MovementRules
 from dipsat.variants.multinational.details import NonAttack, Tally, TallyPart

@@ -9,17 +9,8 @@ from typing import TYPE_CHECKING
 from dipsat.adjustments import AdjustmentResult
 from dipsat.destinations import written_build_location, written_destination, written_unit
 from dipsat.errors import DipsatError, InputFileError, OrderError
-from dipsat.models import (
-    Bounced,
-    Built,
-    Disbanded,
-    Lots,
-    Moved,
-    OrderRef,
-    Outcome,
-    Position,
-    Waived,
-)
+from dipsat.models import Position
+from dipsat.outcomes import Bounced, Built, Disbanded, Lots, Moved, OrderRef, Outcome, Waived
 from dipsat.phases import DiplomacyYear, Phases
 from dipsat.rules import RuleOptions
 from dipsat.variant import Variant
@@ -28,7 +19,7 @@ from dipsat.variants.multinational.options import KINDS, MultinationalOptions
 if TYPE_CHECKING:
     from dipsat.chance import RandomSource
     from dipsat.maps import GameMap
-    from dipsat.models import MovementResult
+    from dipsat.outcomes import MovementResult
     from dipsat.retreats import RetreatResult
 
 

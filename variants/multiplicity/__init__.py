@@ -18,7 +18,8 @@ from typing import Optional
 
 from dipsat.adjustments import AdjustmentResult
 from dipsat.errors import PositionError
-from dipsat.models import ARMY, FLEET, MovementResult, Position, Unit
+from dipsat.models import ARMY, FLEET, Position, Unit
+from dipsat.outcomes import MovementResult
 from dipsat.phases import DiplomacyYear, Phases
 from dipsat.retreats import RetreatResult
 from dipsat.rules import RuleOptions

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 from dipsat.errors import OrderError
-from dipsat.models import MovementResult, Outcome, Position
+from dipsat.models import Position
+from dipsat.outcomes import MovementResult, Outcome
 from dipsat.notation import too_long
 from dipsat.phases import DiplomacyYear, Orders
 

@@ -1,4 +1,4 @@
-"""Multiplicity Plus's own facts about outcomes (detail kinds, :class:`dipsat.models.Detail`):
+"""Multiplicity Plus's own facts about outcomes (detail kinds, :class:`dipsat.outcomes.Detail`):
 merges (rules 2-4, 6) and supports of a merge, attacks on a component of a multinational unit (rule 5(b)), seaworthiness
 (rules 7, 10), cut budgets (rule 6), the implied support of a merge, retreat battles (rule 11),
 a force of sides, and the part of a split (rule 10).  Each is registered when the package is
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from dipsat.models import (Bounced, Cut, Detail, Dislodged, Given, Held, Moved, Outcome, Partial, against_words,
-                           register_detail_kind, rule_words, via_words)
+from dipsat.outcomes import (Bounced, Cut, Detail, Dislodged, Given, Held, Moved, Outcome, Partial, against_words,
+                             register_detail_kind, rule_words, via_words)
 
 
 @register_detail_kind

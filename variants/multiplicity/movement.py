@@ -38,9 +38,9 @@ from typing import Callable, Optional, Sequence
 
 from dipsat.equations import Component, System
 from dipsat.formulas import AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, IntExpr, Key, Values, evaluate
-from dipsat.models import (ARMY, FLEET, Backup, Bounced, Convoy, Convoyed, Cut, Detail, Disrupted, Dislodged, Given,
-                           Held, Move, Moved, MovementResult, NoPath, Obstacle, OrderRef, Outcome, Partial, Position,
-                           Strength, Support, Term, Unit, Void, order_ref)
+from dipsat.models import ARMY, FLEET, Convoy, Move, Position, Support, Unit
+from dipsat.outcomes import (Backup, Bounced, Convoyed, Cut, Detail, Disrupted, Dislodged, Given, Held, Moved,
+                             MovementResult, NoPath, Obstacle, OrderRef, Outcome, Partial, Strength, Term, Void, order_ref)
 from dipsat.encoding import Encoding
 from dipsat.movement import MovementRules
 from dipsat.stacks import forces_fail_with_moves, slot_cut

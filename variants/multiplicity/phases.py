@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from dipsat.adjustments import AdjustmentResult
 from dipsat.errors import IllegalOrder, OrderError
-from dipsat.models import ARMY, FLEET, Bounced, Built, Disbanded, Move, Moved, MovementResult, Outcome, Position, Unit
+from dipsat.models import ARMY, FLEET, Move, Position, Unit
+from dipsat.outcomes import Bounced, Built, Disbanded, Moved, MovementResult, Outcome
 from dipsat.notation import ParsedOrder
 from dipsat.notation_additions import written_parts
 from dipsat.retreats import RetreatOption, RetreatResult

@@ -21,7 +21,8 @@ from typing import Callable, ClassVar, Literal
 
 from dipsat.formulas import Formula
 from dipsat.errors import PositionError
-from dipsat.models import Hold, MovementResult, OrderBody, Position
+from dipsat.models import Hold, OrderBody, Position
+from dipsat.outcomes import MovementResult
 from dipsat.notation import ParsedOrder
 from dipsat.phases import DiplomacyYear, Phases, Victory
 from dipsat.retreats import RetreatResult, adjudicate_stack_retreats
