@@ -451,7 +451,8 @@ def test_movement_through_the_core_hooks():
     (no wholesale encode, and the core's path_open and prevent_zero mean what they say)."""
     from dipsat.movement import MovementRules
     from dipsat.pipeline import Pipeline
-    from dipsat.variants.multiplicity.movement import Enc, MultiplicityRules
+    from dipsat.variants.multiplicity.encoding import Enc
+    from dipsat.variants.multiplicity.movement import MultiplicityRules
 
     for name in ("encode", "path_open", "prevent_zero"):
         assert getattr(MultiplicityRules, name) is getattr(MovementRules, name), name

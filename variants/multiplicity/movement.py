@@ -3,7 +3,8 @@
 The turn is a system of exact equations over the engine's decisions (:mod:`dipsat.equations`),
 built by the core's shared :meth:`MovementRules.encode`; this module says what they are for this
 variant through its hooks (``collect``, ``plan``, ``decisions``, ``battle``, ``cuts``,
-``path_formula``, ``convoy_formula``) and explains a solution in its own terms.
+``path_formula``, ``convoy_formula``) over its own record of the turn (:mod:`.encoding`);
+:mod:`.explain` says what a solution means in the variant's own terms.
 
 * A **side** is the nations acting as one: a nation, or two nations whose orders agree to merge
   (rule 5).  A **force** is every unit of one side ordered to one space (rule 3: units of one
@@ -33,59 +34,21 @@ variant through its hooks (``collect``, ``plan``, ``decisions``, ``battle``, ``c
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 from dipsat.equations import Component, System
-from dipsat.formulas import AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, IntExpr, Key, Values, evaluate
-from dipsat.models import ARMY, FLEET, Convoy, Move, Position, Support, Unit
-from dipsat.outcomes import (Backup, Bounced, Convoyed, Cut, Detail, Disrupted, Dislodged, Given, Held, Moved,
-                             MovementResult, NoPath, Obstacle, OrderRef, Outcome, Partial, Strength, Term, Void, order_ref)
-from dipsat.encoding import Encoding
+from dipsat.formulas import AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, IntExpr, Key, Values
+from dipsat.models import ARMY, FLEET, Convoy, Move, Position, Support
+from dipsat.outcomes import MovementResult
 from dipsat.movement import MovementRules
 from dipsat.stacks import forces_fail_with_moves, slot_cut
 from dipsat.orders import BoundOrders, describe_unit
 
-from .details import ComponentAttack, CutBudget, ImpliedSupport, Merge, OfMerge, Seaworthiness, Sides, SplitPart
+from .details import Seaworthiness
+from .encoding import CutTerms, Enc, ForceKey, Side, Slot, Terms, dkey
+from .explain import explain_turn
 from .options import MultiplicityOptions
 from .orders import InsideAttack, InsideSupport, MergeAttack, MergeMove, MergeSupport, MultiplicityBound
-
-Terms = list[tuple[str, int, Formula]]
-Side = tuple[str, ...]  # nations, sorted
-ForceKey = tuple[Side, str]  # (side, space)
-CutTerms = list[tuple[Optional[str], int, Formula]]  # (space it cannot cut towards, weight, when)
-
-
-def _k(kind: str, u: int, part: int = 0) -> Key:
-    return Key(kind, u, part)
-
-
-@dataclass
-class Slot:
-    key: Key
-    unit: int
-    aim: Optional[str]  # the space the support is for (a supported move's target), None: in place
-    what: str  # "written", "merge" (implied, rule 4(b) first part), "in place" (rule 4(b) second part)
-
-
-@dataclass
-class Enc(Encoding):
-    """The core's encoding of a turn (moves, routes "land" or "convoy", occupants, forces keyed by
-    side and space, supports of forces, hold supports per space, sea routes of convoyed armies,
-    head-to-head forces) plus what these rules add."""
-
-    owners: dict[str, frozenset[str]] = field(default_factory=dict)  # space -> nations standing there
-    supports_of_force: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))
-    hold_supports_at: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
-    merge_supports: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))
-    inside_supports: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
-    merge_attacks: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))  # attack -> merging movers
-    implied_merge: dict[ForceKey, list[int]] = field(default_factory=lambda: defaultdict(list))  # stationary units
-    in_place: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))  # merging movers
-    support_slots: dict[int, list[Slot]] = field(default_factory=dict)  # supporter -> one decision per unit
-    convoyers: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
-    not_seaworthy: dict[ForceKey, Seaworthiness] = field(default_factory=dict)
-    cut_rank: dict[Key, int] = field(default_factory=dict)  # slot -> its place in the default cutting order
 
 
 class MultiplicityRules(MovementRules[Enc]):
@@ -175,11 +138,11 @@ class MultiplicityRules(MovementRules[Enc]):
         """Each force's strength (an integer decision) and seaworthiness; each inside attack."""
         keys = sorted(enc.forces, key=lambda k: enc.forces[k][0])
         out: list[tuple[Key, str, Definition]] = [
-            (_k("strength", enc.forces[k][0]), "strength", self._sum(self.force_terms(enc, k))) for k in keys]
-        out += [(_k("seaworthy", enc.forces[k][0]), "seaworthy", self.seaworthy(enc, k)) for k in keys]
+            (dkey("strength", enc.forces[k][0]), "strength", self._sum(self.force_terms(enc, k))) for k in keys]
+        out += [(dkey("seaworthy", enc.forces[k][0]), "seaworthy", self.seaworthy(enc, k)) for k in keys]
         for f, o in sorted(enc.bound.orders.items()):
             if isinstance(o.body, InsideAttack):
-                out.append((_k("inside", f), "inside", self.inside_formula(enc, f)))
+                out.append((dkey("inside", f), "inside", self.inside_formula(enc, f)))
         return out
 
     def battle(self, enc: Enc, movers: list[int]) -> Formula:
@@ -271,7 +234,7 @@ class MultiplicityRules(MovementRules[Enc]):
         for s, (aim, what) in sorted(gives.items()):
             n = self.weight(pos, s, aim) if aim is not None else self.weight(pos, s, pos.units[s].province)
             kind = "support"
-            enc.support_slots[s] = [Slot(_k(kind, s, j + 1), s, aim, what) for j in range(max(n, 0))]
+            enc.support_slots[s] = [Slot(dkey(kind, s, j + 1), s, aim, what) for j in range(max(n, 0))]
         by_prov: dict[str, list[int]] = defaultdict(list)
         for s in sorted(enc.support_slots):
             by_prov[pos.units[s].province].append(s)
@@ -347,13 +310,13 @@ class MultiplicityRules(MovementRules[Enc]):
         by_sea: dict[str, list[int]] = defaultdict(list)
         for f in enc.convoyers.get(u, []):
             by_sea[pos.units[f].province].append(f)
-        return OR(*(AND(*(VAR(_k("convoy", f)) for s in r for f in by_sea[s])) for r in enc.routes[u]))
+        return OR(*(AND(*(VAR(dkey("convoy", f)) for s in r for f in by_sea[s])) for r in enc.routes[u]))
 
     def move_var(self, u: int) -> Formula:
-        return VAR(_k("move", u))
+        return VAR(dkey("move", u))
 
     def force_enters(self, enc: Enc, k: ForceKey) -> Formula:
-        return VAR(_k("force", enc.forces[k][0]))
+        return VAR(dkey("force", enc.forces[k][0]))
 
     # strengths ---------------------------------------------------------------------------------
     @staticmethod
@@ -422,7 +385,7 @@ class MultiplicityRules(MovementRules[Enc]):
         return GE([(w, f) for _, w, f in plus] + [(-w, f) for _, w, f in minus], 1)
 
     def beats(self, enc: Enc, attack: Terms, rival: ForceKey) -> Formula:
-        full = INT(_k("strength", enc.forces[rival][0]))
+        full = INT(dkey("strength", enc.forces[rival][0]))
         return OR(self.force_prevent_zero(enc, rival), GE([(w, f) for _, w, f in attack] + [(-1, full)], 1))
 
     def seaworthy(self, enc: Enc, k: ForceKey) -> Formula:
@@ -460,7 +423,7 @@ class MultiplicityRules(MovementRules[Enc]):
         side, p = k
         rivals = [r for r in enc.forces if r[1] == p and r != k]
         full = self.force_terms(enc, k)
-        sea = VAR(_k("seaworthy", enc.forces[k][0]))
+        sea = VAR(dkey("seaworthy", enc.forces[k][0]))
         if not self.hostile(enc, k):
             return AND(sea, *(self.beats(enc, full, r) for r in rivals))
         owners = enc.owners[p]
@@ -488,7 +451,7 @@ class MultiplicityRules(MovementRules[Enc]):
         prov = pos.units[a].province
         attack = [(enc.labels[a], self.weight(pos, a, prov), TRUE)] + self.slot_terms(enc, enc.inside_supports.get(a, []), "support")
         # units merging into the attacking component with a combined order count when they arrive
-        attack += [(f"merging {enc.labels[u]}", self.weight(pos, u, prov), VAR(_k("move", u))) for u in enc.merge_attacks.get(a, [])]
+        attack += [(f"merging {enc.labels[u]}", self.weight(pos, u, prov), VAR(dkey("move", u))) for u in enc.merge_attacks.get(a, [])]
         victims = [v for v in enc.occupants.get(prov, []) if pos.units[v].power == body.victim and v not in enc.moves]
         hold = [s for s in enc.hold_supports_at.get(prov, []) if self.supported_power(enc, s) == body.victim]
         defence = [(enc.labels[v], self.weight(pos, v, prov), TRUE) for v in victims] + self.slot_terms(enc, hold, "support")
@@ -577,250 +540,4 @@ class MultiplicityRules(MovementRules[Enc]):
 
     # -- explanation ---------------------------------------------------------------------------
     def explain(self, enc: Enc, values: Values, components: Sequence[Component]) -> MovementResult:
-        return _explain(self, enc, values, components)
-
-
-def _explain(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequence[Component]) -> MovementResult:
-    b = enc.bound
-    pos = b.position
-    m = impl.map
-
-    def val(f: Formula) -> bool:
-        return evaluate(f, values)
-
-    def strength(name: str, owner: str, terms: Terms) -> Strength:
-        return Strength(name=name, owner=owner, terms=tuple(Term(label=l, weight=w, active=val(f)) for l, w, f in terms))
-
-    moved = {u for u in enc.moves if values[_k("move", u)]}
-    dislodged_by: dict[int, int] = {}
-    for k, members in enc.forces.items():
-        if not impl.hostile(enc, k) or not values[_k("force", members[0])]:
-            continue
-        into = next((x for x in members if x in moved), members[0])
-        for v in enc.occupants.get(k[1], []):
-            if v not in moved and pos.units[v].power not in k[0]:
-                dislodged_by.setdefault(v, into)
-    inside_won: dict[int, bool] = {}
-    for a, o in sorted(b.orders.items()):
-        if isinstance(o.body, InsideAttack) and a not in dislodged_by:
-            won = bool(values[_k("inside", a)])
-            inside_won[a] = won
-            prov = pos.units[a].province
-            victims = [v for v in enc.occupants.get(prov, []) if pos.units[v].power == o.body.victim and v not in moved]
-            if won:
-                for v in victims:
-                    dislodged_by.setdefault(v, a)
-            else:
-                dislodged_by.setdefault(a, victims[0] if victims else a)
-                if impl.rules.merge_attack_failure == "component":  # the units that merged in took part
-                    for u in enc.merge_attacks.get(a, []):
-                        if u in moved:
-                            dislodged_by.setdefault(u, victims[0] if victims else a)
-    overridden: dict[Key, Component] = {}
-    for c in components:
-        for key in c.overrides:
-            overridden[key] = c
-
-    def slots_text(s: int) -> tuple[int, int]:
-        sl = enc.support_slots.get(s, [])
-        return sum(1 for x in sl if values[x.key]), len(sl)
-
-    def cutters(s: int) -> list[OrderRef]:
-        prov = pos.units[s].province
-        return [order_ref(b.orders[x]) for k, _ in impl.cutting_groups(enc, prov) for x in enc.forces[k] if val(impl.path_open(enc, x))]
-
-    outcomes: list[Outcome] = []
-    for u in range(len(pos.units)):
-        o = b.orders[u]
-        body = o.body
-        dis = dislodged_by.get(u)
-        dis_ref = order_ref(b.orders[dis]) if dis is not None else None
-        common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_ref)
-        split_of = b.split_headers.get(u) if isinstance(b, MultiplicityBound) else None
-        if isinstance(body, Move):
-            k = enc.force_of[u]
-            hostile = impl.hostile(enc, k)
-            restricted = enc.owners[k[1]] if hostile and not all(v in moved for v in enc.occupants.get(k[1], [])) else frozenset()
-            att = strength("attack" if hostile else "strength", f"{' + '.join(k[0])} into {m.provinces[k[1]].name}",
-                           impl.force_terms(enc, k, restricted))
-            together = [enc.labels[x] for x in enc.forces[k] if b.orders[x].text != o.text]
-            staying = [enc.labels[v] for v in enc.occupants.get(k[1], []) if pos.units[v].power in k[0] and v not in enc.moves]
-            merge = Merge(nations=k[0], with_units=tuple(together + staying)) \
-                if together or staying or len(k[0]) > 1 else None
-            backup = overridden[_k("move", u)].backup if _k("move", u) in overridden else None
-            backup_rule = backup[1] if backup else None
-            if u in moved:
-                joined = ComponentAttack(victim=m.powers[body.victim].adjective, rule="rule 5(b)", joined=True) \
-                    if isinstance(body, MergeAttack) else None
-                outcomes.append(Moved.build(order_kind="move", backup_rule=backup_rule, strengths=(att,),
-                                            details=_present(merge, joined), **common))
-                continue
-            if not val(impl.path_open(enc, u)):
-                fleets = enc.convoyers.get(u, [])
-                outcomes.append(NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets),
-                                             broken=tuple(order_ref(b.orders[f]) for f in fleets if not values.get(_k("convoy", f), False)),
-                                             **common))
-                continue
-            obstacles: list[Obstacle] = []
-            culprits: list[OrderRef] = []
-            strengths = [att]
-            sea = enc.not_seaworthy.get(k)
-            if sea is None and not values[_k("seaworthy", enc.forces[k][0])]:
-                sea = Seaworthiness(case="leaving", rule="rule 10")
-            if hostile and k in enc.force_h2h:
-                opp, opp_units = enc.force_h2h[k]
-                ds = strength("force", f"{' + '.join(opp[0])} into {m.provinces[opp[1]].name} and the units staying",
-                              impl.force_terms(enc, opp) + impl.defence_terms(enc, k[1], tuple(opp_units)))
-                strengths.append(ds)
-                if ds.value >= att.value:
-                    refs = [order_ref(b.orders[v]) for v in opp_units]
-                    obstacles.append(Obstacle.build(why="head_to_head", by=refs[0], strength=ds))
-                    culprits.extend(refs)
-            elif hostile and restricted:
-                d = strength("defence", m.provinces[k[1]].name, impl.defence_terms(enc, k[1]))
-                strengths.append(d)
-                if d.value >= att.value:
-                    refs = [order_ref(b.orders[v]) for v in enc.occupants.get(k[1], [])]
-                    obstacles.append(Obstacle.build(why="hold", by=refs[0], strength=d))
-                    culprits.extend(refs)
-            for r in sorted(enc.forces):
-                if r[1] == k[1] and r != k and not val(impl.force_prevent_zero(enc, r)):
-                    ps = strength("strength", f"{' + '.join(r[0])} into {m.provinces[r[1]].name}", impl.force_terms(enc, r))
-                    if ps.value >= att.value:
-                        strengths.append(ps)
-                        refs = [order_ref(b.orders[x]) for x in enc.forces[r]]
-                        culprits.extend(refs)
-                        obstacles.append(Obstacle.build(why="stand_off", by=refs[0], label=" + ".join(r[0]), strength=ps))
-            outcomes.append(Bounced.build(order_kind="move", by=tuple(culprits), obstacles=tuple(obstacles),
-                                          backup_rule=backup_rule, strengths=tuple(strengths),
-                                          details=_present(Sides(), sea), **common))
-            continue
-        if isinstance(body, (Support, MergeSupport, InsideSupport)):
-            kind = "support"
-            if not enc.matched.get(u):
-                outcomes.append(Void.build(order_kind=kind, several=True, **common))
-                continue
-            given, n = slots_text(u)
-            if given == n:
-                outcomes.append(Given.build(order_kind=kind, units=max(n, 1),
-                                            details=(OfMerge(),) if isinstance(body, MergeSupport) else (), **common))
-            elif dis_ref is not None:
-                outcomes.append(Cut.build(order_kind=kind, by=(dis_ref,), **common))
-            else:
-                by = tuple(cutters(u))
-                budget = _budget(impl, enc, values, u)
-                if given == 0:
-                    outcomes.append(Cut.build(order_kind=kind, by=by, details=_present(budget), **common))
-                else:
-                    outcomes.append(Partial.build(order_kind=kind, by=by, kept=given, total=n, details=_present(budget),
-                                                  **common))
-            continue
-        if isinstance(body, InsideAttack):
-            attack, defence = impl.inside_terms(enc, u)
-            att_s, def_s = strength("attack", enc.labels[u], attack), strength("defence", m.powers[body.victim].adjective, defence)
-            attack_on = ComponentAttack(victim=m.powers[body.victim].adjective, rule="rule 5(b)")
-            if dis_ref is not None and u not in inside_won:
-                outcomes.append(Dislodged.build(order_kind="hold", by=(dis_ref,), **common))
-            elif inside_won.get(u):
-                outcomes.append(Moved.build(order_kind="move", strengths=(att_s, def_s), details=(attack_on,), **common))
-            else:
-                outcomes.append(Bounced.build(order_kind="move", strengths=(att_s, def_s), details=(attack_on,), **common))
-            continue
-        if isinstance(body, Convoy):
-            carried = [a for a in enc.convoyers if u in enc.convoyers[a]]
-            if not enc.matched.get(u):
-                outcomes.append(Void.build(order_kind="convoy", several=True, **common))
-            elif values[_k("convoy", u)] and any(values.get(_k("path", a), False) for a in carried):
-                outcomes.append(Convoyed.build(order_kind="convoy", **common))
-            elif dis_ref is not None:
-                outcomes.append(Disrupted.build(order_kind="convoy", cause="dislodged", by=(dis_ref,), **common))
-            else:
-                outcomes.append(Disrupted.build(order_kind="convoy", cause="no_path",
-                                                by=tuple(order_ref(b.orders[a]) for a in sorted(carried)), **common))
-            continue
-        # a hold (or an implicit one)
-        implied = None
-        if enc.support_slots.get(u):
-            given, n = slots_text(u)
-            implied = ImpliedSupport(given=given, total=n) if n else None
-        if dis_ref is not None:
-            outcomes.append(Dislodged.build(order_kind="hold", by=(dis_ref,), details=_present(implied), **common))
-        else:
-            outcomes.append(Held.build(order_kind="hold", details=_present(implied, SplitPart(header=split_of) if split_of else None),
-                                       **common))
-    outcomes = _one_per_order(b, outcomes)
-    for rej in sorted(b.rejected, key=lambda r: (r.power, r.unit if r.unit is not None else -1, r.text, r.reason)):
-        outcomes.append(Outcome.rejected(rej.power, rej.text, rej.severity, rej.reason, rej.unit))
-    new_units: list[Unit] = []
-    for u, unit in enumerate(pos.units):
-        if u in dislodged_by:
-            continue
-        new_units.append(unit.model_copy(update={"location": enc.moves[u].dest}) if u in moved else unit)
-    after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
-                     owners=pos.owners).canonical()
-    occupied_after = {x.province for x in new_units}
-    # rule 3: "Stand-offs can only occur between units belonging to different Powers": a space
-    # is left empty by a stand-off when forces of two sides or more kept their strength there
-    # (a lone force that fails, unseaworthy or held back by rule 10, stands off with nobody)
-    standing: dict[str, set[Side]] = defaultdict(set)
-    for k, members in enc.forces.items():
-        if (k[1] not in occupied_after and not any(x in moved for x in members) and not val(impl.force_prevent_zero(enc, k))
-                and any(val(impl.path_open(enc, x)) for x in members) and values.get(_k("strength", members[0]), 0)):
-            standing[k[1]].add(k[0])
-    contested = sorted(p for p, sides in standing.items() if len(sides) > 1)
-    backups = tuple(Backup.model_validate(dict(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
-                           orders=tuple(sorted({b.orders[n.unit].text for n in c.decisions if n.unit in b.orders}))))
-                    for c in components if c.backup)
-    return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
-                          dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
-                          contested=tuple(contested), convoyed=tuple(sorted(u for u in moved if enc.route[u] == "convoy")),
-                          failed_into=tuple(sorted({enc.dest[u] for u in enc.moves if u not in moved})))
-
-
-def _one_per_order(b: BoundOrders, outcomes: list[Outcome]) -> list[Outcome]:
-    """One outcome per written order: the parts of an A/F ordered together (``A/F(ENG)-Bre``)
-    are one order.  The outcome shown is the part that does what the order says (a convoy
-    rather than the army aboard), a failure before a success."""
-    written = b.written if isinstance(b, MultiplicityBound) else {}
-    groups: dict[tuple[str, str, int], list[Outcome]] = {}
-    order: list[tuple[str, str, int]] = []
-    for o in outcomes:
-        idx = written.get(o.unit, -1 - (o.unit or 0)) if o.unit is not None else -1
-        key = (o.power, o.text, idx)
-        if key not in groups:
-            groups[key] = []
-            order.append(key)
-        groups[key].append(o)
-    rejected = {(r.power, r.text) for r in b.rejected}
-    out = []
-    for key in order:
-        parts = groups[key]
-        if (key[0], key[1]) in rejected and all(o.order_kind == "hold" for o in parts):
-            continue  # the army aboard an A/F whose convoy order was rejected: the rejection says it
-        best = min(parts, key=lambda o: (o.order_kind == "hold" and len(parts) > 1, o.succeeded))
-        out.append(best)
-    return out
-
-
-def _present(*details: Optional[Detail]) -> tuple[Detail, ...]:
-    """The details given (None: not there), in order."""
-    return tuple(d for d in details if d is not None)
-
-
-def _budget(impl: MultiplicityRules, enc: Enc, values: Values, s: int) -> Optional[CutBudget]:
-    """Why the cut stopped where it did: the strongest attack's cutting strength (rule 6), less
-    what comes from the space the support is aimed at."""
-    pos = enc.bound.position
-    aim = enc.support_slots[s][0].aim if enc.support_slots.get(s) else None
-    best: Optional[tuple[int, ForceKey, int]] = None
-    for k, terms in impl.cutting_groups(enc, pos.units[s].province):
-        counted = sum(w for key, w, f in terms if evaluate(f, values) and (aim is None or key != aim))
-        from_aim = sum(w for key, w, f in terms if aim is not None and key == aim)
-        if best is None or counted > best[0]:
-            best = (counted, k, from_aim)
-    if best is None:
-        return None
-    counted, k, from_aim = best
-    names = impl.map.provinces
-    return CutBudget(strength=counted, nations=k[0], into=names[k[1]].name,
-                     excluded=names[aim].name if from_aim and aim else None, rule="rule 6")
+        return explain_turn(self, enc, values, components)
