@@ -4,7 +4,7 @@ Every input goes through ``dipsat.cli.main([...])`` exactly as a user's command 
 standard output and error captured, and is checked for:
 
 * no Python traceback and no ``internal error`` (exit status 3) — a *crash*;
-* a documented exit status (0, 1 or 2; see the README's table);
+* a documented exit status (0, 1 or 2; see the table in docs/cli.md);
 * an error message on standard error whenever the status is 2;
 * for ``batch``: exactly one output line per input line that is not blank or a comment, in input
   order, each a JSON object with ``line`` and ``ok`` — a missing or extra line is a *lost line*;

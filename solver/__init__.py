@@ -31,6 +31,7 @@ _API = {
     "RuleOptions": "dipsat.rules",
     "DipsatError": "dipsat.errors",
     "find_variant": "dipsat.variants",
+    "Game": "dipsat.game",
 }
 
 __all__ = sorted(_API)

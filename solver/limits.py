@@ -3,7 +3,7 @@
 Every command reads its input through :func:`parse_data`, which turns every way a text can be
 broken (not UTF-8, not JSON/TOML, nested too deep, a number too long, too big) into an
 :class:`~dipsat.errors.InputFileError` naming the place, never a Python exception.  The limits
-are values, with documented defaults (README, "Limits"), overridable per run:
+are values, with documented defaults (docs/cli.md, "Limits"), overridable per run:
 
 * ``max_request_bytes`` (1 MiB): one turn request, batch line or corpus case;
 * ``max_file_bytes`` (64 MiB): a saved game;
