@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import InputFileError, OrderError, PositionError
 from .limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
-from .models import Position, Unit, canonical_units
+from .models import Position, Unit, canonical_units, dislodged_units
 from .outcomes import OrderRef, Outcome
 from .rules import RuleOptions
 
@@ -226,8 +226,8 @@ def result_to_json(res: PhaseResult) -> dict[str, Any]:
 
     return {
         "outcomes": [outcome(o) for o in res.outcomes],
-        "dislodged": [{"unit": unit_label(u), "by": unit_label(res.dislodged_by[u]) if u in res.dislodged_by else None}
-                      for u in res.dislodged],
+        "dislodged": [{"unit": unit.label(), "by": unit_label(res.dislodged_by[u]) if u in res.dislodged_by else None}
+                      for u, unit in dislodged_units(pos, res.dislodged)],
         "contested": list(res.contested),
         "backups": [b.model_dump() for b in res.backups],
         "units_after": _units_by_power(res.after),

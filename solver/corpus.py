@@ -18,6 +18,7 @@ from .files import file_access
 from .game import Game, PhaseOrders, SavedGame, StartSpec, replay
 from .limits import DEFAULT_LIMITS, Limits
 from .models import Position, Unit
+from .models import dislodged_units as dislodged_units_of
 from .outcomes import MovementResult, Outcome
 from .pipeline import Pipeline
 from .rules import RuleOptions
@@ -132,7 +133,7 @@ class PlayedGame:
 def dislodged_units(res: Any) -> list[Unit]:
     """The units a result's movement dislodged; a game's: those of every movement of it."""
     moves = res.movements if isinstance(res, PlayedGame) else [getattr(res, "movement", None) or res]
-    return [mv.position.units[i] for mv in moves for i in mv.dislodged]
+    return [unit for mv in moves for _, unit in dislodged_units_of(mv.position, mv.dislodged)]
 
 
 def case_request(case: CorpusCase, rules: Optional[str] = None, options: Optional[dict[str, object]] = None) -> TurnRequest:

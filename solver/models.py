@@ -15,6 +15,7 @@ from typing import (
     Literal,
     Optional,
     Self,
+    Sequence,
     TypeAlias,
     TypeVar,
 )
@@ -258,3 +259,19 @@ class Rejected(Frozen):
     reason: str
     unit: Optional[int] = None  # the unit it was meant for, when known
     duplicate: bool = False  # one of several different orders to one unit (DATC 4.D.3): all hold
+
+
+def dislodged_units(pos: Position, dislodged: Sequence[int]) -> list[tuple[int, Unit]]:
+    """The dislodged units as the players see them: the pieces of one power's units of one kind in
+    one place (a multiple unit that its orders split, all of it dislodged) are one unit, counted
+    together; each with the index of its first piece, in the order of ``dislodged``."""
+    out: dict[tuple[str, str, str], tuple[int, Unit]] = {}
+    for i in dislodged:
+        u = pos.units[i]
+        key = (u.power, u.kind, u.location)
+        if key in out:
+            first, seen = out[key]
+            out[key] = (first, seen.model_copy(update={"count": seen.count + u.count}))
+        else:
+            out[key] = (i, u)
+    return list(out.values())

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .models import dislodged_units
+
 
 def _outcomes(outcomes: Any) -> list[str]:
     width = max((len(o.text) for o in outcomes), default=10)
@@ -29,22 +31,23 @@ def describe_board_result(res: Any) -> str:
         lines.append("\n== Movement ==")
         lines += _outcomes(movement.outcomes)
         if movement.dislodged:
-            lines.append("\nDislodged: " + ", ".join(movement.position.units[u].label() for u in movement.dislodged))
+            lines.append("\nDislodged: " + ", ".join(x.label() for _, x in dislodged_units(movement.position, movement.dislodged)))
         lines.append("\n== Retreats ==")
     lines += _outcomes(res.outcomes)
     if movement is not None:
         lines.append("\nRetreat options:")
+        whole = dict(dislodged_units(res.position, res.dislodged))
         for opt in res.options:
-            u = res.position.units[opt.unit]
+            u = whole.get(opt.unit, res.position.units[opt.unit])
             opens = ", ".join(variant.map.display(loc) for loc in opt.open) or "none (disbanded)"
             lines.append(f"  {u.label()}: {opens}")
             for prov, why in sorted(opt.closed.items()):
                 lines.append(f"      not {variant.map.display(prov)}: {why}")
     if res.dislodged and movement is None:
         lines.append("\nDislodged:")
-        for u in res.dislodged:
+        for u, unit in dislodged_units(res.position, res.dislodged):
             by = res.dislodged_by.get(u)
-            lines.append(f"  {res.position.units[u].label()}" + (f"  (by {res.position.units[by].label()})" if by is not None else ""))
+            lines.append(f"  {unit.label()}" + (f"  (by {res.position.units[by].label()})" if by is not None else ""))
     if res.contested:
         lines.append("\nLeft empty by a standoff: " + ", ".join(variant.map.provinces[p].name for p in res.contested))
     for b in res.backups:

@@ -66,3 +66,34 @@ def small_turns(draw):
 
 def any_turns():
     return st.one_of(rich_turns(), small_turns())
+
+
+# -- rule options of the seed variants ----------------------------------------------------------
+
+def option_spaces(model: type, base: type | None = None) -> dict[str, tuple]:
+    """Every field of an options model (less those of ``base``) with the values its ``Literal``
+    type allows: what :func:`option_draws` draws from, field by field."""
+    from typing import Literal, get_args, get_origin
+
+    skip = set(base.model_fields) if base is not None else set()
+    return {name: get_args(f.annotation) for name, f in model.model_fields.items()
+            if name not in skip and get_origin(f.annotation) is Literal}
+
+
+def option_draws(model: type, base: type | None = None):
+    """A dict of option values, one per field of ``model`` (less ``base``'s), each drawn from
+    all its values: property tests run under every reading, not only the defaults."""
+    return st.fixed_dictionaries({name: st.sampled_from(values) for name, values in option_spaces(model, base).items()})
+
+
+def multiplicity_options():
+    from dipsat.rules import RuleOptions
+    from dipsat.variants.multiplicity.options import MultiplicityOptions
+
+    return option_draws(MultiplicityOptions, RuleOptions)
+
+
+def continents_options():
+    from dipsat.variants.continents.rules import ContinentsRules
+
+    return option_draws(ContinentsRules)

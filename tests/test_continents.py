@@ -18,6 +18,7 @@ from dipsat.variants.continents.round import adjudicate_round
 from dipsat.variants.continents.rules import ContinentsRuleError, continents_preset
 
 from conftest import CORPORA
+from strategies import continents_options
 
 MAP = load_continental_map("continents_demo")
 RULES = continents_preset()
@@ -191,11 +192,11 @@ def test_round_properties(r):
 
 
 @settings(max_examples=25, deadline=None)
-@given(rounds())
-def test_round_properties_other_readings(r):
+@given(rounds(), continents_options())
+def test_round_properties_other_readings(r, options):
+    """Under every reading of the rule options (each field drawn from all its values)."""
     board, orders = r
-    rules = continents_preset(None, defend_first="ordered_leave", ambiguity="cancel", reinforcement_losses="arrivals_first",
-                              crowding_in_attack="survivors")
+    rules = continents_preset(None, **options)
     res = adjudicate_round(MAP, board, orders, rules)
     for node, (_, c) in res.after.holdings.items():
         assert 1 <= c <= MAP.nodes[node].capacity

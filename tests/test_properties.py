@@ -109,3 +109,26 @@ def test_hash_seed_does_not_matter(tmp_path):
                        check=True, env=env, cwd=ROOT, capture_output=True)
         outs.append(out.read_text())
     assert outs[0] == outs[1] and outs[0].count("\n") == 40
+
+
+def test_option_strategies_draw_every_field_of_both_seed_options_models():
+    """The property tests of Multiplicity Plus and continents draw their options from
+    ``strategies.multiplicity_options`` / ``continents_options``: every field of the options
+    model, each over all its values (a field that is not a ``Literal`` would be left out, so
+    only those named here may be)."""
+    from typing import get_args
+
+    from hypothesis import find
+
+    from dipsat.rules import RuleOptions
+    from dipsat.variants.continents.rules import ContinentsRules
+    from dipsat.variants.multiplicity.options import MultiplicityOptions
+    from strategies import continents_options, multiplicity_options
+
+    for strategy, model, base, not_drawn in ((multiplicity_options(), MultiplicityOptions, RuleOptions, set()),
+                                             (continents_options(), ContinentsRules, None, {"name", "random_seed"})):
+        fields = set(model.model_fields) - set(base.model_fields if base else ())
+        for name in sorted(fields - not_drawn):
+            for value in get_args(model.model_fields[name].annotation):
+                drawn = find(strategy, lambda d, n=name, v=value: d.get(n) == v)
+                assert set(drawn) == fields - not_drawn, (model.__name__, sorted(fields - not_drawn - set(drawn)))

@@ -66,6 +66,17 @@ READINGS = (
     "for an A/F is one order, as in the movement phase: when one kind's part cannot retreat there, none of it "
     "does, and the unit has no valid retreat order.",
     "A multinational unit has two nations (rule 5: 'Any 2 players may create multiple multi-national units').",
+    "Forces of different powers retreating into one space with equal strength: neither is the stronger, so both "
+    "disband, the regular rule for retreats to one space (rule 11: 'the stronger unit will succeed and the weaker "
+    "will disband'; rule 0).",
+    "A move into a sea space that would not be seaworthy is a valid order that fails, not an illegal one: whether "
+    "it is seaworthy depends on the other orders (the fleets that merge there, stay or leave), so it is known "
+    "only when the turn is adjudicated; the outcome says it was not seaworthy (rule 7: 'an A/F may move into a sea "
+    "space ... provided it is seaworthy'; rule 10: 'There is no exception to the rule that an A/F at sea must be "
+    "seaworthy').",
+    "A space no force entered is left empty by a stand-off (closed to retreats) only when forces of two powers "
+    "or more were kept out there; a lone force that fails (not seaworthy, held back by rule 10) stands off with "
+    "nobody (rule 3: 'Stand-offs can only occur between units belonging to different Powers').",
     "A convoying sea space can carry armies up to its fleets less the armies already aboard (rule 9: 'provided "
     "that the sum of the A/F and the unit(s) being convoyed is seaworthy'); whether the armies convoyed through it "
     "in one turn count together is the option convoy_load.",
@@ -178,13 +189,19 @@ def rules_text(variant: Variant) -> Optional[str]:
     for name, f in type(opts).model_fields.items():
         if name in base:
             continue
-        kind, where, what = OPTION_NOTES[name]
+        kind, where, sentence, what = OPTION_NOTES[name]
         values = ", ".join(getattr(f.annotation, "__args__", ()))
         lines.append(f"  {name} = {getattr(opts, name)!r}  [{kind}; {where}]  values: {values}")
+        lines.append(f"      \"{sentence}\"")
         lines.append(f"      {what}")
     lines += ["", "Readings of the rules text (fixed, not options):"]
     lines += [f"  - {r}" for r in variant.readings]
-    lines += ["", "The core's DATC options apply as well (dipsat rules datc)."]
+    lines += ["", "The core's DATC options apply as well (dipsat rules datc), but for two that the variant's own "
+              "formulas fix, so setting them changes nothing:",
+              "  - multi_route_disruption: read as all_routes — a convoyed army arrives by any chain of sea spaces "
+              "whose convoys all stand (rule 9: convoys 'according to the usual Diplomacy rules').",
+              "  - dislodged_no_effect_on_origin: read as head_to_head — a force that gets in head-to-head prevents "
+              "nothing in the space the loser left; other dislodged units keep their effect (rule 0)."]
     return "\n".join(lines)
 
 

@@ -1,7 +1,8 @@
 """Multiplicity Plus's own facts about outcomes (detail kinds, :class:`dipsat.outcomes.Detail`):
 merges (rules 2-4, 6) and supports of a merge, attacks on a component of a multinational unit (rule 5(b)), seaworthiness
 (rules 7, 10), cut budgets (rule 6), the implied support of a merge, retreat battles (rule 11),
-a force of sides, and the part of a split (rule 10).  Each is registered when the package is
+a force of sides, the part of a split (rule 10), and an attacker's priority not understood
+(rule 6).  Each is registered when the package is
 imported, and says its part of the outcome's words (the core's outcome kinds know none of them).
 """
 
@@ -110,7 +111,7 @@ class Sides(Detail):
             return None
         parts = [d.describe() for d in outcome.details_of(Seaworthiness)] + [o.describe() for o in outcome.obstacles]
         return (f"fails{via_words(outcome.via_convoy, outcome.backup_rule)}{against_words(outcome.strengths[:1])}"
-                + (": " + "; ".join(parts) if parts else "") + outcome.dislodged_note())
+                + (": " + "; ".join(parts) if parts else "") + outcome.dislodged_note() + outcome.details_note())
 
 
 @register_detail_kind
@@ -134,6 +135,25 @@ class CutBudget(Detail):
 
     def note(self, outcome: Outcome) -> str:
         return self.describe() if isinstance(outcome, (Cut, Partial)) else ""
+
+
+@register_detail_kind
+class UnreadPriority(Detail):
+    """An attacker's order of supports to cut first (rule 6) whose words were not understood: the
+    ``written`` parts, and the rule that gives the default order.  The attack went ahead in that
+    default order (rule 6: "In the absence of any clear indication of priority ... the order in
+    which the support orders are written ... will be taken")."""
+
+    kind: str = "unread_priority"
+    written: tuple[str, ...]
+    rule: str = ""
+
+    def describe(self) -> str:
+        parts = ", ".join(repr(w) for w in self.written)
+        return f"; the priority to cut {parts} is not understood: supports were cut in the default order{rule_words(self.rule)}"
+
+    def note(self, outcome: Outcome) -> str:
+        return self.describe() if isinstance(outcome, (Moved, Bounced)) and outcome.order_kind == "move" else ""
 
 
 @register_detail_kind

@@ -19,7 +19,8 @@ from dipsat.outcomes import (Backup, Bounced, Convoyed, Cut, Detail, Disrupted, 
                              MovementResult, NoPath, Obstacle, OrderRef, Outcome, Partial, Strength, Term, Void, order_ref)
 from dipsat.orders import BoundOrders
 
-from .details import ComponentAttack, CutBudget, ImpliedSupport, Merge, OfMerge, Seaworthiness, Sides, SplitPart
+from .details import (ComponentAttack, CutBudget, ImpliedSupport, Merge, OfMerge, Seaworthiness, Sides, SplitPart,
+                      UnreadPriority)
 from .encoding import Enc, ForceKey, Side, Terms, dkey
 from .orders import InsideAttack, InsideSupport, MergeAttack, MergeSupport, MultiplicityBound
 
@@ -84,6 +85,9 @@ def explain_turn(impl: MultiplicityRules, enc: Enc, values: Values, components: 
         dis_ref = order_ref(b.orders[dis]) if dis is not None else None
         common = dict(power=o.power, text=o.text, unit=u, dislodged_by=dis_ref)
         split_of = b.split_headers.get(u) if isinstance(b, MultiplicityBound) else None
+        unread = b.unread_priority.get(u) if isinstance(b, MultiplicityBound) else None
+        # rule 6: a priority not understood does not void the attack; it says the default applied
+        unread_priority = UnreadPriority(written=unread, rule="rule 6") if unread else None
         if isinstance(body, Move):
             k = enc.force_of[u]
             hostile = impl.hostile(enc, k)
@@ -100,7 +104,7 @@ def explain_turn(impl: MultiplicityRules, enc: Enc, values: Values, components: 
                 joined = ComponentAttack(victim=m.powers[body.victim].adjective, rule="rule 5(b)", joined=True) \
                     if isinstance(body, MergeAttack) else None
                 outcomes.append(Moved.build(order_kind="move", backup_rule=backup_rule, strengths=(att,),
-                                            details=_present(merge, joined), **common))
+                                            details=_present(merge, joined, unread_priority), **common))
                 continue
             if not val(impl.path_open(enc, u)):
                 fleets = enc.convoyers.get(u, [])
@@ -140,7 +144,7 @@ def explain_turn(impl: MultiplicityRules, enc: Enc, values: Values, components: 
                         obstacles.append(Obstacle.build(why="stand_off", by=refs[0], label=" + ".join(r[0]), strength=ps))
             outcomes.append(Bounced.build(order_kind="move", by=tuple(culprits), obstacles=tuple(obstacles),
                                           backup_rule=backup_rule, strengths=tuple(strengths),
-                                          details=_present(Sides(), sea), **common))
+                                          details=_present(Sides(), sea, unread_priority), **common))
             continue
         if isinstance(body, (Support, MergeSupport, InsideSupport)):
             kind = "support"

@@ -335,8 +335,16 @@ class MultiplicityRules(MovementRules[Enc]):
 
     def member_terms(self, enc: Enc, k: ForceKey) -> Terms:
         pos = enc.bound.position
-        return [(enc.labels[u], self.weight(pos, u, k[1]), self.path_open(enc, u)) for u in enc.forces[k]
-                if self.weight(pos, u, k[1])]
+        members = [u for u in enc.forces[k] if self.weight(pos, u, k[1])]
+        if (len(k[0]) > 1 and len({pos.units[u].province for u in enc.forces[k]}) > 1
+                and self.rules.multinational_merge_support == "none"):
+            # rule 4(a)'s mutual support is between units "of the same nationality": the nations
+            # of a merge being formed do not support each other, so the force counts the units of
+            # one nation, its strongest (an existing multinational unit moving whole is one unit)
+            weight = {n: sum(self.weight(pos, u, k[1]) for u in members if pos.units[u].power == n) for n in k[0]}
+            strongest = min(k[0], key=lambda n: (-weight[n], n))
+            members = [u for u in members if pos.units[u].power == strongest]
+        return [(enc.labels[u], self.weight(pos, u, k[1]), self.path_open(enc, u)) for u in members]
 
     def force_terms(self, enc: Enc, k: ForceKey, exclude: frozenset[str] = frozenset()) -> Terms:
         """The strength of a force: its units, the supports of its move, supports of the merge by
@@ -404,6 +412,16 @@ class MultiplicityRules(MovementRules[Enc]):
                 enc.not_seaworthy[k] = Seaworthiness(case="count", rule="rule 7", armies=armies, fleets=fleets,
                                                      where=self.map.provinces[prov].name)
                 return FALSE
+            # option sea_merge_seaworthy "each": every moving A/F (armies and fleets from one
+            # space) seaworthy on its own as well (read only where one is not)
+            for origin in sorted({pos.units[u].province for u in enc.forces[k]}):
+                group = [pos.units[u] for u in enc.forces[k] if pos.units[u].province == origin]
+                f = sum(x.count for x in group if x.kind == FLEET)
+                a = sum(x.count for x in group if x.kind == ARMY)
+                if f and a > f and self.rules.sea_merge_seaworthy == "each":
+                    enc.not_seaworthy[k] = Seaworthiness(case="count", rule="rule 7", armies=a, fleets=f,
+                                                         where=self.map.provinces[prov].name)
+                    return FALSE
         for origin in sorted({pos.units[u].province for u in enc.forces[k] if pos.units[u].kind == FLEET}):
             if not self.is_sea(origin):
                 continue

@@ -50,8 +50,13 @@ _ATTACK = re.compile(r"^(?P<unit>.+?)\s+attacks?\s+(?P<power>[A-Za-z]+)\s+(?P<vi
 # "A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)" (rule 5(a))
 _MERGE_ATTACK = re.compile(r"^(?P<move>.+?)\s+merge\s+(?!with\b)(?P<own>.+?)\s+and\s+(?:s|sup|supp|support|supports)\s+"
                            r"(?:the\s+)?attacks?\s+(?:on\s+)?(?P<power>[A-Za-z]+)\s+(?P<victim>.+)$", re.I)
-_CUTTING = re.compile(r"^(?P<main>.+?)[\s,;]+(?:cutting|cuts?)\s+(?:supports?\s+(?:to|for|into|aimed\s+at)\s+)?"
-                      r"(?P<list>.+?)(?:\s+first)?\s*$", re.I)
+_CUTTING = re.compile(r"^(?P<main>.+?)[\s,;]+(?:cutting|cuts?)\s+(?P<list>.+?)\s*$", re.I)
+# words of a cutting clause that say nothing about which space: "cutting first the support for
+# A(Kie)-Ber", "cutting the support for Ber first", "cuts supports aimed at Par"
+_CUT_FILLER = re.compile(r"\b(?:first|firstly|the|supports?|orders?|aimed|at|for|into|of|on|move|moving|attacks?|"
+                         r"holding|hold|in|place|by|unit)\b", re.I)
+_CUT_ITEMS = re.compile(r"\s*(?:,|;|\band\b|\bthen\b|\bbefore\b|\bafter\s+that\b)\s*", re.I)
+_UNIT_KIND = re.compile(r"^\s*(?:\d+\s*)?[AF](?:\s*/\s*\d*\s*[AF])?(?=\s*\(|\s+)", re.I)
 
 
 # the seed's keywords in an order none of its forms reads: what was expected
@@ -73,6 +78,7 @@ class CutFirst(Addition):
     """``... cutting Par, Bel``: the spaces whose supports the attack cuts first (rule 6)."""
 
     spaces: tuple[str, ...]
+    unread: tuple[str, ...] = ()  # parts of the clause naming no space: the default order applies to them
 
 
 @dataclass(frozen=True)
@@ -150,17 +156,8 @@ class MultiplicityNotation(StackNotation):
         cut: tuple[Addition, ...] = ()
         m = _CUTTING.match(stripped)
         if m and not _ATTACK.match(stripped):
-            provs = []
-            for part in re.split(r"\s*(?:,|\band\b|\bthen\b)\s*", m.group("list")):
-                if not part:
-                    continue
-                pid = self.map.lookup_province(part.strip().strip("()"))
-                if pid is None:
-                    raise InvalidOrder(text, f"expected the spaces whose supports to cut first, e.g. "
-                                             f"'A(Bur)-Pic cutting Par'; {part!r} is not a space")
-                provs.append(pid)
-            cut = (CutFirst(tuple(provs)),)
-            stripped = m.group("main")
+            cut = (self._cut_first(m.group("list")),)
+            stripped = m.group("main").rstrip(" ,;")
         m = _MERGE_ATTACK.match(stripped)
         if m:
             victim_power = self._partner(text, m.group("power"))
@@ -246,6 +243,31 @@ class MultiplicityNotation(StackNotation):
         out.additions = (*out.additions, *cut)
         out.text = text.strip()
         return out
+
+    def _cut_first(self, clause: str) -> CutFirst:
+        """Rule 6: "it is up to the attacker to make it clear which supports he wants to cut
+        first".  Each part of the clause names a space: the space a support is aimed at (``Par``),
+        or a supported move whose destination it is (``A(Kie)-Ber``, ``Kie-Ber``: Berlin); words
+        such as "first", "the support for" are read past.  A part naming no space is kept as
+        unread: the attack goes ahead and those supports are cut in the default order."""
+        provs: list[str] = []
+        unread: list[str] = []
+        for item in _CUT_ITEMS.split(clause):
+            if not item.strip():
+                continue
+            pid = None
+            for words in (item, _CUT_FILLER.sub(" ", item)):
+                # a supported move: the space it goes to
+                piece = re.split(r"\s*(?:->|-|\bto\b)\s*", words.strip())[-1]
+                piece = " ".join(_UNIT_KIND.sub("", piece).strip().strip("()").split())
+                pid = self.map.lookup_province(piece) if piece else None
+                if pid is not None:
+                    break
+            if pid is None:
+                unread.append(item.strip())
+            elif pid not in provs:
+                provs.append(pid)
+        return CutFirst(tuple(provs), tuple(unread))
 
     def _partner(self, text: str, word: str) -> str:
         p = self.power_named(word)

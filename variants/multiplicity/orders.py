@@ -76,6 +76,7 @@ class MultiplicityBound(BoundOrders):
 
     written: dict[int, int] = field(default_factory=dict)  # unit -> index of its order as written
     priority: dict[int, tuple[str, ...]] = field(default_factory=dict)  # attacker -> spaces to cut first
+    unread_priority: dict[int, tuple[str, ...]] = field(default_factory=dict)  # attacker -> parts of its priority not understood
     split_headers: dict[int, str] = field(default_factory=dict)  # unit -> the header of the split line it was read from
 
 
@@ -325,6 +326,8 @@ class MultiplicityBinder(OrderBinder):
                     first = p.addition(CutFirst) if p is not None else None
                     if first is not None and first.spaces:
                         out.priority[u] = first.spaces
+                    if first is not None and first.unread:
+                        out.unread_priority[u] = first.unread
                     part = p.addition(SplitPart) if p is not None else None
                     if part is not None:
                         out.split_headers[u] = part.header
@@ -332,8 +335,7 @@ class MultiplicityBinder(OrderBinder):
         self._implied_inside_attacks(out)
         self._fleet_prevails(out)
         self._disembark_rule(out)
-        if self.rules.convoy_load == "together":
-            self._convoy_load(out)
+        self._convoy_load(out)
         return out
 
     def _one_order_one_unit(self, b: MultiplicityBound) -> None:
@@ -347,7 +349,10 @@ class MultiplicityBinder(OrderBinder):
                 continue
             power, text, p, _ = b.parsed[idx]
             written = (p.text if p is not None else text).strip()
-            if not any(r.unit in units and r.power == power and r.text == written for r in b.rejected):
+            refused = [r for r in b.rejected if r.unit in units and r.power == power and r.text == written]
+            if not refused:
+                continue
+            if self._fleet_part_supports(b, units, written, refused):
                 continue
             for u in units:
                 o = b.orders.get(u)
@@ -359,6 +364,24 @@ class MultiplicityBinder(OrderBinder):
                 b.orders[u] = Order.build(power=unit.power, text=f"{describe_unit(unit, self.map)} Hold", body=Hold.build(unit=u))
                 b.implicit.add(u)
                 b.route.pop(u, None)
+
+    def _fleet_part_supports(self, b: MultiplicityBound, units: list[int], written: str, refused: list[Rejected]) -> bool:
+        """Rule 7: "In any conflict over a sea space, only the fleet component of an A/F is taken
+        into account" — under option ``af_sea_support = "fleet_part"`` an A/F's support into a
+        sea space is its fleets' support: the army part, refused alone, stands and the order
+        stays.  Whether it applied (the refusals are dropped)."""
+        pos = b.position
+        given = [u for u in units if (o := b.orders.get(u)) is not None and u not in b.implicit
+                 and o.text.strip() == written and isinstance(o.body, Support)
+                 and o.body.dest is not None and self.map.provinces[self.map.province_of(o.body.dest)].is_sea
+                 and pos.units[u].kind == FLEET]
+        if not given or any(r.unit is None or pos.units[r.unit].kind != ARMY for r in refused):
+            return False
+        if self.rules.af_sea_support != "fleet_part":  # read only where it decides something
+            return False
+        for r in refused:
+            b.rejected.remove(r)
+        return True
 
     def _implied_inside_attacks(self, b: MultiplicityBound) -> None:
         """Rule 5(a): "France could order A(Par) S A(Bur) attacks ITALIAN A(Bur)" — the support
@@ -427,10 +450,20 @@ class MultiplicityBinder(OrderBinder):
             fleets = [f for f, x in enumerate(pos.units) if x.province == unit.province and x.kind == FLEET]
             staying = [f for f in fleets if not isinstance(b.orders[f].body, Move)]
             if fleets and not staying:
-                b.orders[u] = Order.build(power=unit.power, text=f"{describe_unit(unit, m)} Hold", body=Hold.build(unit=u))
-                b.implicit.add(u)
+                dests = {m.province_of(d) for f in fleets if (d := _dest(b.orders[f].body)) is not None}
                 b.rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
                                            reason="an army may only disembark from a fleet that is not ordered to move (rule 7)"))
+                if len(dests) == 1 and self.rules.disembark_fleet_moving == "moves_together":
+                    # the army stays aboard and the A/F moves as its fleet is ordered
+                    dest = next(iter(dests))
+                    fleet_text = b.orders[fleets[0]].text
+                    b.orders[u] = Order.build(power=unit.power, text=f"{describe_unit(unit, m)} - {m.display(dest)} "
+                                              f"(aboard, with {fleet_text!r})", body=Move.build(unit=u, dest=dest))
+                    b.implicit.discard(u)
+                    b.route[u] = "land"
+                    continue
+                b.orders[u] = Order.build(power=unit.power, text=f"{describe_unit(unit, m)} Hold", body=Hold.build(unit=u))
+                b.implicit.add(u)
 
 
     def _convoy_load(self, b: MultiplicityBound) -> None:
@@ -453,8 +486,8 @@ class MultiplicityBinder(OrderBinder):
             fleets = sum(x.count for x in here if x.kind == FLEET)
             aboard = sum(x.count for x in here if x.kind == ARMY)
             load = sum(pos.units[a].count for a in carried)
-            if aboard + load <= fleets:
-                continue
+            if aboard + load <= fleets or self.rules.convoy_load != "together":
+                continue  # (the option is read only where it decides something)
             reason = (f"the convoys through {self.map.provinces[sea].name} carry {load} armies together"
                       f"{f' with {aboard} aboard' if aboard else ''} on {fleets} fleet(s): the A/F and the units convoyed "
                       "must be seaworthy (rule 9); none of them is carried out")

@@ -97,11 +97,17 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
     for x in mv.after.units:
         occupied.setdefault(x.province, set()).add(x.power)
     contested = set(mv.contested)
-    options: dict[int, RetreatOption] = {}
+    # a multiple unit is one unit: the pieces its orders split it into, dislodged together, retreat
+    # as one (one set of options; what no order takes disbands as one)
+    pieces_of: dict[tuple[str, str, str], list[int]] = {}
     for u in mv.dislodged:
+        x = pos.units[u]
+        pieces_of.setdefault((x.power, x.kind, x.location), []).append(u)
+    heads = {us[0]: us for us in pieces_of.values()}
+    options: dict[int, RetreatOption] = {}
+    for u, us in heads.items():
         unit = pos.units[u]
-        attacker = mv.dislodged_by.get(u)
-        origin = pos.units[attacker].province if attacker is not None and attacker != u else None
+        origins = {pos.units[a].province for v in us if (a := mv.dislodged_by.get(v)) is not None and a != v}
         if unit.kind == ARMY and m.provinces[unit.province].is_sea:
             near = {m.province_of(n) for loc in m.fleet_locations_in(unit.province) for n in m.fleet_neighbours(loc)}
             near |= {p for p in near if m.provinces[p].is_sea}
@@ -115,7 +121,7 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
                 closed[prov] = f"{name} is impassable"
             elif prov in occupied and occupied[prov] != {unit.power}:
                 closed[prov] = f"{name} is occupied by {', '.join(sorted(occupied[prov]))}"
-            elif prov == origin:
+            elif prov in origins:
                 closed[prov] = f"the attacker came from {name}"
             elif prov in contested:
                 closed[prov] = f"{name} was left empty by a stand-off"
@@ -128,7 +134,7 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
     # a retreat order takes the pieces it names from the dislodged units (rule 11: "Merges and
     # splits are allowed as usual during retreats"): "A(Bur)" one army (option bare_unit_count),
     # "2A(Bur)" two, "A/F(Bur)" an army and a fleet; what no order takes disbands
-    left = {u: pos.units[u].count for u in mv.dislodged}
+    left = {u: sum(pos.units[v].count for v in us) for u, us in heads.items()}
     pieces: list[tuple[int, int]] = []  # (dislodged unit, armies or fleets of it)
     chosen: dict[int, tuple[str, str, str, str | None]] = {}  # piece -> (location | "disband", power, text, partner)
     assert isinstance(notation, MultiplicityNotation)
@@ -243,7 +249,7 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
         loc, power, text, _ = chosen[k]
         if loc == "disband":
             outcomes.append(Disbanded.build(power=power, text=text, unit=pieces[k][0], order_kind="disband", cause="ordered"))
-    for u in mv.dislodged:
+    for u in heads:
         if left[u]:
             rest = _piece(pos, (u, left[u]))
             outcomes.append(Disbanded.build(power=rest.power, text=f"{rest.short()} (no retreat)", unit=u, order_kind="disband",
