@@ -12,7 +12,7 @@ from dipsat.cli import main
 from dipsat.errors import DipsatError, InvalidOrder
 from dipsat.maps.continental import load_continental_map
 from dipsat.variants.continents.board import Board, parse_units
-from dipsat.variants.continents.words import _battle_line
+from dipsat.variants.continents.words import _battle_line, losses
 from dipsat.variants.continents.notation import parse_order
 from dipsat.variants.continents.round import adjudicate_round
 from dipsat.variants.continents.rules import ContinentsRuleError, continents_preset
@@ -172,6 +172,16 @@ def test_round_properties(r):
     at_sea = sum(o.lost_at_sea for o in res.outcomes)
     in_battle = sum(s.lost for b in res.battles for s in b.sides)
     assert after.total() == board.total() + created - at_sea - in_battle
+    # the round's facts per player (corpus facts "losses.A.in_battle") add up to the same losses,
+    # none negative, and a player's units after are those it had and was given, less those it lost
+    lost = losses(res)
+    assert all(x["at_sea"] >= 0 and x["in_battle"] >= 0 for x in lost.values()), lost
+    assert sum(x["at_sea"] for x in lost.values()) == at_sea and sum(x["in_battle"] for x in lost.values()) == in_battle
+    for p in set(lost) | set(board.players()):
+        had = sum(c for _, (q, c) in board.holdings.items() if q == p) + sum(c.units for c in res.created if c.player == p)
+        now = sum(c for _, (q, c) in after.holdings.items() if q == p)
+        gone = lost.get(p, {"at_sea": 0, "in_battle": 0})
+        assert now == had - gone["at_sea"] - gone["in_battle"], (p, had, now, gone)
     # unique, or the ambiguity is named
     assert res.readings == 1 or res.backup
     # a battle's words agree with the position after: the winner's survivors are those in the

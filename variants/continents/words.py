@@ -83,4 +83,29 @@ def round_json(res: RoundResult) -> dict[str, Any]:
                         for p in res.after.players()},
         "majorities": res.majorities,
         "winners": res.winners,
+        # what the round did, per player (corpus facts: "losses.A.at_sea", "created_for.B",
+        # "order_of.A.A 3 Yug-Tar.sent"): units lost at sea and in battle, units created, and each
+        # order as written with what it sent, lost and kept
+        "losses": losses(res),
+        "created_for": {p: sum(c.units for c in res.created if c.player == p) for p in sorted({c.player for c in res.created})},
+        "order_of": {p: {o.text: {"result": o.result, "asked": o.asked, "sent": o.sent, "lost_at_sea": o.lost_at_sea,
+                                  "lost_in_battle": o.lost_in_battle, "survivors": o.survivors}
+                         for o in res.outcomes if o.player == p} for p in sorted({o.player for o in res.outcomes})},
     }
+
+
+def losses(res: RoundResult) -> dict[str, dict[str, int]]:
+    """Each player's units lost in the round: at sea (its orders' crossings) and in battle (its
+    moving and supporting units, and the units defending a country it held: a side's losses less
+    those of the orders fighting on it)."""
+    at_sea: dict[str, int] = {}
+    in_battle: dict[str, int] = {}
+    for o in res.outcomes:
+        at_sea[o.player] = at_sea.get(o.player, 0) + o.lost_at_sea
+        in_battle[o.player] = in_battle.get(o.player, 0) + o.lost_in_battle
+    for b in res.battles:
+        for s in b.sides:
+            on_side = sum(o.lost_in_battle for o in res.outcomes if o.node == b.node and (
+                (o.kind == "move" and o.player == s.player) or (o.kind == "support" and o.beneficiary == s.player)))
+            in_battle[s.player] = in_battle.get(s.player, 0) + s.lost - on_side
+    return {p: {"at_sea": at_sea.get(p, 0), "in_battle": in_battle.get(p, 0)} for p in sorted(set(at_sea) | set(in_battle))}
