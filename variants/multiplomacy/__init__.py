@@ -134,6 +134,12 @@ VARIANT = Variant(
         "settled as a cycle by the backup rule, which for convoy_paradox_rule 1971, 1982 and 2000 is "
         "paradox_fallback (szykman: its convoys fail; all_hold: its moves fail) (rule 1: '1971 Diplomacy Rules apply'; the seed says nothing of "
         "paradoxes, and a stack's support is cut in parts, which those exemptions do not describe).",
+        "An army convoyed by several routes arrives while the fleets not displaced can still carry it, whichever "
+        "route lost a fleet (rule 8: 'A Convoy is disrupted only if a convoying fleet is displaced', and its "
+        "example: of two armies convoyed from Tunis, the one by Ionian and Eastern Mediterranean reaches Smyrna "
+        "while the Aegean fleet of the other's route is dislodged); so the core's multi_route_disruption is not "
+        "read by this variant: it is all_routes whatever its value (the 1971 preset's any_route would stop both "
+        "armies, against the example).",
     ),
     notation_class=MultiplomacyNotation,
     binder_class=MultiplomacyBinder,
