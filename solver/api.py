@@ -161,7 +161,17 @@ def describe_validation(exc: ValidationError) -> str:
 
 def read_data_file(path: str | Path, limits: Limits = DEFAULT_LIMITS, max_bytes: int | None = None) -> Any:
     """A TOML file (or JSON, by its suffix), read with the safe standard loaders within
-    ``limits`` (size: ``max_bytes``, default the request limit; nesting depth)."""
+    ``limits`` (size: ``max_bytes``, default the request limit; nesting depth). ``-`` reads
+    standard input: JSON when its first character is ``{``, else TOML."""
+    if str(path) == "-":
+        import sys
+
+        cap = limits.max_request_bytes if max_bytes is None else max_bytes
+        raw = sys.stdin.buffer.read(cap + 1)
+        if len(raw) > cap:
+            raise LimitExceeded(f"standard input: more than the limit of {cap:,} bytes")
+        fmt = "json" if raw.lstrip()[:1] == b"{" else "toml"
+        return parse_data(raw, fmt, "standard input", limits, max_bytes=cap)
     p = Path(path)
     cap = limits.max_request_bytes if max_bytes is None else max_bytes
     try:

@@ -135,27 +135,80 @@ def _names_core_command(argv: Optional[list[str]]) -> bool:
     return first in CORE_COMMANDS
 
 
+_FILE_HELP = "a turn: the position and its orders, or a corpus case (TOML or JSON; '-': standard input)"
+_PATHS_HELP = "corpus case files, or folders of them (searched recursively for .toml and .json)"
+_OPTION_HELP = "set one rule option for this run, e.g. convoy_paradox_rule=1982 (repeatable; dipsat rules lists them)"
+
+# one or two examples per command, shown under its --help
+EXAMPLES = {
+    "adjudicate": """dipsat adjudicate examples/spring1901.toml
+  dipsat adjudicate examples/pandin.toml --rules 1982
+  dipsat adjudicate turn.json --json --option convoy_paradox_rule=all_hold
+  cat turn.toml | dipsat adjudicate -""",
+    "batch": """dipsat batch turns.jsonl -o results.jsonl
+  dipsat batch turns.jsonl -o results.jsonl --resume      (after an interruption)
+  generate-turns | dipsat batch - -j 2 --explain""",
+    "corpus": """dipsat corpus tests/corpora/datc
+  dipsat corpus tests/corpora/datc --rules 1982 -q
+  dipsat corpus tests/corpora --report report.html""",
+    "play": """dipsat play examples/game.toml
+  dipsat play examples/game.toml --save checked.json
+  dipsat play examples/mila_game.json --from mila""",
+    "explore": """dipsat explore tests/corpora/datc/6.F.14.toml
+  dipsat explore examples/pandin.toml --option convoy_path=allowed""",
+    "compare": """dipsat compare tests/corpora/datc --rules datc --rules 1982
+  dipsat compare --variant VARIANT PATH...     (each value of a variant's own options)""",
+    "readings": """dipsat readings tests/corpora/datc/6.F.16.toml
+  dipsat readings tests/corpora/datc/6.F.16.toml --option convoy_path=ignored --json""",
+    "coverage": """dipsat coverage tests/corpora/datc -q
+  dipsat coverage tests/corpora/datc tests/corpora/readings --json""",
+    "why": """dipsat why tests/corpora/datc/6.F.14.toml --order "F Wales - English Channel"
+  dipsat why examples/pandin.toml --order "A Bre - Lon" --rules 1982""",
+    "render": """dipsat render examples/pandin.toml -o pandin.svg
+  dipsat render tests/corpora/datc/6.F.21.toml --crop -o 6.F.21.png
+  dipsat render examples/game.toml --phase F1901M -o f1901.svg""",
+    "rules": """dipsat rules
+  dipsat rules 1982
+  dipsat rules VARIANT     (a variant's own options and fixed readings)""",
+    "schema": """dipsat schema turn > turn.schema.json
+  dipsat schema result""",
+}
+
+
+def _command(sub: Any, name: str, text: str, examples: Optional[str] = None) -> argparse.ArgumentParser:
+    """A subcommand whose --help starts with what it does and ends with examples."""
+    examples = examples or EXAMPLES.get(name)
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=text, description=text[:1].upper() + text[1:] + ".",
+        epilog=f"examples:\n  {examples}" if examples else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser
+
+
 def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     """The parser.  ``variant_commands=False`` leaves out the subcommands variants contribute
     (which imports every variant): :func:`main` does so when the command line names a core
     command, so that ``dipsat adjudicate`` starts fast."""
-    p = argparse.ArgumentParser(prog="dipsat", description="CP-SAT adjudicator for Diplomacy and its variants.")
+    p = argparse.ArgumentParser(prog="dipsat", description="CP-SAT adjudicator for Diplomacy and its variants.",
+                                epilog="examples:\n  dipsat adjudicate examples/spring1901.toml\n  dipsat corpus "
+                                       "tests/corpora/datc -q\n  dipsat COMMAND --help   (every command's arguments)",
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command", required=True)
 
-    a = sub.add_parser("adjudicate", help="adjudicate one movement turn from a position-plus-orders file (TOML or JSON)")
-    a.add_argument("file")
+    a = _command(sub, "adjudicate", "adjudicate one turn (movement, retreat or adjustment) from a position-plus-orders file")
+    a.add_argument("file", help=_FILE_HELP)
     a.add_argument("--json", action="store_true", help="machine-readable output")
     a.add_argument("--all-cpsat", action="store_true",
                    help="solve every part of the turn with CP-SAT (default: only cycles too large to count by trying a few decisions' values; the rest is evaluated directly, same result)")
     a.add_argument("--variant", help="variant (overrides the file's; e.g. standard; see dipsat rules)")
     a.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg); default: the file's, else the variant's")
-    a.add_argument("--option", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
+    a.add_argument("--option", action="append", metavar="NAME=VALUE", help=_OPTION_HELP)
     _limit_arguments(a)
     _file_arguments(a)
     a.set_defaults(func=cmd_adjudicate)
 
-    b = sub.add_parser("batch", help="adjudicate one JSON turn request per line; one JSON result per line, same order")
+    b = _command(sub, "batch", "adjudicate one JSON turn request per line; one JSON result per line, same order")
     b.add_argument("input", help="the requests, one JSON object per line ('-': standard input)")
     b.add_argument("-o", "--output", help="write results here instead of standard output ('-': standard output)")
     b.add_argument("--variant", help="variant for lines that do not name one (default standard)")
@@ -172,8 +225,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(b, batch=True)
     b.set_defaults(func=cmd_batch)
 
-    c = sub.add_parser("corpus", help="run corpus case files or folders; print a pass/fail table")
-    c.add_argument("paths", nargs="+")
+    c = _command(sub, "corpus", "run corpus case files or folders; print a pass/fail table")
+    c.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
     c.add_argument("--rules", action="append", help="only run the expectations of this preset (repeatable)")
     c.add_argument("-q", "--quiet", action="store_true", help="list only failures")
     c.add_argument("--variant", help="only run the cases of this variant")
@@ -183,8 +236,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(c)
     c.set_defaults(func=cmd_corpus)
 
-    g = sub.add_parser("play", help="replay a saved game (TOML or JSON) phase by phase; check its saved positions")
-    g.add_argument("file")
+    g = _command(sub, "play", "replay a saved game (TOML or JSON) phase by phase; check its saved positions")
+    g.add_argument("file", help="a saved game: its variant, rules and each phase's orders (TOML or JSON; '-': standard input)")
     g.add_argument("--json", action="store_true", help="machine-readable output")
     g.add_argument("--save", metavar="OUT.json", help="write the game with the position after every phase (checkpoints)")
     g.add_argument("--no-check", action="store_true", help="do not compare the file's saved positions")
@@ -199,17 +252,17 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(g)
     g.set_defaults(func=cmd_play)
 
-    e = sub.add_parser("explore", help="every consistent resolution of a movement turn, and which rule picks which")
-    e.add_argument("file")
-    e.add_argument("--rules", help="rules preset for the base equations")
-    e.add_argument("--option", action="append", metavar="NAME=VALUE")
+    e = _command(sub, "explore", "every consistent resolution of a movement turn, and which rule picks which")
+    e.add_argument("file", help=_FILE_HELP)
+    e.add_argument("--rules", help="rules preset for the base equations (datc, 1971, 1982, 2000, dptg; default the file's)")
+    e.add_argument("--option", action="append", metavar="NAME=VALUE", help=_OPTION_HELP)
     e.add_argument("--limit", type=int, default=64, help="stop counting after this many resolutions")
     _limit_arguments(e)
     _file_arguments(e)
     e.set_defaults(func=cmd_explore)
 
-    k = sub.add_parser("compare", help="run corpus cases under several presets; list the orders whose outcomes differ")
-    k.add_argument("paths", nargs="+")
+    k = _command(sub, "compare", "run corpus cases under several presets; list the orders whose outcomes differ")
+    k.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
     k.add_argument("--rules", action="append", help="a preset to compare (repeat; default: all editions)")
     k.add_argument("--variant", help="compare under each value of this variant's own rule options instead of presets")
     k.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -217,9 +270,9 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(k)
     k.set_defaults(func=cmd_compare)
 
-    rd = sub.add_parser("readings", help="every reading of the rule options at once: each order's outcome as the "
-                        "smallest conditions on the options, the distinct outcomes of the turn, the options that never matter")
-    rd.add_argument("file")
+    rd = _command(sub, "readings", "every reading of the rule options at once: each order's outcome as the "
+                  "smallest conditions on the options, the distinct outcomes of the turn, the options that never matter")
+    rd.add_argument("file", help=_FILE_HELP)
     rd.add_argument("--order", help="only this order (as written in the file)")
     rd.add_argument("--json", action="store_true", help="the full table: every assignment of the options that touch the turn")
     rd.add_argument("--rules", help="rules preset for the options that are not enumerated")
@@ -228,9 +281,9 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(rd)
     rd.set_defaults(func=cmd_readings)
 
-    cv = sub.add_parser("coverage", help="which pairs of rule readings the corpus tells apart (cases whose expected "
-                        "outcomes differ), and the pairs no case tests")
-    cv.add_argument("paths", nargs="+")
+    cv = _command(sub, "coverage", "which pairs of rule readings the corpus tells apart (cases whose expected "
+                  "outcomes differ), and the pairs no case tests")
+    cv.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
     cv.add_argument("--json", action="store_true", help="the full table as JSON")
     cv.add_argument("--own", action="store_true", help="only the options a variant adds to the core's DATC options")
     cv.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -238,36 +291,40 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(cv)
     cv.set_defaults(func=cmd_coverage)
 
-    w = sub.add_parser("why", help="what one order's outcome hinges on: decisions, other orders, rule options")
-    w.add_argument("file")
-    w.add_argument("--order", help="the order, as written in the file (required for order-based variants)")
-    w.add_argument("--rules", help="rules preset")
-    w.add_argument("--option", action="append", metavar="NAME=VALUE")
+    w = _command(sub, "why", "what one order's outcome hinges on: decisions, other orders, rule options")
+    w.add_argument("file", help=_FILE_HELP)
+    w.add_argument("--order", help="the order, as written in the file (required for order-based variants; "
+                   "a variant whose items are actions may explain each one that failed without it)")
+    w.add_argument("--rules", help="rules preset (datc, 1971, 1982, 2000, dptg; default the file's)")
+    w.add_argument("--option", action="append", metavar="NAME=VALUE", help=_OPTION_HELP)
     _limit_arguments(w)
     _file_arguments(w)
     w.set_defaults(func=cmd_why)
 
-    d = sub.add_parser("render", help="draw a turn as an SVG map: the position, every order coloured by outcome")
-    d.add_argument("file", help="a position-plus-orders file or a corpus case (TOML or JSON)")
+    d = _command(sub, "render", "draw a turn as an SVG map: the position, every order coloured by outcome")
+    d.add_argument("file", help="a turn, a corpus case or a saved game (TOML or JSON; '-': standard input)")
     d.add_argument("-o", "--output", metavar="OUT.svg", help="write the SVG here (default: standard output); OUT.png writes a PNG")
     d.add_argument("--png", action="store_true", help="also write OUT with .png (needs cairosvg, rsvg-convert or chromium)")
     d.add_argument("--title", help="title over the map (default: map, date and phase)")
     d.add_argument("--crop", action="store_true", help="show only the part of the map the units and orders are in")
     d.add_argument("--phase", help="for a saved game: the phase to draw, e.g. F1901M (default: the last)")
-    d.add_argument("--variant", help="variant (overrides the file's)")
-    d.add_argument("--rules", help="rules preset")
-    d.add_argument("--option", action="append", metavar="NAME=VALUE")
+    d.add_argument("--variant", help="variant (overrides the file's; e.g. standard; see dipsat rules)")
+    d.add_argument("--rules", help="rules preset the turn is adjudicated under (default the file's)")
+    d.add_argument("--option", action="append", metavar="NAME=VALUE", help=_OPTION_HELP)
     _limit_arguments(d)
     _file_arguments(d)
     d.set_defaults(func=cmd_render)
 
-    r = sub.add_parser("rules", help="list rule presets and options, or show one preset")
-    r.add_argument("preset", nargs="?")
+    r = _command(sub, "rules", "list rule presets and options, or show one preset or one variant's options")
+    r.add_argument("preset", nargs="?", metavar="PRESET|VARIANT",
+                   help="a preset (datc, 1971, ...) or a variant's name; default: every preset and option")
     r.set_defaults(func=cmd_rules)
 
-    s = sub.add_parser("schema", help="print a JSON Schema: corpus (case file), turn (request), result "
-                       "(adjudicate --json), batch (an output line), play (play --json)")
-    s.add_argument("what", choices=["corpus", "turn", "result", "batch", "play"])
+    s = _command(sub, "schema", "print a JSON Schema: corpus (case file), turn (request), result "
+                 "(adjudicate --json), batch (an output line), play (play --json)")
+    s.add_argument("what", choices=["corpus", "turn", "result", "batch", "play"], metavar="KIND",
+                   help="corpus (a case file), turn (an adjudicate file or batch line), result (adjudicate --json), "
+                        "batch (one output line), play (play --json)")
     s.set_defaults(func=cmd_schema)
 
     if not variant_commands:
@@ -278,7 +335,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
 
     for variant in VARIANTS:  # subcommands contributed by variants (tools of their own games)
         for vc in variant.commands() if isinstance(variant, GameRecord) else ():
-            v = sub.add_parser(vc.name, help=vc.help)
+            v = _command(sub, vc.name, vc.help, vc.examples.replace("\n", "\n  "))
             vc.configure(v)
             v.set_defaults(func=vc.run)
     return p
@@ -306,6 +363,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         # commands set each case file as they go); explore and why answer one turn: their
         # wall-clock limit covers the whole command
         origin = getattr(args, "file", None) if args.command != "batch" else None
+        if origin == "-":  # standard input names only bundled files and --allow-files folders, as a batch line
+            origin = None
         with file_access(origin=origin, allowed=getattr(args, "allow_files", None) or (),
                          max_bytes=_limits(args).max_request_bytes), \
                 deadline(_command_time_limit(args)), \

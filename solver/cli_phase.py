@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import DipsatError, OutputError
+from .colour import paint
+from .file_kinds import reading
 from .outputs import Output, write_file
 
 if TYPE_CHECKING:
@@ -38,8 +40,9 @@ def load(args: argparse.Namespace, key: str = "file") -> tuple["GameProtocol", A
     cap = limits.max_file_bytes if args.command == "play" else limits.max_request_bytes
     path = str(getattr(args, key))
     data = read_data_file(path, limits, max_bytes=cap)
-    game = find_game(variant_of(data, getattr(args, "variant", None)))
-    return game, game.read(data, path, limits), data
+    with reading(args.command, "standard input" if path == "-" else path, data):  # the wrong kind of file says so
+        game = find_game(variant_of(data, getattr(args, "variant", None)))
+        return game, game.read(data, path, limits), data
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
@@ -51,8 +54,19 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         game, req, _ = load(args)
         opts = game.options(req, args.rules, tuple(args.option or ()))
         res = game.adjudicate(req, opts, Engine(time_limit=limits.turn_time_limit, all_cpsat=args.all_cpsat))
-    print(json.dumps(res.to_json(), indent=2) if args.json else game.describe(res))
+    print(json.dumps(res.to_json(), indent=2) if args.json else paint(game.describe(res)))
     return 0
+
+
+def count_requests(path: str) -> int:
+    """The lines of a batch file that are requests (not blank, not a ``#`` comment), counted in
+    one streaming pass (the progress bar's total)."""
+    n = 0
+    with open(path, "rb") as f:
+        for line in f:
+            text = line.strip()
+            n += bool(text) and not text.startswith(b"#")
+    return n
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -90,8 +104,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
             raise DipsatError(f"{args.output}: cannot write: {exc.strerror}") from None
     resume = Resume(resumed, done, settings)
     lines = resume.filter(read_lines(inp, settings.limits))
+    bar = progress_bar("batch", unit="turns", quiet=args.quiet)
+    if bar.shown and inp is not sys.stdin.buffer and Path(args.input).is_file():  # a known size: a total and an ETA
+        bar.total = max(count_requests(args.input) - done, 0)
     try:
-        with progress_bar("batch", unit="turns", quiet=args.quiet) as bar:
+        with bar:
             if args.dask:
                 from .batch import run_dask
 
@@ -152,7 +169,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
         status = "pass" if r.passed else "skip" if r.skipped else "FAIL"
         if args.quiet and r.passed:
             continue
-        print(f"{status}  {r.case_id:<{w}}  {r.rules:<6}  {r.path}")
+        print(paint(f"{status}  {r.case_id:<{w}}  {r.rules:<6}  {r.path}"))
         if r.skipped:
             print(f"      {r.skipped}")
         for p in r.problems:
@@ -203,21 +220,23 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     limits = limits_of(args)
     data = read_data_file(args.file, limits, max_bytes=limits.max_file_bytes)
-    game = find_game(variant_of(data))
-    from .board_game import BoardGame
+    where = "standard input" if args.file == "-" else args.file
+    with reading("play", where, data):  # the wrong kind of file says so
+        game = find_game(variant_of(data))
+        from .board_game import BoardGame
 
-    if isinstance(game, BoardGame):  # a saved game of a board: phase by phase, with --save and checkpoints
-        return _play_board(args, data)
+        if isinstance(game, BoardGame):  # a saved game of a board: phase by phase, with --save and checkpoints
+            return _play_board(args, data)
     if args.no_check and isinstance(data, dict) and isinstance(data.get("phases"), list):  # no checkpoints to compare
         data = {**data, "phases": [{k: v for k, v in ph.items() if k != "expect_units"} if isinstance(ph, dict) else ph
                                    for ph in data["phases"]]}
-    with deadline(limits.turn_time_limit):
+    with deadline(limits.turn_time_limit), reading("play", where, data):
         req = game.read(data, args.file, limits)
         opts = game.options(req, args.rules, tuple(args.option or ()))  # the file's own, then --rules / --option
         res = game.adjudicate(req, opts, Engine(time_limit=limits.turn_time_limit))
     if args.save:
         _save_checkpoints(args.save, data, res)
-    print(json.dumps(res.play_json(), indent=2, default=str) if args.json else game.describe(res))
+    print(json.dumps(res.play_json(), indent=2, default=str) if args.json else paint(game.describe(res)))
     return 0
 
 
@@ -260,11 +279,11 @@ def _play_board(args: argparse.Namespace, data: Any) -> int:
             "winner": game.winner, "winners": list(game.winners)}, indent=2))
         return 0
     for r in game.history:
-        print(f"== {r.name} ==")
+        print(paint(f"== {r.name} =="))
         if not args.quiet:
             for o in r.outcomes:
                 mark = "ok  " if o.succeeded else "FAIL"
-                print(f"  {mark} {o.power}: {o.text}  — {o.reason}")
+                print(paint(f"  {mark} {o.power}: {o.text}  — {o.reason}"))
         print("  centres: " + ", ".join(f"{p} {n}" for p, n in r.centres.items()))
     print("\nPosition:")
     for power, units in units_by_power(game.position).items():

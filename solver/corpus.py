@@ -187,7 +187,10 @@ def load_case(path: str | Path, limits: Optional[Limits] = None) -> CorpusCase:
     data = read_data_file(path, limits)
     if isinstance(data, dict):
         check_request_size(data, str(path), limits)
-    return load_model(path, CorpusCase, data)
+    from .file_kinds import reading
+
+    with reading("corpus", str(path), data):  # a turn or a saved game says what it is
+        return load_model(path, CorpusCase, data)
 
 
 def case_files(paths: Sequence[str | Path]) -> list[Path]:

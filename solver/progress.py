@@ -1,7 +1,7 @@
 """A progress bar for long commands (batch, corpus, compare, play), shared by the CLI.
 
-On a terminal it is a Rich bar on standard error showing items done, the rate (items/s) and the
-elapsed time; when standard error is not a terminal (piped, redirected, CI) or with ``quiet``
+On a terminal it is a Rich bar on standard error showing items done (of the total, when it is
+known), the rate (items/s), the elapsed time and, with a total, the time left; when standard error is not a terminal (piped, redirected, CI) or with ``quiet``
 it shows nothing at all, so machine-read output is never mixed with it.  Rich is imported only
 when a bar is really drawn.
 
@@ -41,10 +41,12 @@ class ProgressBar:
         if self._shown:
             from rich.console import Console
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn)
+                                       TimeElapsedColumn, TimeRemainingColumn)
 
             columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TextColumn("{task.fields[rate]}"), TimeElapsedColumn()]
+            if self.total is not None:  # a known total: the time left too
+                columns += [TextColumn("ETA"), TimeRemainingColumn()]
             self._rich = Progress(*columns, console=Console(file=self._stream), transient=False)
             self._rich.__enter__()
             self._task = self._rich.add_task(self.description, total=self.total, rate="")

@@ -243,6 +243,7 @@ class VariantCommand:
     help: str
     configure: Callable[[Any], None]
     run: Callable[[Any], int]
+    examples: str = ""  # command lines shown under its --help, one a line
 
 
 def game_of(record: "Variant | GameRecord") -> GameProtocol:

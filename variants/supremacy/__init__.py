@@ -36,8 +36,9 @@ def rules_text() -> str:
 
 
 def _file_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file")
-    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a Supremacy rule option")
+    p.add_argument("file", help="a Supremacy file: a drill case (odds), a state or a game (wealth); TOML or JSON")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set one Supremacy rule option, e.g. preset=strict (repeatable; dipsat rules supremacy lists them)")
 
 
 def _lazy(name: str) -> Callable[[argparse.Namespace], int]:
@@ -54,8 +55,10 @@ def own_commands() -> Sequence[VariantCommand]:
     # Collected when dipsat starts a command that is not the core's: the arguments are declared
     # here, the command module (state models, OR-Tools) is imported when one runs.
     return (
-        VariantCommand("odds", "Supremacy: the exact outcome distribution of a battle drill", _file_args, _lazy("cmd_odds")),
-        VariantCommand("wealth", "Supremacy: the wealth table of a state, or of a game file after its turns", _file_args, _lazy("cmd_wealth")),
+        VariantCommand("odds", "Supremacy: the exact outcome distribution of a battle drill", _file_args, _lazy("cmd_odds"),
+                      examples="dipsat odds tests/corpora/supremacy/odds_assault.toml"),
+        VariantCommand("wealth", "Supremacy: the wealth table of a state, or of a game file after its turns", _file_args, _lazy("cmd_wealth"),
+                      examples="dipsat wealth examples/supremacy_game.toml"),
     )
 
 
