@@ -14,7 +14,7 @@ runs it; ``--no-compile`` times whatever is there (with the variable set and no 
 the compiling run).
 The acyclic turn (``examples/spring1901.toml``) needs no solver, nor does a small cycle
 (``examples/pandin.toml``: its resolutions are counted by trying the values of one decision per
-cycle, :func:`dipsat.equations.enumerate_cycle`); OR-Tools is imported for a cycle past that
+cycle, :func:`dipsat.engine.equations.enumerate_cycle`); OR-Tools is imported for a cycle past that
 search's budget, for research commands, and with ``--all-cpsat`` (the third command).
 """
 
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _dipsat() -> list[str]:
     exe = shutil.which("dipsat", path=str(Path(sys.executable).parent)) or shutil.which("dipsat")
-    return [exe] if exe else [sys.executable, "-m", "dipsat.cli"]
+    return [exe] if exe else [sys.executable, "-m", "dipsat.face.cli"]
 
 
 def commands() -> dict[str, list[str]]:

@@ -51,7 +51,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     rounds = [random_round(rng, cmap) for _ in range(args.rounds)]
     adjudicate_round(cmap, *rounds[0], rules)  # warm up (imports)
-    import dipsat.cpsat  # noqa: F401  OR-Tools too: an acyclic round, as the first may be, needs no solver
+    import dipsat.engine.cpsat  # noqa: F401  OR-Tools too: an acyclic round, as the first may be, needs no solver
     times, ambiguous, battles = [], 0, 0
     for board, orders in rounds:
         t0 = time.perf_counter()

@@ -9,7 +9,7 @@ Three figures per pass, each the median over ``--passes`` passes (seconds for al
   engine: validation, parsing, legality, equations, solving, explanations);
 * *adjudicate, no explanations*: the same with ``explain=False`` (result codes and culprits,
   no strength terms or reasons), what ``dipsat batch`` does by default;
-* *corpus*: :func:`dipsat.corpus.run_expectation` of each case (adjudicate plus comparing the
+* *corpus*: :func:`dipsat.io.corpus.run_expectation` of each case (adjudicate plus comparing the
   result with the case's expectations; the files are read once, before the clock).
 
 Run from the repository root.  The target is 0.15 s for the 164 cases.  The load average is
@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
-from dipsat.api import TurnRequest, adjudicate
-from dipsat.corpus import case_files, load_case, run_expectation
+from dipsat.game.api import TurnRequest, adjudicate
+from dipsat.io.corpus import case_files, load_case, run_expectation
 
 ROOT = Path(__file__).resolve().parent.parent
 DATC = ROOT / "tests" / "corpora" / "datc"

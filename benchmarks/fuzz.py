@@ -1,6 +1,6 @@
 """Hostile-input fuzzing of the real ``dipsat`` commands (issue 11).
 
-Every input goes through ``dipsat.cli.main([...])`` exactly as a user's command line would, with
+Every input goes through ``dipsat.face.cli.main([...])`` exactly as a user's command line would, with
 standard output and error captured, and is checked for:
 
 * no Python traceback and no ``internal error`` (exit status 3) — a *crash*;
@@ -19,7 +19,7 @@ anywhere in the tree replaced (a malformed ``expect``, ``bids = null``, a string
 goes), a key dropped, a map or board pointing out of its folder.  Commands: ``batch`` (many lines
 per run), ``adjudicate``, ``corpus``, ``play``, ``explore``, ``why``, ``readings``, ``render``,
 ``compare``, ``coverage`` (one file each, in this process), and a share of them again as separate
-processes (``python -m dipsat.cli``, as a user runs it).  A single-turn command that runs past its
+processes (``python -m dipsat.face.cli``, as a user runs it).  A single-turn command that runs past its
 ``--time-limit`` plus 5 s is a *slow* finding.
 
     python -m benchmarks.fuzz --inputs 100000 --seed 1 --processes 5000   # the long run
@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from benchmarks.workload import generate_turn
-from dipsat.cli import main as dipsat_main
+from dipsat.face.cli import main as dipsat_main
 
 DOCUMENTED = {0, 1, 2}
 NAMES = ["France", "england", "Atlantis", "CC", "EX", "Par", "Paris", "Bur", "Nth", "Spa(nc)", "stp/sc", "standard",
@@ -376,11 +376,11 @@ def fuzz_file(rng: random.Random, tally: Tally, workdir: Path, process: bool = F
 
 
 def run_process(argv: list[str], timeout: float) -> tuple[int, str, str]:
-    """``python -m dipsat.cli ARGV`` in a process of its own."""
+    """``python -m dipsat.face.cli ARGV`` in a process of its own."""
     import subprocess
 
     try:
-        proc = subprocess.run([sys.executable, "-m", "dipsat.cli", *argv], capture_output=True, text=True,
+        proc = subprocess.run([sys.executable, "-m", "dipsat.face.cli", *argv], capture_output=True, text=True,
                               timeout=timeout, errors="replace")
     except subprocess.TimeoutExpired:
         return 4000, "", f"killed after {timeout:g} s"

@@ -3,7 +3,7 @@
 The inputs are the Supremacy corpus cases and the example game, damaged: a value at a random
 place of the data replaced by one of the wrong type (``expect = 1``, ``bids = null``, a string
 where a count goes, a float, a deep list), a key removed or added, a table replaced by a list,
-or the file's bytes flipped and cut.  Each goes through ``dipsat.cli.main`` as a user's command
+or the file's bytes flipped and cut.  Each goes through ``dipsat.face.cli.main`` as a user's command
 line would — ``adjudicate``, ``play``, ``why``, ``odds``, ``wealth``, ``corpus``, ``compare``,
 ``readings`` (files) and ``batch`` (lines) — and is checked by :mod:`benchmarks.fuzz`'s rules: no
 traceback, no status 3, no ``internal error``, a documented status, an error message with status

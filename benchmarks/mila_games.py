@@ -5,7 +5,7 @@
 
 Run from the repository root.  Game *i* of a seed is always the same game
 (:mod:`benchmarks.peers.mila_games`); each is replayed phase by phase with MILA-compatible
-options (:data:`dipsat.mila.MILA_OPTIONS`), going on from MILA's position after a difference,
+options (:data:`dipsat.io.mila.MILA_OPTIONS`), going on from MILA's position after a difference,
 and every phase where the two differ is classified (:mod:`benchmarks.peers.mila_replay`): a MILA
 reading that is another value of a dipsat rule option, or a documented MILA deviation from DATC
 3.0 (``tests/corpora/peers/``), or ``unclassified`` (listed in full; exit status 1).

@@ -12,7 +12,7 @@ from typing import Any
 
 from benchmarks.workload import generate
 from dipsat.variants import find_variant
-from dipsat.api import TurnRequest
+from dipsat.game.api import TurnRequest
 
 def _forget(notation: Any) -> None:
     """Empty the notation's memos of texts (and of words, where it keeps one)."""
@@ -23,7 +23,7 @@ def _forget(notation: Any) -> None:
 
 
 def main(turns: int = 300, rounds: int = 5) -> None:
-    from dipsat.pipeline import Pipeline
+    from dipsat.game.pipeline import Pipeline
 
     v = find_variant("standard")
     reqs = generate(1, turns)

@@ -38,8 +38,8 @@ UNIT_BINS = [(22, 25), (26, 28), (29, 31), (32, 34)]
 
 def cycle_size(req: dict[str, Any]) -> int:
     """Units in the largest cyclic component of dipsat's equations for the turn (0: none)."""
-    from dipsat.api import TurnRequest
-    from dipsat.pipeline import Pipeline
+    from dipsat.game.api import TurnRequest
+    from dipsat.game.pipeline import Pipeline
 
     r = TurnRequest.model_validate(workload.request_for_dipsat(req))
     pipe = Pipeline.for_request(r)

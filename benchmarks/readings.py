@@ -17,9 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-from dipsat.api import TurnRequest
-from dipsat.corpus import case_files, load_case
-from dipsat.readings import brute_force, turn_readings
+from dipsat.game.api import TurnRequest
+from dipsat.io.corpus import case_files, load_case
+from dipsat.research.readings import brute_force, turn_readings
 
 
 def main(argv: list[str] | None = None) -> int:

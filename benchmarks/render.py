@@ -13,11 +13,11 @@ import statistics
 import time
 from pathlib import Path
 
-from dipsat.api import TurnRequest, adjudicate
-from dipsat.corpus import case_files, load_case, run_corpus
-from dipsat.render import render_svg
-from dipsat.report import corpus_report
-from dipsat.variant import Variant
+from dipsat.game.api import TurnRequest, adjudicate
+from dipsat.io.corpus import case_files, load_case, run_corpus
+from dipsat.face.render import render_svg
+from dipsat.face.report import corpus_report
+from dipsat.game.variant import Variant
 from dipsat.variants import find_record, variant_names
 
 

@@ -114,7 +114,7 @@ class Dipsat(Engine):
 
     def __init__(self) -> None:
         try:
-            from dipsat.api import adjudicate
+            from dipsat.game.api import adjudicate
         except ImportError as exc:
             self.missing = f"not installed ({exc})"
             return

@@ -1,11 +1,19 @@
-"""dipsat's variant-agnostic core.
+"""dipsat: a CP-SAT adjudicator for Diplomacy and its variants.
 
-Stages, each a module: :mod:`dipsat.notation` (text -> parsed orders), :mod:`dipsat.orders`
-(legality, binding to units), :mod:`dipsat.movement` / :mod:`dipsat.stacks` (the rules as
-boolean equations), :mod:`dipsat.equations` (CP-SAT, components, counting, backup rules,
-verification), :mod:`dipsat.retreats`, :mod:`dipsat.adjustments`, :mod:`dipsat.game`; at the
-edges :mod:`dipsat.api` (requests and results), :mod:`dipsat.corpus`, :mod:`dipsat.batch`,
-:mod:`dipsat.research` and :mod:`dipsat.cli`.  Variants live in :mod:`dipsat.variants` (the ``variants/`` folder), maps in :mod:`dipsat.maps`.
+The package is layers, each importing only those below it (``ARCHITECTURE.md``, "Layers"):
+the root modules :mod:`dipsat.errors`, :mod:`dipsat.limits`, :mod:`dipsat.seams`;
+:mod:`dipsat.engine` (formulas, exact equation systems, the CP-SAT service, the option space,
+chance); the shared models :mod:`dipsat.rules`, :mod:`dipsat.models`, :mod:`dipsat.outcomes`;
+:mod:`dipsat.board` (the Diplomacy board's rules: notation, orders, movement, stacks, retreats,
+adjustments); :mod:`dipsat.game` (the board variant record, calendars, the phase pipeline, the
+game protocol, the registry of variants, :mod:`dipsat.game.api`); :mod:`dipsat.io` (corpus,
+batch, saved games, files, schemas); :mod:`dipsat.research` (readings, explore, why, compare,
+coverage); :mod:`dipsat.face` (the command line, pictures, the report).  Variants live in
+:mod:`dipsat.variants` (the ``variants/`` folder), above the core; maps in :mod:`dipsat.maps`.
+
+This file is the composition root: it plugs the variant rooms and the pictures into the slots
+of :mod:`dipsat.seams` (each imported on first use) and names the public API, also imported on
+first use (importing dipsat stays cheap).
 
     >>> from dipsat import adjudicate
     >>> res = adjudicate({"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}})
@@ -13,25 +21,25 @@ edges :mod:`dipsat.api` (requests and results), :mod:`dipsat.corpus`, :mod:`dips
     ['moved']
 """
 
-from typing import Any
+from typing import Any, Sequence
 
-# The public API, imported on first use (importing dipsat stays cheap, and the core's modules
-# can import each other without going through this file).
+from dipsat import seams as _seams
+
 _API = {
-    "adjudicate": "dipsat.api",
-    "load_request": "dipsat.api",
-    "result_to_json": "dipsat.api",
-    "TurnRequest": "dipsat.api",
-    "load_case": "dipsat.corpus",
-    "run_corpus": "dipsat.corpus",
-    "explore": "dipsat.research",
-    "compare": "dipsat.research",
-    "why": "dipsat.research",
+    "adjudicate": "dipsat.game.api",
+    "load_request": "dipsat.game.api",
+    "result_to_json": "dipsat.game.api",
+    "TurnRequest": "dipsat.game.api",
+    "load_case": "dipsat.io.corpus",
+    "run_corpus": "dipsat.io.corpus",
+    "explore": "dipsat.research.research",
+    "compare": "dipsat.research.research",
+    "why": "dipsat.research.research",
     "preset": "dipsat.rules",
     "RuleOptions": "dipsat.rules",
     "DipsatError": "dipsat.errors",
-    "find_variant": "dipsat.variants",
-    "Game": "dipsat.game",
+    "find_variant": "dipsat.game.registry",
+    "Game": "dipsat.game.game",
 }
 
 __all__ = sorted(_API)
@@ -46,3 +54,25 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def _rooms() -> Sequence[Any]:
+    from dipsat.variants import REGISTRY
+
+    return REGISTRY
+
+
+def _svg(obj: Any, **options: Any) -> str:
+    from dipsat.face.render import render_svg
+
+    return render_svg(obj, **options)
+
+
+def _html(obj: Any, **options: Any) -> str:
+    from dipsat.face.render import render_html
+
+    return render_html(obj, **options)
+
+
+_seams.rooms = _rooms
+_seams.drawers.update(svg=_svg, html=_html)

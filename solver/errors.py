@@ -55,7 +55,7 @@ class InputFileError(DipsatError):
 
 class NamedFileError(DipsatError):
     """A file named inside a request (a map, a board) is refused or cannot be read: outside the
-    folders a request may name, not a regular file, or not there (:mod:`dipsat.files`)."""
+    folders a request may name, not a regular file, or not there (:mod:`dipsat.io.files`)."""
 
 
 class InvalidRequest(InputFileError):
@@ -65,7 +65,7 @@ class InvalidRequest(InputFileError):
 class OutputError(DipsatError):
     """An output cannot be written (a full disk, a file over the size limit, a folder that is not
     there): the output's fault, never the input's.  ``stdout``: it was the process's standard
-    output (:mod:`dipsat.outputs`)."""
+    output (:mod:`dipsat.io.outputs`)."""
 
     def __init__(self, message: str, stdout: bool = False) -> None:
         super().__init__(message)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from .errors import InputFileError, SolverError
+from dipsat.errors import InputFileError, SolverError
 
 
 @dataclass(frozen=True)

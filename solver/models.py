@@ -10,7 +10,6 @@ submission.  Nothing here assumes one unit per province or a strength of one per
 from __future__ import annotations
 
 from typing import (
-    TYPE_CHECKING,
     Any,
     Literal,
     Optional,
@@ -22,13 +21,13 @@ from typing import (
 
 from pydantic import BaseModel, ConfigDict, Field
 
-if TYPE_CHECKING:
-    from .variant import Variant
-    VariantRecord: TypeAlias = Variant
-else:
-    # A phase result carries the variant record it was adjudicated by, for drawing and printing
-    # (never validated, dumped or shown: a value of the engine's own making, not of the input).
-    VariantRecord = Any
+from dipsat import seams
+
+# A phase result carries the variant record it was adjudicated by (a
+# :class:`dipsat.game.variant.Variant`), for drawing and printing: never validated, dumped or
+# shown, a value of the engine's own making.  Typed loosely: the shared models sit below the game
+# layer that defines the record.
+VariantRecord: TypeAlias = Any
 
 
 class Frozen(BaseModel):
@@ -101,17 +100,14 @@ _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 class Drawable:
     """Pictures in notebooks: Jupyter shows ``_repr_svg_`` (the map) or ``_repr_html_`` (the map
-    and, for results, the table of orders and outcomes).  See :mod:`dipsat.render`."""
+    and, for results, the table of orders and outcomes), drawn by :mod:`dipsat.face.render` (which
+    the package root plugs in: :mod:`dipsat.seams`)."""
 
     def _repr_svg_(self) -> str:
-        from .render import render_svg
-
-        return render_svg(self)
+        return seams.drawers["svg"](self)
 
     def _repr_html_(self) -> str:
-        from .render import render_html
-
-        return render_html(self)
+        return seams.drawers["html"](self)
 
 
 # The core's unit kinds, by their letters: the army and the fleet of DATC Diplomacy.  A unit's

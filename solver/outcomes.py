@@ -23,7 +23,7 @@ from typing import (
 
 from pydantic import Field, SerializeAsAny, field_validator
 
-from .models import (
+from dipsat.models import (
     Drawable,
     Frozen,
     Order,
@@ -32,7 +32,7 @@ from .models import (
     VariantRecord,
     construct_frozen,
 )
-from .rules import RuleOptions
+from dipsat.rules import RuleOptions
 
 # -- outcomes --------------------------------------------------------------------------------
 

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Self, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .errors import DipsatError
-from .option_space import guarded, option_cases
+from dipsat.errors import DipsatError
+from dipsat.engine.option_space import guarded, option_cases
 
 if TYPE_CHECKING:
-    from .formulas import Formula
+    from dipsat.engine.formulas import Formula
 
 
 class RuleError(DipsatError):
@@ -76,7 +76,7 @@ class RuleOptions(BaseModel):
     # The seed of the core's random source, wherever a variant's rule draws lots or throws dice;
     # None = derived from the position, so the same position draws the same.
     random_seed: Optional[int] = None
-    # Draws given instead of drawn (see dipsat.chance): a list of values used in the order the
+    # Draws given instead of drawn (see dipsat.engine.chance): a list of values used in the order the
     # draws are made, or a mapping from a draw's key (printed with each draw) to its value.
     random_draws: Optional[Union[list[int], dict[str, int]]] = None
     # 4.E.1 illegal orders are ignored (the unit holds and may be supported to hold).  With
@@ -86,7 +86,7 @@ class RuleOptions(BaseModel):
     def cases(self, name: str) -> list[tuple["Formula", Any]]:
         """The values of option ``name`` a formula must cover, each with the condition under which
         it is the reading: normally the one value set here (condition true); when readings are
-        studied in one model (:mod:`dipsat.option_space`), every value, each under its literal.
+        studied in one model (:mod:`dipsat.engine.option_space`), every value, each under its literal.
         Rules code declares through this (or :meth:`choose`) that a formula depends on an option."""
         return option_cases(self, name)
 
@@ -131,7 +131,7 @@ def explain_options_error(exc: ValidationError, what: str = "rule option") -> st
 
 # The phases whose orders an option reads, where it is not only the movement's (``dipsat rules``
 # prints them).  The coast options read every written place through one function
-# (:mod:`dipsat.destinations`), so they govern retreats and builds as they govern moves.
+# (:mod:`dipsat.board.destinations`), so they govern retreats and builds as they govern moves.
 GOVERNS: dict[str, str] = {
     "missing_coast_single": "moves and retreats (and builds, on a province of one coast)",
     "impossible_coast": "moves and retreats",

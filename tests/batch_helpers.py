@@ -2,7 +2,7 @@
 
 import os
 
-from dipsat.batch import BatchSettings, Line, answer
+from dipsat.io.batch import BatchSettings, Line, answer
 
 
 def crash_on_marker(line: Line, settings: BatchSettings) -> str:

@@ -4,7 +4,7 @@ error guarantees as the local process pool, also when a worker dies."""
 import io
 import json
 
-from dipsat.batch import BatchSettings, Line, run_dask, run_pool
+from dipsat.io.batch import BatchSettings, Line, run_dask, run_pool
 
 from batch_helpers import crash_on_marker
 

@@ -4,9 +4,9 @@ when asked for (``--explain``, or ``"explain": true`` on a line)."""
 import io
 import json
 
-from dipsat.batch import BatchSettings, Line, adjudicate_line, run_pool
-from dipsat.cli import main
-from dipsat.schemas import BatchLineJSON
+from dipsat.io.batch import BatchSettings, Line, adjudicate_line, run_pool
+from dipsat.face.cli import main
+from dipsat.io.schemas import BatchLineJSON
 
 TURN = {"units": {"France": ["A Par", "A Mar"], "Germany": ["A Mun"]},
         "orders": {"France": ["A Par - Bur", "A Mar S A Par - Bur"], "Germany": ["A Mun - Bur"]}}

@@ -1,12 +1,13 @@
-"""The game runner is generic: a variant declares its phases (dipsat.phases), the runner plays them."""
+"""The game runner is generic: a variant declares its phases (dipsat.game.variant), the runner plays them."""
 
 from dataclasses import dataclass, replace
 from typing import Any, Optional
 
-from dipsat.game import Game, StartSpec
-from dipsat.phases import DiplomacyYear, Phases
+from dipsat.game.game import Game, StartSpec
+from dipsat.game.variant import DiplomacyYear, Phases
+from dipsat.models import Position
 from dipsat.rules import RuleOptions
-from dipsat.variant import Variant
+from dipsat.game.variant import Variant
 from dipsat.variants import find_variant
 
 STANDARD = find_variant("standard")
@@ -63,7 +64,7 @@ class MovementOnly:
     def seasons(self) -> tuple[str, ...]:
         return ("year",)
 
-    def open(self, game: Game, start: Optional[StartSpec]) -> None:
+    def open(self, game: Game, start: Optional[StartSpec], given: Optional[Position] = None) -> None:
         game.position = self.variant.start_position(self.variant).model_copy(update={"season": "year"})
         game.year, game.season, game.phase = 2000, "year", "movement"
 

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from dipsat.api import adjudicate
-from dipsat.chance import DrawError, RandomSource, draw_key
+from dipsat.game.api import adjudicate
+from dipsat.engine.chance import DrawError, RandomSource, draw_key
 
 KEYS = [draw_key(1992, "retreat", f"E {p}") for p in ("Mon", "Alb", "Sas", "Wyo", "Ida")]
 
@@ -28,7 +28,7 @@ def test_draws_depend_on_seed_and_key_only():
 
 
 def test_draws_do_not_depend_on_the_hash_seed():
-    code = ("from dipsat.chance import RandomSource as R; s = R(11); "
+    code = ("from dipsat.engine.chance import RandomSource as R; s = R(11); "
             "print(([s.index(f'k{i}', 7) for i in range(12)], [s.roll(f'd{i}', 20) for i in range(5)]))")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}

@@ -1,6 +1,6 @@
 import json
 
-from dipsat.cli import main
+from dipsat.face.cli import main
 
 from conftest import ROOT
 

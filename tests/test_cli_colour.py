@@ -2,8 +2,8 @@
 
 import io
 
-from dipsat.cli import main
-from dipsat.colour import colour_on, paint
+from dipsat.face.cli import main
+from dipsat.face.colour import colour_on, paint
 
 from conftest import ROOT
 

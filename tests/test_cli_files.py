@@ -8,8 +8,8 @@ import tomllib
 
 import pytest
 
-from dipsat.cli import main
-from dipsat.file_kinds import file_kind
+from dipsat.face.cli import main
+from dipsat.io.file_kinds import file_kind
 
 from conftest import ROOT
 

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from dipsat.cli import CORE_COMMANDS, build_parser, main
+from dipsat.face.cli import CORE_COMMANDS, build_parser, main
 
 from conftest import ROOT
 

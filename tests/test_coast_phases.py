@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dipsat.models import Move, Position, Unit
 from dipsat.outcomes import Moved, MovementResult, Refused
-from dipsat.pipeline import Pipeline
+from dipsat.game.pipeline import Pipeline
 from dipsat.variants import find_variant
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
@@ -184,7 +184,7 @@ def test_every_fleet_next_to_a_split_coast_reads_its_coasts_alike_in_both_phases
 
 
 def test_dipsat_rules_says_which_phases_each_coast_option_governs(capsys):
-    from dipsat.cli import main
+    from dipsat.face.cli import main
 
     assert main(["rules"]) == 0
     lines = {line.split("=")[0].strip(): line for line in capsys.readouterr().out.splitlines() if "=" in line}

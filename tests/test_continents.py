@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dipsat.cli import main
+from dipsat.face.cli import main
 from dipsat.errors import DipsatError, InvalidOrder
 from dipsat.maps.continental import load_continental_map
 from dipsat.variants.continents.board import Board, parse_units

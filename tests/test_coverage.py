@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from dipsat.cli import main
-from dipsat.coverage import coverage
+from dipsat.face.cli import main
+from dipsat.research.coverage import coverage
 
 DATC = Path(__file__).parent / "corpora" / "datc"
 
@@ -74,7 +74,7 @@ def test_an_error_under_one_value_and_a_result_under_another_tell_them_apart():
 
 
 def cov_case_id(path: Path) -> str:
-    from dipsat.corpus import load_case
+    from dipsat.io.corpus import load_case
 
     return load_case(path).id
 

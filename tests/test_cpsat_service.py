@@ -1,4 +1,4 @@
-"""The one CP-SAT service (dipsat.cpsat): minimal cores, lexicographic optima, distinct
+"""The one CP-SAT service (dipsat.engine.cpsat): minimal cores, lexicographic optima, distinct
 solutions and the model dump, each against a plain-Python reference on small random models."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from dipsat import cpsat
+from dipsat.engine import cpsat
 
 
 def _subset_sum_model(rng: random.Random, n: int):

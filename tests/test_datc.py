@@ -2,7 +2,7 @@
 
 import pytest
 
-from dipsat.corpus import case_files, load_case, run_expectation, runs_of
+from dipsat.io.corpus import case_files, load_case, run_expectation, runs_of
 
 from conftest import CORPORA
 

@@ -5,7 +5,7 @@ detail of a variant."""
 
 import pytest
 
-from dipsat.api import outcome_details
+from dipsat.game.results import outcome_details
 from dipsat.models import Position, Unit
 from dipsat.outcomes import (DETAIL_KINDS, OUTCOME_CLASSES, Bounced, Detail, Held, Moved, Outcome, OrderRef, outcome_from,
                              register_detail_kind)

@@ -3,7 +3,7 @@
 import random
 import tomllib
 
-from dipsat.api import adjudicate, result_to_json
+from dipsat.game.api import adjudicate, result_to_json
 
 from conftest import ROOT
 

@@ -73,7 +73,7 @@ def test_deviation_has_its_minimal_case(dev, dipsat):
     still shows the peer's deviation, and is classified as exactly that deviation."""
     path = ROOT / dev.corpus
     assert path.exists(), path
-    from dipsat.corpus import load_case, run_expectation, runs_of
+    from dipsat.io.corpus import load_case, run_expectation, runs_of
 
     case = load_case(path)
     assert case.id == f"peers/{dev.name}"

@@ -13,7 +13,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dipsat.api import adjudicate, result_to_json
+from dipsat.game.api import adjudicate, result_to_json
 from dipsat.errors import DipsatError
 from dipsat.variants import find_variant
 
@@ -149,8 +149,8 @@ def test_ortools_is_imported_only_when_a_cycle_is_past_the_small_search():
     from conftest import ROOT
 
     code = ("import sys\n"
-            "from dipsat import equations\n"
-            "from dipsat.api import adjudicate, load_request\n"
+            "from dipsat.engine import equations\n"
+            "from dipsat.game.api import adjudicate, load_request\n"
             "adjudicate(load_request('examples/spring1901.toml'))\n"
             "print('ortools' in sys.modules)\n"
             "res = adjudicate(load_request('examples/pandin.toml'))\n"
@@ -161,7 +161,7 @@ def test_ortools_is_imported_only_when_a_cycle_is_past_the_small_search():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["False", "False 1", "True"]
     code = ("import sys\n"
-            "from dipsat.api import adjudicate, load_request\n"
+            "from dipsat.game.api import adjudicate, load_request\n"
             "adjudicate(load_request('examples/spring1901.toml'), all_cpsat=True)\n"
             "print('ortools' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
@@ -177,7 +177,7 @@ def test_the_command_line_imports_no_ortools_for_an_acyclic_turn():
     from conftest import ROOT
 
     code = ("import sys\n"
-            "from dipsat.cli import main\n"
+            "from dipsat.face.cli import main\n"
             "status = main(['adjudicate', 'examples/spring1901.toml'])\n"
             "print(status, sorted(m for m in ('ortools', 'numpy', 'pandas') if m in sys.modules))\n"
             "print(sorted(m for m in sys.modules if m in ('networkx', 'rich')\n"

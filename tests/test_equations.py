@@ -1,5 +1,5 @@
-from dipsat.equations import System, enumerate_all, evaluate_acyclic, solve_system
-from dipsat.formulas import AND, GE, NOT, OR, VAR, Key, evaluate
+from dipsat.engine.equations import System, enumerate_all, evaluate_acyclic, solve_system
+from dipsat.engine.formulas import AND, GE, NOT, OR, VAR, Key, evaluate
 
 A, B, C, X, Y = (Key("x", i) for i in range(5))
 

@@ -4,10 +4,10 @@ import json
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dipsat.batch import adjudicate_line
-from dipsat.corpus import load_case
+from dipsat.io.batch import adjudicate_line
+from dipsat.io.corpus import load_case
 from dipsat.errors import DipsatError, OrderError
-from dipsat.api import adjudicate
+from dipsat.game.api import adjudicate
 from dipsat.variants import find_variant
 
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

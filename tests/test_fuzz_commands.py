@@ -1,5 +1,5 @@
 """Process-level fuzzing of the real commands (issues 11, 26): a few hundred hostile inputs
-through ``dipsat.cli.main`` — damaged bytes, deep nesting, huge numbers, wrong types, unknown
+through ``dipsat.face.cli.main`` — damaged bytes, deep nesting, huge numbers, wrong types, unknown
 names, oversize requests, and the examples and corpus cases of all six variants with any value
 replaced (a malformed ``expect``, ``bids = null``, a string where a count goes) — with no
 traceback, only documented exit statuses, no single-turn command past its time limit + 5 s, and

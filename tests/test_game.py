@@ -2,9 +2,9 @@ import json
 
 import pytest
 
-from dipsat.cli import main
+from dipsat.face.cli import main
 from dipsat.errors import InputFileError
-from dipsat.game import Game, SavedGame, StartSpec, load_saved_game, replay, units_by_power
+from dipsat.game.game import Game, SavedGame, StartSpec, load_saved_game, replay, units_by_power
 
 from conftest import ROOT
 
@@ -63,7 +63,7 @@ def _case(tmp_path, text: str):
 
 
 def test_corpus_game_case_plays_its_steps_and_checks_phases(tmp_path):
-    from dipsat.corpus import run_corpus
+    from dipsat.io.corpus import run_corpus
 
     f = _case(tmp_path, '''
 id = "g"
@@ -100,7 +100,7 @@ units_after = { France = ["A Bel"] }
     ('phase = "game"\n[orders]\nFrance = ["A Par H"]\n[[steps]]\norders = {}\n', "orders go in each of [[steps]]"),
 ])
 def test_corpus_game_case_fields_are_checked(tmp_path, fields, error):
-    from dipsat.corpus import run_corpus
+    from dipsat.io.corpus import run_corpus
 
     f = _case(tmp_path, f'id = "g"\n{fields}[[expect]]\nrules = ["datc"]\n')
     (run,) = run_corpus([f])
@@ -108,7 +108,7 @@ def test_corpus_game_case_fields_are_checked(tmp_path, fields, error):
 
 
 def test_placement_case_of_a_variant_without_one_is_refused(tmp_path):
-    from dipsat.corpus import run_corpus
+    from dipsat.io.corpus import run_corpus
 
     f = _case(tmp_path, 'id = "p"\nphase = "placement"\n[orders]\nFrance = ["A Par"]\n[[expect]]\nrules = ["datc"]\n')
     (run,) = run_corpus([f])

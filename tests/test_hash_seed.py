@@ -13,7 +13,7 @@ from conftest import ROOT
 # every command on every example that the command accepts; each gives text on standard output
 _SCRIPT = r"""
 import contextlib, io, sys
-from dipsat.cli import main
+from dipsat.face.cli import main
 runs = [a.split("\t") for a in sys.argv[1:]]
 for argv in runs:
     buf = io.StringIO()

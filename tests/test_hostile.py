@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.batch import BatchSettings, Line, read_lines, run_pool
-from dipsat.cli import main
+from dipsat.io.batch import BatchSettings, Line, read_lines, run_pool
+from dipsat.face.cli import main
 from dipsat.limits import Limits
 
 from batch_helpers import crash_on_marker, raise_on_marker
@@ -71,7 +71,7 @@ def test_batch_output_folder_missing_is_an_error_up_front(tmp_path, capsys):
 
 
 def test_batch_reads_standard_input():
-    proc = subprocess.run([sys.executable, "-m", "dipsat.cli", "batch", "-", "-j", "1"], input=json.dumps(GOOD) + "\n{\n",
+    proc = subprocess.run([sys.executable, "-m", "dipsat.face.cli", "batch", "-", "-j", "1"], input=json.dumps(GOOD) + "\n{\n",
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     res = [json.loads(x) for x in proc.stdout.splitlines()]
@@ -140,7 +140,7 @@ def test_a_dying_worker_in_the_middle_of_a_chunk_costs_only_its_line():
     """Lines travel to the workers in chunks: when the killing line is one of a chunk, every line
     of that chunk is tried again alone, so only the killer is answered with an error (after the
     second death, its own) and every other line keeps its result, in order."""
-    from dipsat.batch import CHUNK
+    from dipsat.io.batch import CHUNK
 
     lines = [Line(i + 1, json.dumps({**GOOD, "id": i}).encode()) for i in range(60)]
     lines[45] = Line(46, b'{"id": "CRASH"}')

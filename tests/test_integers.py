@@ -5,9 +5,9 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dipsat import cpsat, equations
-from dipsat.equations import System, check_value, enumerate_all, enumerate_cycle, solve_system, strongly_connected
-from dipsat.formulas import AND, GE, IF, INT, MAX, MIN, NOT, OR, SUM, VAR, Key, variables
+from dipsat.engine import cpsat, equations
+from dipsat.engine.equations import System, check_value, enumerate_all, enumerate_cycle, solve_system, strongly_connected
+from dipsat.engine.formulas import AND, GE, IF, INT, MAX, MIN, NOT, OR, SUM, VAR, Key, variables
 from dipsat.errors import SolverError
 
 A, B, C = Key("a", 0), Key("b", 0), Key("c", 0)

@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from dipsat.cli import main
+from dipsat.face.cli import main
 from dipsat.errors import InputFileError
-from dipsat.mila import MILA_OPTIONS, load_mila_game, read_mila_game, replay_mila
+from dipsat.io.mila import MILA_OPTIONS, load_mila_game, read_mila_game, replay_mila
 
 from conftest import ROOT
 

@@ -13,14 +13,14 @@ from typing import Optional
 
 import pytest
 
-from dipsat.corpus import case_files, load_case, runs_of
-from dipsat.equations import solve_system
-from dipsat.formulas import IF, INT, Definition, Key
-from dipsat.encoding import Encoding, Terms, _name
-from dipsat.movement import MovementRules
+from dipsat.io.corpus import case_files, load_case, runs_of
+from dipsat.engine.equations import solve_system
+from dipsat.engine.formulas import IF, INT, Definition, Key
+from dipsat.board.encoding import Encoding, Terms, _name
+from dipsat.board.movement import MovementRules
 from dipsat.models import Support
-from dipsat.pipeline import Pipeline
-from dipsat.api import TurnRequest, resolve_rules
+from dipsat.game.pipeline import Pipeline
+from dipsat.game.api import TurnRequest, resolve_rules
 from dipsat.variants import find_variant
 
 from conftest import ROOT

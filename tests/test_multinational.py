@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from dipsat.api import adjudicate
-from dipsat.game import load_saved_game, replay
+from dipsat.game.api import adjudicate
+from dipsat.game.game import load_saved_game, replay
 from dipsat.variants import find_variant
 
 from conftest import ROOT
@@ -55,7 +55,7 @@ def test_example_game_plays_through_a_building_year():
 
 
 def test_shared_victory_needs_both_claims_and_26_centres():
-    from dipsat.game import Game, StartSpec
+    from dipsat.game.game import Game, StartSpec
     from dipsat.variants import find_variant
 
     m = find_variant("multinational").map
@@ -103,7 +103,7 @@ def _game_file(tmp_path, owners: dict, orders: dict):
 
 def test_play_text_output_of_a_shared_victory(tmp_path, capsys):
     """`dipsat play` printed a shared victory with KeyError: 'AT+CC' (issue 10); --json worked."""
-    from dipsat.cli import main
+    from dipsat.face.cli import main
     from dipsat.variants import find_variant
 
     ccs = [c for c in find_variant("multinational").map.supply_centres() if c not in ("uta", "vir")]
@@ -117,7 +117,7 @@ def test_play_text_output_of_a_shared_victory(tmp_path, capsys):
 
 
 def test_play_text_output_of_a_single_victory(tmp_path, capsys):
-    from dipsat.cli import main
+    from dipsat.face.cli import main
     from dipsat.variants import find_variant
 
     ccs = [c for c in find_variant("multinational").map.supply_centres() if c not in ("uta", "vir")]
@@ -130,7 +130,7 @@ def test_play_reaches_the_one_build_on_another_controlled_centre():
     """Rule 8: "only in case no home center is available, the multinational is allowed to build a
     power in any other controlled capacity center that is unoccupied; only one power can be build
     this way". The game used to open an adjustment phase only when a home centre was free."""
-    from dipsat.game import Game, StartSpec
+    from dipsat.game.game import Game, StartSpec
 
     start = StartSpec(year=1996, season="year", units={"AT": ["M Uta", "E Neb", "P Kan"]},
                       owners={"AT": ["Uta", "Neb", "Kan", "Okl", "Ark"]})
@@ -144,7 +144,7 @@ def test_play_reaches_the_one_build_on_another_controlled_centre():
 
 
 def test_play_text_output_of_builds_and_a_refused_build(tmp_path, capsys):
-    from dipsat.cli import main
+    from dipsat.face.cli import main
 
     game = {"variant": "multinational",
             "start": {"year": 1996, "season": "year", "units": {"AT": ["M Uta", "E Neb", "P Kan"]},
@@ -162,7 +162,7 @@ def test_play_text_output_of_builds_and_a_refused_build(tmp_path, capsys):
 
 
 def test_rules_text_shows_new_options_and_fixed_readings(capsys):
-    from dipsat.cli import main
+    from dipsat.face.cli import main
 
     assert main(["rules", "multinational"]) == 0
     out = capsys.readouterr().out
@@ -179,7 +179,7 @@ def test_rules_text_shows_new_options_and_fixed_readings(capsys):
 def test_programming_errors_are_not_reported_as_invalid_orders(monkeypatch):
     """Regression: the placement, retreat and adjustment phases caught a bare ``Exception``
     and turned any bug into an "invalid order"; only order errors are reported now."""
-    from dipsat.game import Game
+    from dipsat.game.game import Game
 
     game = Game("multinational")
     assert game.phase_name.endswith("P")

@@ -7,10 +7,10 @@ run by test_datc.py; this module tests what a corpus case cannot say.
 import pytest
 
 from dipsat import adjudicate
-from dipsat.api import TurnRequest, build_position
+from dipsat.game.api import TurnRequest, build_position
 from dipsat.errors import DipsatError, PositionError
-from dipsat.game import Game
-from dipsat.research import explore, format_why, why
+from dipsat.game.game import Game
+from dipsat.research.research import explore, format_why, why
 from dipsat.variants import find_variant
 from dipsat.variants.multiplicity.notation import CutFirst, MergeWith
 
@@ -349,7 +349,7 @@ def test_merge_attack_counts_only_when_the_merge_arrives():
 def test_merged_army_retreats_from_where_it_merged():
     """Option merge_attack_failure = component: the Paris army that merged in retreats with the
     French component, from Burgundy (its retreat options are Burgundy's neighbours)."""
-    from dipsat.pipeline import Pipeline
+    from dipsat.game.pipeline import Pipeline
 
     res = turn({"France": ["A(Bur)", "A(Par)"], "Italy": ["2A(Bur)"]},
                {"France": ["A(Par)-Bur MERGE A(Bur) and support attack on ITALIAN A(Bur)"]})
@@ -366,7 +366,7 @@ def test_merged_army_retreats_from_where_it_merged():
 
 def _postal(last=None, year="three_season", autumn=None, n=4):
     """The bundled postal example, its autumn or last sheet replaced, under one value of ``year``."""
-    from dipsat.game import load_saved_game, replay
+    from dipsat.game.game import load_saved_game, replay
 
     from conftest import ROOT
 
@@ -436,8 +436,8 @@ def test_the_normal_year_has_its_own_retreat_phases():
 # -- compare over the variant's own option values ---------------------------------------------
 
 def test_compare_runs_each_value_of_the_variants_options(capsys):
-    from dipsat.cli import main
-    from dipsat.research import compare, option_settings
+    from dipsat.face.cli import main
+    from dipsat.research.research import compare, option_settings
 
     settings = option_settings(V)
     assert settings[0].label == "multiplicity"
@@ -466,8 +466,8 @@ def test_compare_runs_each_value_of_the_variants_options(capsys):
 def test_movement_through_the_core_hooks():
     """The variant's movement rules fill the core's hooks; the shared encoding builds the turn
     (no wholesale encode, and the core's path_open and prevent_zero mean what they say)."""
-    from dipsat.movement import MovementRules
-    from dipsat.pipeline import Pipeline
+    from dipsat.board.movement import MovementRules
+    from dipsat.game.pipeline import Pipeline
     from dipsat.variants.multiplicity.encoding import Enc
     from dipsat.variants.multiplicity.movement import MultiplicityRules
 

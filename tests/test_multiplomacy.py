@@ -4,8 +4,8 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dipsat.api import adjudicate, result_to_json
-from dipsat.game import Game, StartSpec
+from dipsat.game.api import adjudicate, result_to_json
+from dipsat.game.game import Game, StartSpec
 from dipsat.variants import find_variant
 
 V = find_variant("multiplomacy")
@@ -153,7 +153,7 @@ def _greedy_cuts(units: list[str | None], aims: list[str | None]) -> list[bool]:
        st.lists(st.sampled_from(["a", "b", "c", None]), min_size=1, max_size=7))
 @settings(max_examples=300, deadline=None, derandomize=True)
 def test_slot_cut_closed_form_matches_greedy_matching(units, aims):
-    from dipsat.stacks import slot_cut
+    from dipsat.board.stacks import slot_cut
 
     group = [(k, w, True) for k, w in units]
     got = [slot_cut(group, j, aims[j - 1], aims[: j - 1]) for j in range(1, len(aims) + 1)]
@@ -163,7 +163,7 @@ def test_slot_cut_closed_form_matches_greedy_matching(units, aims):
 def test_adjudicate_text_output_of_the_new_readings(capsys):
     """The text of `dipsat adjudicate` for the results issue 10 touched: a support cut past an
     uncuttable one, a combined head-to-head, a convoy that carried nothing."""
-    from dipsat.cli import main
+    from dipsat.face.cli import main
 
     from conftest import ROOT
 
@@ -194,8 +194,8 @@ def test_play_counts_pieces_for_the_winter_adjustment():
 
 def test_force_decisions_are_described_as_forces():
     """Regression: ``describe_decision`` labelled a stack's force decisions as convoy paths."""
-    from dipsat.api import TurnRequest
-    from dipsat.research import _prepare, describe_decision
+    from dipsat.game.api import TurnRequest
+    from dipsat.research.research import _prepare, describe_decision
 
     req = TurnRequest(variant="multiplomacy", units={"Germany": ["2 A Mun"], "Russia": ["A Sil"]},
                       orders={"Germany": ["2 A Mun - Sil"], "Russia": ["A Sil H"]})

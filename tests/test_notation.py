@@ -1,7 +1,7 @@
 import pytest
 
 from dipsat.errors import InvalidOrder
-from dipsat.api import adjudicate
+from dipsat.game.api import adjudicate
 from dipsat.variants import find_variant
 
 N = find_variant("standard").notation

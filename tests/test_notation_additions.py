@@ -1,6 +1,6 @@
 """The core grammar knows one unit per province; what is written before a unit (counts, nation
 letters, ``&``) and supports written with a move come from grammar additions
-(``dipsat.notation_additions``) that a variant's notation picks, through the core's hooks."""
+(``dipsat.board.notation_additions``) that a variant's notation picks, through the core's hooks."""
 
 import dataclasses
 from typing import Optional
@@ -9,8 +9,8 @@ import pytest
 
 from dipsat.errors import InvalidOrder
 from dipsat.maps import load_map
-from dipsat.notation import Addition, Cursor, Notation, ParsedOrder, TokenValue, UnitRef
-from dipsat.notation_additions import (NationNotation, StackNotation, SupportedBy, UnitPart, WrittenUnit,
+from dipsat.board.notation import Addition, Cursor, Notation, ParsedOrder, TokenValue, UnitRef
+from dipsat.board.notation_additions import (NationNotation, StackNotation, SupportedBy, UnitPart, WrittenUnit,
                                        written_count, written_parts, written_power)
 from dipsat.variants import find_variant
 
@@ -123,8 +123,8 @@ def test_variants_pick_their_additions():
 
 def test_a_binder_adds_only_where_its_move_check_differs():
     """Multinational keeps the core's move prologue (check_move) and fills the two hooks."""
-    from dipsat.api import adjudicate
-    from dipsat.orders import OrderBinder
+    from dipsat.game.api import adjudicate
+    from dipsat.board.orders import OrderBinder
 
     binder = find_variant("multinational").binder_class
     assert binder.check_move is OrderBinder.check_move
@@ -135,7 +135,7 @@ def test_a_binder_adds_only_where_its_move_check_differs():
 
 
 def test_multinational_allowances_are_read_by_its_notation():
-    from dipsat.api import adjudicate
+    from dipsat.game.api import adjudicate
 
     mn = find_variant("multinational").notation
     a = mn.parse_allowance("GM", "AL EX M Sas Mon")

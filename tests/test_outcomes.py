@@ -2,8 +2,8 @@
 
 import json
 
-from dipsat.api import adjudicate
-from dipsat.cli import main
+from dipsat.game.api import adjudicate
+from dipsat.face.cli import main
 from dipsat.outcomes import (OUTCOME_KINDS, Bounced, Cut, Dislodged, Given, Held, Moved, NoPath, OrderRef, Outcome, Refused,
                              Void, outcome_from)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.cli import main
+from dipsat.face.cli import main
 
 from conftest import ROOT
 
@@ -28,7 +28,7 @@ def dipsat(*argv: str, stdout=subprocess.PIPE, file_limit: int | None = None, **
         if file_limit is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
 
-    return subprocess.run([sys.executable, "-m", "dipsat.cli", *argv], stdout=stdout, stderr=subprocess.PIPE,
+    return subprocess.run([sys.executable, "-m", "dipsat.face.cli", *argv], stdout=stdout, stderr=subprocess.PIPE,
                           text=True, timeout=300, preexec_fn=limit, **kw)
 
 
@@ -136,7 +136,7 @@ def test_play_of_an_empty_file_is_an_error(tmp_path, capsys):
 def test_a_saved_game_is_read_once_under_its_own_limit(tmp_path, capsys, monkeypatch):
     """``play`` reads the file once (the variant and the game from the same data), under
     --max-file-bytes, not the request limit."""
-    import dipsat.api as api
+    import dipsat.game.request as api
 
     reads: list[str] = []
     real = api.read_data_file

@@ -2,7 +2,7 @@
 
 ``2A(`` followed by 3,000 spaces took 31 s in one pattern of the Multiplicity notation (it could
 split the spaces three ways); ``render`` and ``compare`` hung on it.  Now every order (and unit)
-text is at most :data:`dipsat.notation.MAX_ORDER_CHARS` characters, the patterns read white
+text is at most :data:`dipsat.board.notation.MAX_ORDER_CHARS` characters, the patterns read white
 space as single spaces where they can split it, and the patterns that re-read runs were
 rewritten.  These tests run every module-level pattern of the code on long hostile strings, and
 each family's parsers on texts far over the limit."""
@@ -20,8 +20,8 @@ import pytest
 import dipsat
 import dipsat.maps
 import dipsat.variants
-from dipsat.batch import BatchSettings, answer_line
-from dipsat.notation import MAX_ORDER_CHARS
+from dipsat.io.batch import BatchSettings, answer_line
+from dipsat.board.notation import MAX_ORDER_CHARS
 
 
 def module_patterns() -> dict[str, re.Pattern]:
@@ -125,7 +125,7 @@ def test_hostile_orders_at_the_limit_are_answered_quickly(family):
 
 def test_render_compare_and_coverage_have_a_wall_clock_limit(tmp_path, capsys):
     """render: the whole drawing; compare and coverage: per case."""
-    from dipsat.cli import main
+    from dipsat.face.cli import main
 
     from conftest import CORPORA, ROOT
 

@@ -1,8 +1,8 @@
 """One pipeline: the commands adjudicate a turn through the same stages, with the same result."""
 
-from dipsat.api import TurnRequest, adjudicate, result_to_json
-from dipsat.game import Game
-from dipsat.pipeline import Pipeline
+from dipsat.game.api import TurnRequest, adjudicate, result_to_json
+from dipsat.game.game import Game
+from dipsat.game.pipeline import Pipeline
 
 REQ = TurnRequest(units={"France": ["A Par", "A Mar", "F Bre"], "Germany": ["A Mun", "A Ruh"]},
                   orders={"France": ["A Par - Bur", "A Mar S A Par - Bur", "F Bre - Mao"],

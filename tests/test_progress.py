@@ -1,7 +1,7 @@
 import io
 import time
 
-from dipsat.progress import progress_bar
+from dipsat.face.progress import progress_bar
 
 
 class FakeTerminal(io.StringIO):
@@ -36,8 +36,8 @@ def test_batch_of_a_regular_file_shows_its_total_and_the_time_left(tmp_path, mon
     import json
     import sys
 
-    from dipsat.cli import main
-    from dipsat.cli_phase import count_requests
+    from dipsat.face.cli import main
+    from dipsat.face.cli_phase import count_requests
 
     turn = {"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}
     src = tmp_path / "turns.jsonl"

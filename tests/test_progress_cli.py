@@ -16,7 +16,7 @@ def _run_on_pty(args: list[str]) -> tuple[str, str]:
     """Run dipsat with standard error on a pseudo-terminal; return (stdout, what the tty saw)."""
     master, slave = pty.openpty()
     env = {**os.environ, "TERM": "xterm", "COLUMNS": "100"}
-    proc = subprocess.Popen([sys.executable, "-m", "dipsat.cli", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "dipsat.face.cli", *args], stdout=subprocess.PIPE,
                             stderr=slave, env=env, cwd=ROOT)
     os.close(slave)
     seen = b""
@@ -37,6 +37,6 @@ def _run_on_pty(args: list[str]) -> tuple[str, str]:
 def test_corpus_shows_a_bar_on_a_terminal_and_not_when_piped_or_quiet() -> None:
     out_tty, tty = _run_on_pty(["corpus", *CASES])
     assert "corpus" in tty and "/3" in tty
-    piped = subprocess.run([sys.executable, "-m", "dipsat.cli", "corpus", *CASES], capture_output=True, text=True, cwd=ROOT)
+    piped = subprocess.run([sys.executable, "-m", "dipsat.face.cli", "corpus", *CASES], capture_output=True, text=True, cwd=ROOT)
     assert piped.stderr == ""
     assert piped.stdout == out_tty  # the bar never changes what is printed

@@ -7,11 +7,11 @@ import sys
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dipsat.api import adjudicate, result_to_json
-from dipsat.formulas import evaluate
+from dipsat.game.api import adjudicate, result_to_json
+from dipsat.engine.formulas import evaluate
 from dipsat.models import Position
-from dipsat.notation import format_order
-from dipsat.retreats import retreat_options
+from dipsat.board.notation import format_order
+from dipsat.board.retreats import retreat_options
 from dipsat.variants import find_variant
 
 from conftest import ROOT
@@ -64,8 +64,8 @@ def test_order_of_submission_does_not_matter(req, rnd):
 @SETTINGS
 @given(any_turns())
 def test_every_resolution_satisfies_the_equations(req):
-    from dipsat.api import TurnRequest, build_position
-    from dipsat.equations import solve_system
+    from dipsat.game.api import TurnRequest, build_position
+    from dipsat.engine.equations import solve_system
 
     r = TurnRequest.model_validate(req)
     pos = build_position(STANDARD, r)
@@ -105,7 +105,7 @@ def test_hash_seed_does_not_matter(tmp_path):
     for seed in ("0", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
         out = tmp_path / f"out{seed}.jsonl"
-        subprocess.run([sys.executable, "-m", "dipsat.cli", "batch", str(inp), "-o", str(out)],
+        subprocess.run([sys.executable, "-m", "dipsat.face.cli", "batch", str(inp), "-o", str(out)],
                        check=True, env=env, cwd=ROOT, capture_output=True)
         outs.append(out.read_text())
     assert outs[0] == outs[1] and outs[0].count("\n") == 40

@@ -1,4 +1,4 @@
-"""One game protocol below the command line (dipsat.protocol): every family — the Diplomacy boards,
+"""One game protocol below the command line (dipsat.game.protocol): every family — the Diplomacy boards,
 continents, Supremacy — is read, adjudicated, researched and drawn through the same protocol, and
 every command is one code path for all of them, with the same limits, errors and --json."""
 
@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from dipsat.cli import main
-from dipsat.protocol import GameProtocol, GameRecord, PhaseResult, find_game, game_of
-from dipsat.schemas import BatchLineJSON, PlayJSON, TurnResultJSON
+from dipsat.face.cli import main
+from dipsat.game.families import find_game, game_of
+from dipsat.game.protocol import GameProtocol, GameRecord, PhaseResult
+from dipsat.io.schemas import BatchLineJSON, PlayJSON, TurnResultJSON
 
 from conftest import CORPORA, ROOT
 
@@ -26,7 +27,7 @@ ONE_FILE = ("adjudicate", "explore", "why", "readings", "render")
 
 def test_family_is_gone_and_no_command_shaped_hook_is_left():
     assert importlib.util.find_spec("dipsat.family") is None
-    from dipsat.variant import Variant
+    from dipsat.game.variant import Variant
     from dipsat.variants import VARIANTS
 
     for hook in ("family", "render_file", "reading_options"):
@@ -43,7 +44,7 @@ def test_family_is_gone_and_no_command_shaped_hook_is_left():
 @pytest.mark.parametrize("family", sorted(PHASES))
 def test_every_family_adjudicates_into_a_typed_phase_result(family):
     game = find_game(family)
-    from dipsat.api import read_data_file
+    from dipsat.game.api import read_data_file
     from dipsat.limits import DEFAULT_LIMITS
 
     data = read_data_file(PHASES[family])
@@ -59,7 +60,7 @@ def test_every_family_adjudicates_into_a_typed_phase_result(family):
 def test_typed_outcomes_name_their_culprits():
     """A Supremacy stage's conflicting actions name each other; a continents battle names the
     other sides; the words are rendered from those values."""
-    from dipsat.api import read_data_file
+    from dipsat.game.api import read_data_file
     from dipsat.limits import DEFAULT_LIMITS
 
     game = find_game("supremacy")
@@ -111,9 +112,9 @@ def test_adjudicate_json_of_every_family_matches_the_published_schema(family, ca
 
 
 def test_batch_answers_every_family_through_one_path_with_the_same_error_kinds(tmp_path):
-    from dipsat.batch import BatchSettings, answer_line
+    from dipsat.io.batch import BatchSettings, answer_line
     from dipsat.limits import Limits
-    from dipsat.api import read_data_file
+    from dipsat.game.api import read_data_file
 
     lines = []
     for family, path in sorted(PHASES.items()):
@@ -135,14 +136,14 @@ def test_batch_answers_every_family_through_one_path_with_the_same_error_kinds(t
 def test_a_timeout_while_the_variant_is_looked_up_is_the_lines_timeout(monkeypatch):
     """The look-up is not swallowed: a time-out there is the line's error, not a line answered
     by another parser."""
-    import dipsat.variants
-    from dipsat.batch import answer_line
+    import dipsat.game.families
+    from dipsat.io.batch import answer_line
     from dipsat.limits import TurnTimeout
 
     def slow(name=None):
         raise TurnTimeout("the turn took more than its time limit of 1 s")
 
-    monkeypatch.setattr(dipsat.variants, "find_record", slow)
+    monkeypatch.setattr(dipsat.game.families, "find_record", slow)
     out = answer_line(json.dumps({"variant": "continents", "units": {"A": ["2 Yug"]}}), 1)
     assert out["error"]["kind"] == "timeout", out
     bad = answer_line(json.dumps({"variant": "atlantis"}), 2)
@@ -206,7 +207,7 @@ def test_a_board_only_look_up_names_the_family():
 def test_check_facts_compares_paths_and_errors():
     """The core's check of a family's ``facts`` expectations: dotted paths into a result's
     details (list items by index), a missing path, and an expected or unexpected error."""
-    from dipsat.corpus import check_facts
+    from dipsat.io.corpus import check_facts
     from dipsat.errors import DipsatError
 
     data = {"result": {"winners": ["LEN"], "turns": [{"n": 1}, {"n": 2}]}}
@@ -239,7 +240,7 @@ def test_continents_outcomes_are_typed_and_their_words_rendered_from_the_values(
     assert lost.reason.endswith("B's side wins, but none of B's own units is left: Dis is empty")
     assert o.model_dump()["reason"] == o.reason  # the JSON carries the words too
     game = find_game("continents")
-    from dipsat.api import read_data_file
+    from dipsat.game.api import read_data_file
     from dipsat.limits import DEFAULT_LIMITS
 
     path = CORPORA / "continents" / "seed_01_four_way_battle.toml"

@@ -19,14 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from dipsat.api import TurnRequest
-from dipsat.cli import main
-from dipsat.corpus import case_files, load_case
+from dipsat.game.api import TurnRequest
+from dipsat.face.cli import main
+from dipsat.io.corpus import case_files, load_case
 from dipsat.errors import DipsatError
-from dipsat.option_space import assignments, option_values
-from dipsat.option_conditions import _cover, conditions
-from dipsat.readings import OrderOutcome, brute_force, turn_readings
-from dipsat.readings_format import order_readings
+from dipsat.engine.option_space import assignments, option_values
+from dipsat.research.option_conditions import _cover, conditions
+from dipsat.research.readings import OrderOutcome, brute_force, turn_readings
+from dipsat.research.readings_format import order_readings
 
 CORPORA = Path(__file__).parent / "corpora"
 FAMILY = ("datc", "readings", "multiplomacy", "multinational", "multiplicity")  # the Diplomacy-family corpora (the others: see test_family_readings)
@@ -79,7 +79,7 @@ def _same_conditions(rd, bf, name: str) -> None:
 
 
 def _defaults(req: TurnRequest):
-    from dipsat.api import resolve_rules
+    from dipsat.game.positions import resolve_rules
     from dipsat.variants import find_variant
 
     return resolve_rules(find_variant(req.variant), req)
@@ -135,10 +135,10 @@ def test_other_families_readings_equal_brute_force(chunk):
     """A variant of another game family: its readings (one run per class of the options the runs
     read) equal running the file under every assignment with a plain options object, and the
     conditions printed per item are those of the brute-force table."""
-    from dipsat.api import read_data_file
+    from dipsat.game.api import read_data_file
     from dipsat.limits import DEFAULT_LIMITS
-    from dipsat.protocol import find_game
-    from dipsat.readings import _flatten, phase_data, protocol_readings
+    from dipsat.game.families import find_game
+    from dipsat.research.readings import _flatten, phase_data, protocol_readings
 
     for path in _family_files()[chunk::2]:
         data = read_data_file(path)
@@ -180,9 +180,9 @@ def test_one_model_counts_every_readings_resolutions(name):
     """The one CP-SAT model of every in-model reading (option literals, exactly one per option)
     finds, for each assignment, exactly the consistent resolutions the single-preset equations
     have under it (counted by enumerating that preset's own model)."""
-    from dipsat.api import resolve_rules
-    from dipsat.equations import enumerate_all
-    from dipsat.readings import _request_parts
+    from dipsat.game.positions import resolve_rules
+    from dipsat.engine.equations import enumerate_all
+    from dipsat.research.readings import _request_parts
     from dipsat.variants import find_variant
 
     req = _request(CORPORA / "datc" / f"{name}.toml")
@@ -215,9 +215,9 @@ def test_backup_rules_are_applied_to_the_one_models_resolutions():
 def test_solve_from_space_equals_the_single_preset_solve():
     """Given every consistent resolution of a system, the walk gives solve_system's values and
     backups; without them (None) it counts by CP-SAT like solve_system."""
-    from dipsat.api import resolve_rules
-    from dipsat.equations import enumerate_all, solve_system
-    from dipsat.readings import SpaceStats, _request_parts, solve_from_space
+    from dipsat.game.positions import resolve_rules
+    from dipsat.engine.equations import enumerate_all, solve_system
+    from dipsat.research.readings import SpaceStats, _request_parts, solve_from_space
     from dipsat.variants import find_variant
 
     for name in ("6.C.01", "6.C.03", "6.F.14", "6.F.16", "6.F.24", "6.G.13"):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.cli import main
+from dipsat.face.cli import main
 
 from conftest import ROOT
 

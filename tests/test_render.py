@@ -12,22 +12,22 @@ from typing import Any, Optional
 
 import pytest
 
-from dipsat.api import TurnRequest, adjudicate
-from dipsat.corpus import case_files, load_case, play_case
-from dipsat.game import SavedGame, replay
-from dipsat.api import load_model, read_data_file
+from dipsat.game.api import TurnRequest, adjudicate
+from dipsat.io.corpus import case_files, load_case, play_case
+from dipsat.game.game import SavedGame, replay
+from dipsat.game.api import load_model, read_data_file
 from dipsat.maps import MapError, build_map, load_map
 from dipsat.models import ARMY, Move, Position, Unit
-from dipsat.render import Scene, render_scene, render_svg
+from dipsat.face.render import Scene, render_scene, render_svg
 from dipsat.variants import find_variant, variant_names
 
 
 def own_svg(data, where, phase=None):
     """The picture a game of another family draws of a file (None for a Diplomacy board, whose
     pictures are of adjudicated results): through the game protocol."""
-    from dipsat.board_game import BoardGame
+    from dipsat.game.board_game import BoardGame
     from dipsat.limits import DEFAULT_LIMITS
-    from dipsat.protocol import find_game, variant_of
+    from dipsat.game.families import find_game, variant_of
 
     game = find_game(variant_of(data))
     if isinstance(game, BoardGame):
@@ -127,7 +127,7 @@ def test_every_corpus_case_renders() -> None:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_every_example_renders(path: Path) -> None:
-    from dipsat.api import load_request, read_data_file
+    from dipsat.game.api import load_request, read_data_file
 
     data = read_data_file(path)
     own = own_svg(data, str(path))
@@ -298,8 +298,8 @@ def test_bundled_maps_have_layouts_with_every_province() -> None:
 
 def test_cli_render_writes_svg_and_explains_missing_png_converter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from dipsat.cli import main
-    from dipsat.render import png
+    from dipsat.face.cli import main
+    from dipsat.face.render import png
 
     out = tmp_path / "pandin.svg"
     assert main(["render", str(ROOT / "examples/pandin.toml"), "-o", str(out)]) == 0
@@ -314,7 +314,7 @@ def test_cli_render_writes_svg_and_explains_missing_png_converter(tmp_path: Path
 # -- a variant that draws its own board (the continents game) ------------------------------------
 
 def test_continents_picture_shows_capacities_counts_and_outcomes(tmp_path: Path) -> None:
-    from dipsat.cli import main
+    from dipsat.face.cli import main
 
     case = CORPORA / "continents/rule_05_crowding_partial.toml"
     out = tmp_path / "c.svg"
@@ -364,7 +364,7 @@ def test_pictures_do_not_depend_on_the_hash_seed(tmp_path):
         outs = []
         for seed in ("1", "2"):
             out = tmp_path / f"{Path(example).stem}-{seed}.svg"
-            subprocess.run([sys.executable, "-m", "dipsat.cli", "render", example, "-o", str(out)], cwd=ROOT, check=True,
+            subprocess.run([sys.executable, "-m", "dipsat.face.cli", "render", example, "-o", str(out)], cwd=ROOT, check=True,
                            capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed})
             outs.append(out.read_bytes())
         assert outs[0] == outs[1], example

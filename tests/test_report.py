@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.cli import main
-from dipsat.corpus import run_corpus
-from dipsat.render import find_browser
-from dipsat.report import corpus_report
+from dipsat.face.cli import main
+from dipsat.io.corpus import run_corpus
+from dipsat.face.render import find_browser
+from dipsat.face.report import corpus_report
 
 from conftest import CORPORA
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.batch import BatchSettings, answer_line
-from dipsat.cli import main
+from dipsat.io.batch import BatchSettings, answer_line
+from dipsat.face.cli import main
 from dipsat.errors import NamedFileError
-from dipsat.files import file_access, read_named
+from dipsat.io.files import file_access, read_named
 
 from conftest import ROOT
 

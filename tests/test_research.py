@@ -1,8 +1,8 @@
 """explore / compare / why on the DATC circular-movement and paradox cases."""
 
-from dipsat.api import load_request
-from dipsat.cli import main
-from dipsat.research import compare, explore, why
+from dipsat.game.api import load_request
+from dipsat.face.cli import main
+from dipsat.research.research import compare, explore, why
 
 from conftest import CORPORA
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.batch import BatchSettings, read_lines, run_pool
-from dipsat.cli import main
+from dipsat.io.batch import BatchSettings, read_lines, run_pool
+from dipsat.face.cli import main
 
 GOOD = {"units": {"France": ["A Par"], "Germany": ["A Mun"]}, "orders": {"France": ["A Par - Bur"], "Germany": ["A Mun - Bur"]}}
 
@@ -122,8 +122,8 @@ def test_resume_refuses_a_file_that_is_not_batch_output(tmp_path, capsys):
 # SIGINT at a point it chooses, not after some time.
 CHILD = """
 import os, sys
-import dipsat.batch as b
-from dipsat.cli import main
+import dipsat.io.batch as b
+from dipsat.face.cli import main
 at, tell, wait = (int(x) for x in sys.argv[1:4])
 real = b.read_lines
 def read_lines(stream, limits=b.DEFAULT_LIMITS):

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from dipsat.cli import main
-from dipsat.corpus import run_corpus
+from dipsat.face.cli import main
+from dipsat.io.corpus import run_corpus
 from dipsat.errors import InputFileError
-from dipsat.rust_cases import datc_id, read_rust_cases
+from dipsat.io.rust_cases import datc_id, read_rust_cases
 
 from conftest import ROOT
 

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from dipsat.cli import main
-from dipsat.schemas import BatchLineJSON, PlayJSON, TurnResultJSON
+from dipsat.face.cli import main
+from dipsat.io.schemas import BatchLineJSON, PlayJSON, TurnResultJSON
 
 from conftest import ROOT
 

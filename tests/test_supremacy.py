@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from dipsat.cli import main
+from dipsat.face.cli import main
 from dipsat.errors import DipsatError
 from dipsat.variants.supremacy.actions import parse_actions
 from dipsat.variants.supremacy.dice import Dice, DiceError

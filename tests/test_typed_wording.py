@@ -1,7 +1,7 @@
 """Outcomes of every variant (the stacks core, Multinational, Multiplicity) carry their facts as
 typed fields; their words are rendered from those fields alone."""
 
-from dipsat.api import adjudicate
+from dipsat.game.api import adjudicate
 from dipsat.outcomes import Bounced, Dislodged, Given, Held, Obstacle, Outcome, Partial, outcome_from
 
 
@@ -49,7 +49,7 @@ def test_multinational_phases_outside_movement_are_typed():
     """Placement, retreats and adjustments of the bundled Multinational game: every outcome is
     typed and its words come from its fields (the lots of a default removal as a typed value)."""
     from conftest import ROOT
-    from dipsat.game import load_saved_game, replay
+    from dipsat.game.game import load_saved_game, replay
 
     game = replay(load_saved_game(ROOT / "examples" / "multinational_game.toml"), check=False)
     seen = set()
@@ -64,7 +64,7 @@ def test_multinational_tallies_and_flyovers_are_typed():
     """The seed's tallies ("Attacking strength: 5 (3 Sas, 2 Wyo)") and fly-overs are fields of the
     move's outcome, rendered as the seed writes them."""
     from conftest import ROOT
-    from dipsat.api import adjudicate, load_request
+    from dipsat.game.api import adjudicate, load_request
     from dipsat.outcomes import Moved
     from dipsat.variants.multinational.details import NonAttack, Tally
 
@@ -107,7 +107,7 @@ def test_multiplicity_outcomes_are_typed():
     seaworthiness and stand-offs are fields of its outcomes; every corpus case's words come back
     from JSON."""
     from conftest import ROOT
-    from dipsat.corpus import load_case, run_expectation, runs_of
+    from dipsat.io.corpus import load_case, run_expectation, runs_of
     from dipsat.variants.multiplicity.details import ImpliedSupport, Sides
 
     seen: set[str] = set()

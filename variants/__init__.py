@@ -1,6 +1,6 @@
 """Variants: one package each (``variants/<name>/``), registered here and found by name or alias.
 
-A variant is a *record*, not a class: one frozen :class:`dipsat.variant.Variant` value that its
+A variant is a *record*, not a class: one frozen :class:`dipsat.game.variant.Variant` value that its
 package builds as ``VARIANT = Variant(name=..., ...)`` from its own functions and classes — which
 map it uses, its options model and rule preset, and the hooks it changes (unit kinds and position
 checks, notation, order kinds, geography, binder, movement rules, the calendar with each phase's
@@ -16,83 +16,43 @@ imports them all; a test checks the registry's names and aliases against the rec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from dipsat.errors import DipsatError
+from dipsat.game.registry import (
+    Entry,
+    NotABoard,
+    UnknownVariant,
+    all_records,
+    find_record,
+    find_variant,
+    variant_names,
+)
 
 if TYPE_CHECKING:
-    from dipsat.protocol import GameRecord
-    from dipsat.variant import Variant
+    from dipsat.game.protocol import GameRecord
+    from dipsat.game.variant import Variant
 
     VARIANTS: list[Variant | GameRecord]  # provided by __getattr__ below
 
-
-@dataclass(frozen=True)
-class Entry:
-    """One registered variant: its name, aliases, and the package whose ``VARIANT`` is its record."""
-
-    name: str
-    aliases: tuple[str, ...]
-    module: str  # a subpackage of dipsat.variants
-
-    def load(self) -> Variant | GameRecord:
-        from dipsat.protocol import GameRecord
-        from dipsat.variant import Variant
-
-        record = getattr(import_module(f"{__name__}.{self.module}"), "VARIANT", None)
-        if not isinstance(record, (Variant, GameRecord)):
-            raise TypeError(f"dipsat.variants.{self.module}.VARIANT is not a Variant or GameRecord record")
-        return record
+__all__ = ["REGISTRY", "Entry", "NotABoard", "UnknownVariant", "find_record", "find_variant", "variant_names"]
 
 
+def _room(name: str, aliases: tuple[str, ...]) -> Entry:
+    return Entry(name, aliases, f"{__name__}.{name}")
+
+
+# (the core's registry reads this table: dipsat/__init__.py puts it in dipsat.seams.rooms)
 REGISTRY: tuple[Entry, ...] = (
-    Entry("standard", ("classic", "classical", "diplomacy"), "standard"),
-    Entry("multiplomacy", ("multi", "cb13/07", "hemming"), "multiplomacy"),
-    Entry("multinational", ("kooy",), "multinational"),
-    Entry("supremacy", ("supremacy-house", "seed002"), "supremacy"),
-    Entry("continents", ("continents-and-free-cities", "free-cities", "004"), "continents"),
-    Entry("multiplicity", ("multiplicity-plus", "multiplicity plus", "rn42"), "multiplicity"),
+    _room("standard", ("classic", "classical", "diplomacy")),
+    _room("multiplomacy", ("multi", "cb13/07", "hemming")),
+    _room("multinational", ("kooy",)),
+    _room("supremacy", ("supremacy-house", "seed002")),
+    _room("continents", ("continents-and-free-cities", "free-cities", "004")),
+    _room("multiplicity", ("multiplicity-plus", "multiplicity plus", "rn42")),
 )
-
-
-class UnknownVariant(DipsatError):
-    pass
-
-
-class NotABoard(DipsatError):
-    """A Diplomacy board was needed, and the variant is a game of another family."""
-
-
-def find_record(name: str | None = None) -> Variant | GameRecord:
-    """The record of the variant called ``name`` (case-insensitive; aliases accepted): a
-    Diplomacy board's :class:`~dipsat.variant.Variant`, or another family's
-    :class:`~dipsat.protocol.GameRecord`.  Default: standard."""
-    key = (name or "standard").strip().lower()
-    for entry in REGISTRY:
-        if key == entry.name or key in entry.aliases:
-            return entry.load()
-    known = ", ".join(sorted(e.name for e in REGISTRY))
-    raise UnknownVariant(f"unknown variant {name!r}; known variants: {known}")
-
-
-def find_variant(name: str | None = None) -> Variant:
-    """The Diplomacy-board variant called ``name`` (see :func:`find_record`); a variant of
-    another game family is an error here (the commands reach it through ``dipsat.protocol``)."""
-    from dipsat.variant import Variant
-
-    record = find_record(name)
-    if not isinstance(record, Variant):
-        raise NotABoard(f"the {record.name} variant is a game of its own family, not a Diplomacy board")
-    return record
-
-
-def variant_names() -> list[str]:
-    return [e.name for e in REGISTRY]
 
 
 def __getattr__(name: str) -> Any:
     if name == "VARIANTS":  # every variant record (imports every variant package)
-        return [e.load() for e in REGISTRY]
+        return all_records()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

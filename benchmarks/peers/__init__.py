@@ -17,7 +17,7 @@ Modules:
 * :mod:`.deviations` -- :data:`DEVIATIONS` and :func:`classify`;
 * :mod:`.differential` -- :func:`run_differential` and its report;
 * :mod:`.mila_games` -- random full games played by MILA (saved-game JSON);
-* :mod:`.mila_replay` -- those games replayed by dipsat (``dipsat.mila``), every difference classified.
+* :mod:`.mila_replay` -- those games replayed by dipsat (``dipsat.io.mila``), every difference classified.
 
 Peers: ``diplomacy==1.1.2`` and ``pydip==0.1.8`` (the versions the corrections are written
 for).  A peer that is not installed is reported by :func:`load_peers` and skipped.

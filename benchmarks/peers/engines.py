@@ -27,7 +27,7 @@ def request_for_dipsat(req: dict[str, Any]) -> dict[str, Any]:
 def request_from_case(path: str | Path) -> dict[str, Any]:
     """A movement case of a corpus (``tests/corpora``) as a turn in the workload's canonical
     form, so that the peers can be run on it (:func:`request_from_orders`)."""
-    from dipsat.corpus import load_case
+    from dipsat.io.corpus import load_case
 
     case = load_case(path)
     if case.phase != "movement" or case.variant != "standard":
@@ -40,7 +40,8 @@ def request_from_orders(units: dict[str, list[str]], orders: dict[str, list[str]
     """A standard movement turn (units and orders in any notation dipsat reads) in the
     workload's canonical form.  The orders are read by dipsat's parser under the DATC preset
     with ``options``; a move goes "via convoy" when dipsat's reading routes it by convoy."""
-    from dipsat.api import TurnRequest, _power_name, build_position
+    from dipsat.game.positions import _power_name, build_position
+    from dipsat.game.request import TurnRequest
     from dipsat.variants import find_variant
 
     req = TurnRequest.model_validate({"units": units, "orders": orders})
@@ -87,7 +88,7 @@ class Dipsat:
     name = "dipsat"
 
     def __init__(self) -> None:
-        from dipsat.api import adjudicate
+        from dipsat.game.api import adjudicate
         from dipsat.rules import preset
         self._adjudicate, self._preset = adjudicate, preset
         self.version = _version("dipsat") or "checkout"

@@ -1,7 +1,7 @@
 """MILA's random full games replayed by dipsat, and every difference classified.
 
 :func:`run_mila_games` plays games of :mod:`benchmarks.peers.mila_games` with MILA, replays each
-in dipsat phase by phase with MILA-compatible options (:func:`dipsat.mila.replay_mila` with
+in dipsat phase by phase with MILA-compatible options (:func:`dipsat.io.mila.replay_mila` with
 ``resync``: after a difference the replay goes on from MILA's position, so every phase is
 compared), and classifies each phase where the two differ (:func:`classify_phase`):
 
@@ -30,7 +30,7 @@ from .engines import Dipsat, Mila, request_from_orders
 from .mila_games import saved_game
 from .turn import Turn
 
-#: MILA readings that are other values of a dipsat rule option than :data:`dipsat.mila.MILA_OPTIONS`
+#: MILA readings that are other values of a dipsat rule option than :data:`dipsat.io.mila.MILA_OPTIONS`
 #: gives (MILA is not consistent with one value: see there).  A difference is of class
 #: ``reading:NAME=VALUE`` when replaying the phase from MILA's position with that value makes
 #: dipsat agree with MILA exactly.
@@ -41,7 +41,7 @@ READINGS: list[tuple[str, Any]] = [("adjacent_convoy", "dptg")]
 def _civil_disorder_ties_by_abbreviation() -> Iterator[None]:
     """dipsat's civil-disorder order with MILA's tie-break: the province abbreviation instead
     of the English name (the confirmation of ``mila_civil_disorder_ties_by_abbreviation``)."""
-    from dipsat import adjustments as adj
+    from dipsat.board import adjustments as adj
 
     original = adj.civil_disorder_order
 
@@ -78,7 +78,7 @@ ADJUSTMENT_DEVIATIONS: dict[str, tuple[str, str, str, Callable[[], Any]]] = {
 def _phase_agrees_with(game: Any, index: int, options: dict[str, Any]) -> bool:
     """Does dipsat, started at phase ``index`` from MILA's position with ``options``, reach
     MILA's next position?"""
-    from dipsat.mila import MilaGame, replay_mila
+    from dipsat.io.mila import MilaGame, replay_mila
 
     one = MilaGame(id=game.id, map=game.map, rules=game.rules, phases=game.phases[index:index + 2])
     rep = replay_mila(one, options=options)
@@ -87,7 +87,7 @@ def _phase_agrees_with(game: Any, index: int, options: dict[str, Any]) -> bool:
 
 def classify_phase(game: Any, index: int, dipsat: Dipsat, mila: Mila, options: dict[str, Any]) -> tuple[str, str]:
     """(class, note) of a difference found after phase ``index`` of ``game`` (a
-    :class:`dipsat.mila.MilaGame`): a MILA reading that is another value of a dipsat option
+    :class:`dipsat.io.mila.MilaGame`): a MILA reading that is another value of a dipsat option
     (:data:`READINGS`), else (movement phases) a documented deviation of MILA from DATC 3.0,
     confirmed by re-running the turn on its own with the deviation corrected, else
     ``unclassified``."""
@@ -119,7 +119,7 @@ def classify_phase(game: Any, index: int, dipsat: Dipsat, mila: Mila, options: d
 
 def run_mila_games(seed: int, games: int, last_year: int = 1906, start: int = 0,
                    progress: Callable[[str], None] = lambda s: None, examples: int = 3) -> dict[str, Any]:
-    from dipsat.mila import MILA_OPTIONS, read_mila_game, replay_mila
+    from dipsat.io.mila import MILA_OPTIONS, read_mila_game, replay_mila
 
     dipsat, mila = Dipsat(), Mila()
     options = dict(MILA_OPTIONS)

@@ -5,7 +5,7 @@ the country has border connections; free cities breed units; a player wins with 
 countries on three continents.  Orders are ordered lists (earlier orders have priority), battles
 are fought by unit counts and every side loses.
 
-Its record is a :class:`dipsat.protocol.GameRecord` (none of a Diplomacy board's hooks); its
+Its record is a :class:`dipsat.game.protocol.GameRecord` (none of a Diplomacy board's hooks); its
 game is :class:`.protocol.ContinentsGame`, the core's game protocol over its map format
 (:mod:`dipsat.maps.continental`), notation (:mod:`.notation`), rule options (:mod:`.rules`), the
 round's equations over integer unit counts solved by CP-SAT (:mod:`.equations`, :mod:`.round`),
@@ -14,7 +14,7 @@ set-up and the game (:mod:`.game`).
 
 from __future__ import annotations
 
-from dipsat.protocol import GameProtocol, GameRecord
+from dipsat.game.protocol import GameProtocol, GameRecord
 
 
 def game() -> GameProtocol:

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from dipsat.errors import PositionError
 from dipsat.maps.continental import ContinentalMap
-from dipsat.notation import shown, too_long
+from dipsat.board.notation import shown, too_long
 
 UNIT_RE = re.compile(r"^\s*(?:(\d+)\s+)?(.+?)(?:\s+(\d+))?\s*$")
 

@@ -1,4 +1,4 @@
-"""A round's resolution as the engine's equations over integer unit counts (:mod:`dipsat.equations`).
+"""A round's resolution as the engine's equations over integer unit counts (:mod:`dipsat.engine.equations`).
 
 The unknowns are ``sent[o]``: how many units each order really sends.  Everything else —
 units arriving after a sea crossing, the force of each side in each country, whether a battle
@@ -9,10 +9,10 @@ split), and every ``sent[o]`` is in turn defined by its order's own equation.  A
 resolution is an assignment where every equation holds: a solution of the :class:`System`.
 
 A round without a cycle (most) is evaluated directly, decision by decision
-(:func:`dipsat.equations.evaluate_acyclic`); otherwise the CP-SAT service enumerates its
+(:func:`dipsat.engine.equations.evaluate_acyclic`); otherwise the CP-SAT service enumerates its
 solutions (every helper exactly defined, so each solution is one reading) and, for the
 ambiguity rule's priority, maximises the units sent rank by rank in as few solves as it can
-(:func:`dipsat.cpsat.lexicographic_max`).  Every answer is evaluated again in plain Python from
+(:func:`dipsat.engine.cpsat.lexicographic_max`).  Every answer is evaluated again in plain Python from
 the same equations (:func:`evaluate`), which also gives the numbers the explanations show.
 
 The rules (the seed's words in quotes; options in :mod:`.rules`):
@@ -46,8 +46,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from dipsat.equations import System, evaluate_acyclic
-from dipsat.formulas import (AND, GE, IF, INT, MAX, MIN, SUM, VAR, Definition, Formula, IntExpr, IntVar, Key, Value, Var,
+from dipsat.engine.equations import System, evaluate_acyclic
+from dipsat.engine.formulas import (AND, GE, IF, INT, MAX, MIN, SUM, VAR, Definition, Formula, IntExpr, IntVar, Key, Value, Var,
                              evaluate as truth, is_formula, value_of)
 from dipsat.errors import SolverError
 
@@ -164,7 +164,7 @@ class _Equations:
         return VAR(k)
 
     def bound(self, e: IntExpr) -> int:
-        from dipsat.formulas import bounds_of
+        from dipsat.engine.formulas import bounds_of
 
         return bounds_of(e, self.system.domains)[1]
 
@@ -374,7 +374,7 @@ def enumerate_readings(s: Setting, limit: int = 16, fixed: Sequence[tuple[list[i
         direct = evaluate_acyclic(system.defs, system.domains)
         if direct is not None:
             return Readings([{a.key: int(direct[sent_key(a.key)]) for a in s.acts}], True)
-    from dipsat import cpsat
+    from dipsat.engine import cpsat
 
     model, comp = cpsat.model_of(system.defs, system.domains)
     for keys, value in fixed:
@@ -387,8 +387,8 @@ def enumerate_readings(s: Setting, limit: int = 16, fixed: Sequence[tuple[list[i
 def priority_levels(s: Setting, keep: Sequence[tuple[list[int], int]] = ()) -> list[tuple[list[int], int]]:
     """The lexicographic priority: maximise the units sent by everybody's first orders, then by
     their second orders, ...; returns the levels (the acts of each rank and their best total),
-    found by :func:`dipsat.cpsat.lexicographic_max` in as few solves as the weights allow."""
-    from dipsat import cpsat
+    found by :func:`dipsat.engine.cpsat.lexicographic_max` in as few solves as the weights allow."""
+    from dipsat.engine import cpsat
 
     system, _ = equations(s)
     model, comp = cpsat.model_of(system.defs, system.domains)

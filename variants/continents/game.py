@@ -35,10 +35,10 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from dipsat.chance import RandomSource, derive_seed, draw_key
+from dipsat.engine.chance import RandomSource, derive_seed, draw_key
 from dipsat.errors import InputFileError
 from dipsat.maps.continental import ContinentalMap
-from dipsat.outputs import write_file
+from dipsat.io.outputs import write_file
 
 from .board import Board, parse_units
 from .words import format_round, round_json

@@ -20,7 +20,7 @@ from typing import Literal, Optional
 
 from dipsat.errors import InvalidOrder
 from dipsat.maps.continental import ContinentalMap
-from dipsat.notation import shown, too_long
+from dipsat.board.notation import shown, too_long
 
 Kind = Literal["move", "support_attack", "support_defence", "hold"]
 

@@ -3,7 +3,7 @@
 node's capacity, units per player coloured by player, and the orders of a round as arrows
 coloured by outcome with the explanation in an SVG ``<title>`` (shown on hover).
 
-Reached through the generic hook ``render_file`` of the variant record (:mod:`dipsat.variant`); the core's
+Reached through the generic hook ``render_file`` of the variant record (:mod:`dipsat.game.variant`); the core's
 ``dipsat render`` knows nothing of this game.
 """
 
@@ -18,7 +18,7 @@ import networkx as nx
 
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.maps.continental import ContinentalMap
-from dipsat.render import fit_and_spread
+from dipsat.face.render import fit_and_spread
 
 from .board import Board
 from .notation import Order, parse_order

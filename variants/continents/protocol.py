@@ -1,8 +1,8 @@
-"""The continents game on the core's game protocol (:mod:`dipsat.protocol`).
+"""The continents game on the core's game protocol (:mod:`dipsat.game.protocol`).
 
 A request is one round (units, order lists, the map it is played on) or a whole game (a saved
 game, or a corpus case of kind 'game': the draw, the placement and the rounds).  A round's
-result is the protocol's :class:`~dipsat.protocol.PhaseResult` (phase ``round``): one outcome per
+result is the protocol's :class:`~dipsat.game.protocol.PhaseResult` (phase ``round``): one outcome per
 order, with its kind, outcome kind, culprits (the other sides of its battle) and typed details;
 a game's (phase ``game``) holds the outcomes of every phase, each order prefixed by its phase.
 """
@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.limits import LimitExceeded, Limits, check_request_size
-from dipsat.protocol import Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
+from dipsat.game.protocol import Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
 
 from .board import parse_units
 from .requests import DEFAULT_MAP, RoundRequest, case_data, get_map, is_game_case, read_request, rules_of, run_request

@@ -12,7 +12,7 @@ from typing import Any, Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dipsat.errors import InputFileError, InvalidRequest
-from dipsat.files import BUNDLED_NAME, FileAccess, current_access, read_named
+from dipsat.io.files import BUNDLED_NAME, FileAccess, current_access, read_named
 from dipsat.maps import MAP_DIR, MapError
 from dipsat.maps.continental import FORMAT, ContinentalMap, build_continental_map
 
@@ -86,7 +86,7 @@ def read_request(data: Any, where: str) -> RoundRequest:
 
 def get_map(name: str, where: str = "") -> ContinentalMap:
     """The continental map a request names: a map of ``maps/`` by name, or a file by the rules of
-    :mod:`dipsat.files` (a path beside the request file, or in a folder allowed with
+    :mod:`dipsat.io.files` (a path beside the request file, or in a folder allowed with
     ``--allow-files``; never the current directory).  ``where`` names the request in errors."""
     return _map_named(name, current_access())
 

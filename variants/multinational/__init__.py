@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING
 
 from dipsat.errors import PositionError
 from dipsat.models import Position
-from dipsat.phases import Victory
-from dipsat.variant import Variant, home_owners
+from dipsat.game.variant import Victory
+from dipsat.game.variant import Variant, home_owners
 from dipsat.variants.multinational.movement import MultinationalRules
 from dipsat.variants.multinational.notation import FlyOver, MultinationalNotation
 from dipsat.variants.multinational.options import KINDS, MultinationalOptions
@@ -53,12 +53,12 @@ from dipsat.variants.multinational.orders import (
 from dipsat.variants.multinational.phases import build_sites, calendar
 
 if TYPE_CHECKING:
-    from dipsat.render import RenderHints
+    from dipsat.face.render import RenderHints
 
 
 def render_hints(pos: Position) -> "RenderHints":
     """Pictures: the legend names the power kinds whose letters the unit tokens show."""
-    from dipsat.render import RenderHints
+    from dipsat.face.render import RenderHints
 
     return RenderHints(notes=tuple(f"{k} {KINDS[k]['name']}" for k in sorted(KINDS)))
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Literal, Optional
 
-from dipsat.formulas import AND, FALSE, NOT, OR, TRUE, Formula, Values
+from dipsat.engine.formulas import AND, FALSE, NOT, OR, TRUE, Formula, Values
 from dipsat.models import Move, Position, Support
 from dipsat.outcomes import Bounced, Moved, NoPath, Outcome
-from dipsat.encoding import Encoding, Terms, decision_key, term_value
-from dipsat.movement import MovementRules
+from dipsat.board.encoding import Encoding, Terms, decision_key, term_value
+from dipsat.board.movement import MovementRules
 from dipsat.variants.multinational.details import NonAttack, Tally, TallyPart
 from dipsat.variants.multinational.notation import FlyOver
 from dipsat.variants.multinational.options import KINDS, MultinationalOptions

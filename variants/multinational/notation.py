@@ -8,8 +8,8 @@ from typing import Optional
 
 from dipsat.errors import InvalidOrder
 from dipsat.models import Move, register_order_kind
-from dipsat.notation import Addition, Cursor, ParsedOrder
-from dipsat.notation_additions import NationNotation, SupportsWithMove
+from dipsat.board.notation import Addition, Cursor, ParsedOrder
+from dipsat.board.notation_additions import NationNotation, SupportsWithMove
 from dipsat.variants.multinational.options import MULTINATIONALS
 
 

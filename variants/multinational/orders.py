@@ -7,11 +7,11 @@ from collections import deque
 from functools import cached_property
 from typing import Optional
 
-from dipsat.destinations import written_destination
+from dipsat.board.destinations import written_destination
 from dipsat.errors import IllegalOrder, InvalidOrder
 from dipsat.models import Convoy, Move, OrderBody, Position, Rejected, Support, Unit
-from dipsat.notation import ParsedOrder
-from dipsat.orders import BoundOrders, Geography, OrderBinder, describe_unit
+from dipsat.board.notation import ParsedOrder
+from dipsat.board.orders import BoundOrders, Geography, OrderBinder, describe_unit
 from dipsat.variants.multinational.notation import (
     Allowance,
     FlyOver,
@@ -121,7 +121,7 @@ class MultinationalBinder(OrderBinder):
         d = self.geo.distance(u.kind, u.location, prov)
         if d is not None:
             return Move.build(unit=i, dest=prov, via_convoy=False, path=())
-        if not self.map.provinces[prov].is_sea and self.geo.convoy_chain_possible(u.province, prov, self._fleets):
+        if not self.map.provinces[prov].is_sea and self.geo.convoy_chain_possible(u.province, prov, self.seats(pos).fleets):
             return Move.build(unit=i, dest=prov, via_convoy=True, path=())
         spec = KINDS.get(u.kind)
         kind = spec["name"] if spec is not None else u.kind
@@ -180,7 +180,7 @@ class MultinationalBinder(OrderBinder):
         if self.geo.distance(u.kind, u.location, aim) is None:
             raise IllegalOrder(text, f"{describe_unit(u, self.map)} cannot attack {self.map.provinces[aim].name}, so it cannot support there", unit=i)
         if p.dest is not None:
-            if self.geo.distance(tu.kind, tu.location, aim) is None and not self.geo.convoy_chain_possible(tu.province, aim, self._fleets):
+            if self.geo.distance(tu.kind, tu.location, aim) is None and not self.geo.convoy_chain_possible(tu.province, aim, self.seats(pos).fleets):
                 raise IllegalOrder(text, f"{describe_unit(tu, self.map)} cannot reach {self.map.provinces[aim].name}", unit=i)
             return Support.build(unit=i, target=t, dest=aim, dest_coast=None, target_power=self.notation.named_power(p.target))
         return Support.build(unit=i, target=t, dest=None, dest_coast=None, target_power=self.notation.named_power(p.target))
@@ -194,9 +194,9 @@ class MultinationalBinder(OrderBinder):
         t = self.target_unit(pos, p.target, text, "convoy", i)
         tu = pos.units[t]
         prov = p.dest.province
-        on_route = self.geo.convoy_chain_possible(tu.province, prov, self._fleets, through=u.province)
+        on_route = self.geo.convoy_chain_possible(tu.province, prov, self.seats(pos).fleets, through=u.province)
         if not on_route and (self.rules.mn_convoy_orders == "on_route"
-                             or not self.geo.convoy_chain_possible(tu.province, prov, self._fleets)):
+                             or not self.geo.convoy_chain_possible(tu.province, prov, self.seats(pos).fleets)):
             raise IllegalOrder(text, f"{describe_unit(u, self.map)} is on no convoy route from {self.map.provinces[tu.province].name} "
                                  f"to {self.map.provinces[prov].name}", unit=i)
         return Convoy.build(unit=i, target=t, dest=prov)

@@ -6,21 +6,21 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from dipsat.adjustments import AdjustmentResult
-from dipsat.destinations import written_build_location, written_destination, written_unit
+from dipsat.board.adjustments import AdjustmentResult
+from dipsat.board.destinations import written_build_location, written_destination, written_unit
 from dipsat.errors import DipsatError, InputFileError, OrderError
 from dipsat.models import Position
 from dipsat.outcomes import Bounced, Built, Disbanded, Lots, Moved, OrderRef, Outcome, Waived
-from dipsat.phases import DiplomacyYear, Phases
+from dipsat.game.variant import DiplomacyYear, Phases
 from dipsat.rules import RuleOptions
-from dipsat.variant import Variant
+from dipsat.game.variant import Variant
 from dipsat.variants.multinational.options import KINDS, MultinationalOptions
 
 if TYPE_CHECKING:
-    from dipsat.chance import RandomSource
+    from dipsat.engine.chance import RandomSource
     from dipsat.maps import GameMap
     from dipsat.outcomes import MovementResult
-    from dipsat.retreats import RetreatResult
+    from dipsat.board.retreats import RetreatResult
 
 
 def _even_year(year: int) -> bool:
@@ -52,7 +52,7 @@ def placement(variant: Variant, rules: RuleOptions, pos: Position, orders: dict[
 
 def take_claims(variant: Variant, orders: dict[str, list[str]], phase: str) -> tuple[dict[str, list[str]], dict[str, str]]:
     """``CLAIM SHARED WITH XX`` / ``CLAIM XX``: a claim of a shared victory this year."""
-    from dipsat.api import power_name
+    from dipsat.game.positions import power_name
 
     out: dict[str, list[str]] = {}
     claims: dict[str, str] = {}
@@ -83,13 +83,13 @@ DEFAULT_PLACEMENT = {  # the seed's table (rule 4): which home centre gets which
 def _lots(rules: RuleOptions, pos: Position) -> RandomSource:
     """The core's seeded random source for this phase's lots (rule 8): the ``random_seed``
     option, else a seed derived from the position; ``random_draws`` replaces draws."""
-    from dipsat.chance import RandomSource
+    from dipsat.engine.chance import RandomSource
 
     return RandomSource.for_position(rules.random_seed, pos, rules.random_draws)
 
 
 def draw_key(*parts: object) -> str:
-    from dipsat.chance import draw_key as key
+    from dipsat.engine.chance import draw_key as key
 
     return key(*parts)
 
@@ -137,7 +137,7 @@ def _retreats(variant: Variant, rules: RuleOptions, mv: MovementResult, orders: 
     """Rule 8: to bordering states (an M also to bordering seas), never occupied, never where a
     move failed this year; without an order: a neutral state, else an uncontrolled capacity
     centre that is no home centre, else a home centre; lots among equals; else off the board."""
-    from dipsat.retreats import RetreatOption, RetreatResult
+    from dipsat.board.retreats import RetreatOption, RetreatResult
 
     if not isinstance(rules, MultinationalOptions):
         raise TypeError(f"Multinational's retreats take its own options, not {type(rules).__name__}")

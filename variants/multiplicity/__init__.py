@@ -16,29 +16,19 @@ from __future__ import annotations
 
 from typing import Optional
 
-from dipsat.adjustments import AdjustmentResult
+from dipsat.board.adjustments import AdjustmentResult
 from dipsat.errors import PositionError
 from dipsat.models import ARMY, FLEET, Position, Unit
 from dipsat.outcomes import MovementResult
-from dipsat.phases import DiplomacyYear, Phases
-from dipsat.retreats import RetreatResult
+from dipsat.game.variant import DiplomacyYear, Phases
+from dipsat.board.retreats import RetreatResult
 from dipsat.rules import RuleOptions
-from dipsat.variant import Variant, empty_start
+from dipsat.game.variant import Variant, empty_start
 
 from .movement import MultiplicityRules
 from .notation import MultiplicityNotation
 from .options import OPTION_NOTES, MultiplicityOptions
 from .orders import InsideAttack, InsideSupport, MergeAttack, MergeMove, MergeSupport, MultiplicityBinder
-
-
-# Rule 1: "provided that the number of units does not exceed 3 (4 in the case of Russia)"
-PLACEMENT_LIMITS: dict[str, int] = {"Russia": 4}
-PLACEMENT_DEFAULT_LIMIT = 3
-
-
-def placement_limit(power: str) -> int:
-    """How many units ``power`` may place (rule 1)."""
-    return PLACEMENT_LIMITS.get(power, PLACEMENT_DEFAULT_LIMIT)
 
 
 READINGS = (
@@ -121,7 +111,7 @@ def retreats(variant: Variant, rules: RuleOptions, movement: MovementResult, ord
 def adjustments(variant: Variant, rules: RuleOptions, pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:
     """The regular adjustments on a board of multiple units (a build on an occupied home centre
     merges, rule 4(e)); several builds on one centre with the option ``builds_per_centre``."""
-    from dipsat.adjustments import adjudicate_adjustments
+    from dipsat.board.adjustments import adjudicate_adjustments
 
     assert isinstance(rules, MultiplicityOptions)
     return adjudicate_adjustments(variant.map, variant.notation, pos, orders, pos.owners, rules.civil_disorder,

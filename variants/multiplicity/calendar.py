@@ -34,11 +34,10 @@ from typing import TYPE_CHECKING, Any, Optional
 from dipsat.errors import OrderError
 from dipsat.models import Position
 from dipsat.outcomes import MovementResult, Outcome
-from dipsat.notation import too_long
-from dipsat.phases import DiplomacyYear, Orders
+from dipsat.board.notation import too_long
+from dipsat.game.variant import DiplomacyYear, GameState, Orders
 
 if TYPE_CHECKING:
-    from dipsat.game import Game
     from dipsat.rules import RuleOptions
 
 _KEYWORD = re.compile(r"^\s*(build|remove|disband|waive|place)\b\s*(.*)$", re.IGNORECASE | re.DOTALL)
@@ -77,7 +76,7 @@ class CombinedPhase:
         return self.parts[-1].variant
 
 
-def split_retreat_orders(game: "Game", movement: MovementResult, orders: Orders) -> tuple[Orders, Orders]:
+def split_retreat_orders(game: GameState, movement: MovementResult, orders: Orders) -> tuple[Orders, Orders]:
     """A combined phase's sheets as (retreat orders, orders of the part after): an order is a
     retreat order when the unit it names stands where one of its power's units was dislodged."""
     pos = movement.position
@@ -111,7 +110,7 @@ class PostalYear(DiplomacyYear):
     """Rule 12's three-season year (see the module): Spring; Spring retreats and Autumn; Autumn
     retreats and adjustments."""
 
-    def play(self, game: "Game", orders: Orders) -> Any:
+    def play(self, game: GameState, orders: Orders) -> Any:
         if game.phase == "placement":
             return super().play(game, orders)
         pipe = game.pipeline
@@ -148,7 +147,7 @@ class PostalYear(DiplomacyYear):
                     game.season, game.year = self.movement_seasons[0], game.year + 1
         return parts[0] if len(parts) == 1 else CombinedPhase(tuple(parts))
 
-    def _change_centres(self, game: "Game") -> None:
+    def _change_centres(self, game: GameState) -> None:
         """The end of the autumn: centres change hands, then the victory rule."""
         owners = dict(game.position.owners)
         for u in game.position.units:

@@ -1,6 +1,6 @@
 """Multiplicity Plus movement: the turn's record (:class:`Enc`) and the names its equations use.
 
-The core's :class:`dipsat.encoding.Encoding` plus what these rules add: the nations standing in
+The core's :class:`dipsat.board.encoding.Encoding` plus what these rules add: the nations standing in
 each space, supports of forces and of merges, implied supports (rule 4(b)), one support decision
 per supporting unit (:class:`Slot`), the convoying fleets of each army and the forces refused as
 unseaworthy.  :mod:`.movement` builds it and its equations; :mod:`.explain` reads a solution.
@@ -12,8 +12,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Optional
 
-from dipsat.encoding import Encoding
-from dipsat.formulas import Formula, Key
+from dipsat.board.encoding import Encoding
+from dipsat.engine.formulas import Formula, Key
 
 from .details import Seaworthiness
 

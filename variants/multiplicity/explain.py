@@ -10,25 +10,41 @@ between different powers).
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import Optional, Protocol, Sequence
 
-from dipsat.equations import Component
-from dipsat.formulas import Formula, Key, Values, evaluate
+from dipsat.engine.equations import Component
+from dipsat.engine.formulas import Formula, Key, Values, evaluate
 from dipsat.models import Convoy, Move, Position, Support, Unit
 from dipsat.outcomes import (Backup, Bounced, Convoyed, Cut, Detail, Disrupted, Dislodged, Given, Held, Moved,
                              MovementResult, NoPath, Obstacle, OrderRef, Outcome, Partial, Strength, Term, Void, order_ref)
-from dipsat.orders import BoundOrders
+from dipsat.board.orders import BoundOrders
+from dipsat.maps import GameMap
 
 from .details import (ComponentAttack, CutBudget, ImpliedSupport, Merge, OfMerge, Seaworthiness, Sides, SplitPart,
                       UnreadPriority)
-from .encoding import Enc, ForceKey, Side, Terms, dkey
+from .encoding import CutTerms, Enc, ForceKey, Side, Terms, dkey
+from .options import MultiplicityOptions
 from .orders import InsideAttack, InsideSupport, MergeAttack, MergeSupport, MultiplicityBound
 
-if TYPE_CHECKING:
-    from .movement import MultiplicityRules
 
 
-def explain_turn(impl: MultiplicityRules, enc: Enc, values: Values, components: Sequence[Component]) -> MovementResult:
+class TurnHooks(Protocol):
+    """What :func:`explain_turn` asks of the movement rules (:class:`.movement.MultiplicityRules`
+    is one): the board, the options, and the strengths and decisions an explanation compares."""
+
+    map: GameMap
+    rules: MultiplicityOptions
+
+    def hostile(self, enc: Enc, k: ForceKey) -> bool: ...
+    def cutting_groups(self, enc: Enc, prov: str) -> list[tuple[ForceKey, CutTerms]]: ...
+    def path_open(self, enc: Enc, u: int) -> Formula: ...
+    def force_terms(self, enc: Enc, k: ForceKey, exclude: frozenset[str] = frozenset()) -> Terms: ...
+    def defence_terms(self, enc: Enc, prov: str, exclude: tuple[int, ...] = ()) -> Terms: ...
+    def force_prevent_zero(self, enc: Enc, k: ForceKey) -> Formula: ...
+    def inside_terms(self, enc: Enc, a: int) -> tuple[Terms, Terms]: ...
+
+
+def explain_turn(impl: TurnHooks, enc: Enc, values: Values, components: Sequence[Component]) -> MovementResult:
     b = enc.bound
     pos = b.position
     m = impl.map
@@ -258,7 +274,7 @@ def _present(*details: Optional[Detail]) -> tuple[Detail, ...]:
     return tuple(d for d in details if d is not None)
 
 
-def _budget(impl: MultiplicityRules, enc: Enc, values: Values, s: int) -> Optional[CutBudget]:
+def _budget(impl: TurnHooks, enc: Enc, values: Values, s: int) -> Optional[CutBudget]:
     """Why the cut stopped where it did: the strongest attack's cutting strength (rule 6), less
     what comes from the space the support is aimed at."""
     pos = enc.bound.position

@@ -1,6 +1,6 @@
 """Multiplicity Plus movement: merges, multiple and multinational units, A/F, cut budgets.
 
-The turn is a system of exact equations over the engine's decisions (:mod:`dipsat.equations`),
+The turn is a system of exact equations over the engine's decisions (:mod:`dipsat.engine.equations`),
 built by the core's shared :meth:`MovementRules.encode`; this module says what they are for this
 variant through its hooks (``collect``, ``plan``, ``decisions``, ``battle``, ``cuts``,
 ``path_formula``, ``convoy_formula``) over its own record of the turn (:mod:`.encoding`);
@@ -36,13 +36,13 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Optional, Sequence
 
-from dipsat.equations import Component, System
-from dipsat.formulas import AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, IntExpr, Key, Values
+from dipsat.engine.equations import Component, System
+from dipsat.engine.formulas import AND, FALSE, GE, INT, NOT, OR, SUM, TRUE, VAR, Definition, Formula, IntExpr, Key, Values
 from dipsat.models import ARMY, FLEET, Convoy, Move, Position, Support
 from dipsat.outcomes import MovementResult
-from dipsat.movement import MovementRules
-from dipsat.stacks import forces_fail_with_moves, slot_cut
-from dipsat.orders import BoundOrders, describe_unit
+from dipsat.board.movement import MovementRules
+from dipsat.board.stacks import forces_fail_with_moves, slot_cut
+from dipsat.board.orders import BoundOrders, describe_unit
 
 from .details import Seaworthiness
 from .encoding import CutTerms, Enc, ForceKey, Side, Slot, Terms, dkey

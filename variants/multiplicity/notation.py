@@ -30,8 +30,8 @@ from typing import Optional
 
 from dipsat.errors import InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Unit
-from dipsat.notation import Addition, Notation, ParsedOrder, UnitRef
-from dipsat.notation_additions import StackNotation, written_parts
+from dipsat.board.notation import Addition, Notation, ParsedOrder, UnitRef
+from dipsat.board.notation_additions import StackNotation, written_parts
 
 # These read text whose runs of white space are one space (MultiplicityNotation.normalise), and
 # start only where a count or a unit kind starts, so a long run of anything is never re-read

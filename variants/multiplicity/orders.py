@@ -14,13 +14,13 @@ from typing import Optional
 
 from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Support, Order, OrderBody, Position, Rejected, Unit, register_order_kind
-from dipsat.destinations import written_destination, written_unit
+from dipsat.board.destinations import written_destination, written_unit
 from dipsat.maps import GameMap
-from dipsat.notation import MAX_ORDER_CHARS, LocRef, ParsedOrder, UnitRef
-from dipsat.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
-from dipsat.notation_additions import written_parts
+from dipsat.board.notation import MAX_ORDER_CHARS, LocRef, ParsedOrder, UnitRef
+from dipsat.board.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
+from dipsat.board.notation_additions import written_parts
 from dipsat.rules import RuleOptions
-from dipsat.stacks import split_stacks
+from dipsat.board.stack_orders import split_stacks
 
 from .notation import CutFirst, MergeAndAttack, MergeWith, MultiplicityNotation, SplitPart, SupportedMerge, Victim
 from .options import MultiplicityOptions

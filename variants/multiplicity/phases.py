@@ -8,23 +8,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dipsat.adjustments import AdjustmentResult
+from dipsat.board.adjustments import AdjustmentResult
 from dipsat.errors import IllegalOrder, OrderError
 from dipsat.models import ARMY, FLEET, Move, Position, Unit
 from dipsat.outcomes import Bounced, Built, Disbanded, Moved, MovementResult, Outcome
-from dipsat.notation import ParsedOrder
-from dipsat.notation_additions import written_parts
-from dipsat.retreats import RetreatOption, RetreatResult
+from dipsat.board.notation import ParsedOrder
+from dipsat.board.notation_additions import written_parts
+from dipsat.board.retreats import RetreatOption, RetreatResult
 
-from . import placement_limit
 from .details import Merge, RetreatBattle, Seaworthiness
 from .notation import MergeWith, MultiplicityNotation
 from .orders import check_written_unit, piece_destination, read_orders
 
 if TYPE_CHECKING:
     from dipsat.maps import GameMap
-    from dipsat.variant import Variant
+    from dipsat.game.variant import Variant
     from .options import MultiplicityOptions
+
+
+# Rule 1: "provided that the number of units does not exceed 3 (4 in the case of Russia)"
+PLACEMENT_LIMITS: dict[str, int] = {"Russia": 4}
+PLACEMENT_DEFAULT_LIMIT = 3
+
+
+def placement_limit(power: str) -> int:
+    """How many units ``power`` may place (rule 1)."""
+    return PLACEMENT_LIMITS.get(power, PLACEMENT_DEFAULT_LIMIT)
 
 
 def adjudicate_placement(variant: "Variant", pos: Position, orders: dict[str, list[str]]) -> AdjustmentResult:

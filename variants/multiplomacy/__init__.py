@@ -19,18 +19,19 @@ from __future__ import annotations
 
 from typing import Callable, ClassVar, Literal
 
-from dipsat.formulas import Formula
+from dipsat.engine.formulas import Formula
 from dipsat.errors import PositionError
 from dipsat.models import Hold, OrderBody, Position
 from dipsat.outcomes import MovementResult
-from dipsat.notation import ParsedOrder
-from dipsat.phases import DiplomacyYear, Phases, Victory
-from dipsat.retreats import RetreatResult, adjudicate_stack_retreats
+from dipsat.board.notation import ParsedOrder
+from dipsat.game.variant import DiplomacyYear, Phases, Victory
+from dipsat.board.retreats import RetreatResult, adjudicate_stack_retreats
 from dipsat.rules import RuleOptions
-from dipsat.notation_additions import StackNotation
-from dipsat.stacks import StackBinder, StackMovementRules
-from dipsat.variant import Variant
-from dipsat.variant import check_position as core_check_position
+from dipsat.board.notation_additions import StackNotation
+from dipsat.board.stack_orders import StackBinder
+from dipsat.board.stacks import StackMovementRules
+from dipsat.game.variant import Variant
+from dipsat.game.variant import check_position as core_check_position
 
 
 class MultiplomacyOptions(RuleOptions):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dipsat.notation_additions import SupportsWithMove
-from dipsat.variant import Variant
+from dipsat.board.notation_additions import SupportsWithMove
+from dipsat.game.variant import Variant
 
 
 class StandardNotation(SupportsWithMove):

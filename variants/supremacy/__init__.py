@@ -11,7 +11,7 @@ forces appear (:mod:`.builds`), the drills and their exact distributions (:mod:`
 conventional assault; :mod:`.strikes`: nuclear strikes and L-Star clashes), bidding
 (:mod:`.bidding`), the game runner (:mod:`.game`), the corpus cases' data (:mod:`.cases`) and the
 subcommands of its own (:mod:`.commands`: ``odds``, ``wealth``).  The core knows it only through
-its record, a :class:`dipsat.protocol.GameRecord`, whose game (:mod:`.protocol`) is the core's
+its record, a :class:`dipsat.game.protocol.GameRecord`, whose game (:mod:`.protocol`) is the core's
 game protocol.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 from typing import Callable, Sequence
 
-from dipsat.protocol import GameProtocol, GameRecord, VariantCommand
+from dipsat.game.protocol import GameProtocol, GameRecord, VariantCommand
 
 
 def game() -> GameProtocol:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Literal, Optional
 
 from dipsat.errors import DipsatError
-from dipsat.notation import shown, too_long
+from dipsat.board.notation import shown, too_long
 
 from .board import RESOURCES, Board
 

@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dipsat.errors import DipsatError
-from dipsat.files import FileAccess, current_access, read_named
+from dipsat.io.files import FileAccess, current_access, read_named
 
 Resource = Literal["grain", "oil", "mineral"]
 RESOURCES: tuple[Resource, ...] = ("grain", "oil", "mineral")
@@ -158,7 +158,7 @@ def load_board(path: str | None = None) -> Board:
 
 def board_named(name: str | None) -> Board:
     """The board a request names (a state's or a set-up's ``board``): the bundled world when
-    none or ``"world"``, else a file by the rules of :mod:`dipsat.files` (next to the request
+    none or ``"world"``, else a file by the rules of :mod:`dipsat.io.files` (next to the request
     file, or in a folder allowed with ``--allow-files``; regular, within the size limit)."""
     if name is None:
         return load_board()

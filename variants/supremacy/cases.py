@@ -3,7 +3,7 @@ protocol of :mod:`.protocol` adjudicates).
 
 A Supremacy case (``variant = "supremacy"``) keeps its input in ``[data]`` and its expected
 results in each expectation's ``facts`` (dotted paths into the result's details, compared for
-equality; ``error`` is a text the error message must contain; :mod:`dipsat.case_check`).  ``data.kind`` says what is run:
+equality; ``error`` is a text the error message must contain; :mod:`dipsat.io.case_check`).  ``data.kind`` says what is run:
 
     setup    data.setup (players' choices, dice)           -> the state after set-up
     stage    data.state, data.power, data.stage, data.actions -> feasible, conflict, quantities,
@@ -21,38 +21,24 @@ equality; ``error`` is a text the error message must contain; :mod:`dipsat.case_
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Literal, Optional, Union
+from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dipsat.errors import DipsatError
 
 from . import blockades, economy
 from .bidding import player_order
 from .dice import Dice
-from .drills import Assault, assault, assault_distribution
-from .strikes import Clash, NuclearStrike, clash, clash_distribution, nuclear, nuclear_distribution
-from .options import SupremacyOptions, make_options
+from .drills import Assault, assault_distribution
+from .strikes import NuclearStrike, clash_distribution, nuclear_distribution
+from .options import SupremacyOptions
 from .setup import SetupInput, set_up
 from .stage import StageCheck, apply_actions, check_stage
 from .state import State, parse_state
+from .inputs import DrillInput, _shown, invalid, parse_drill, run_drill
 
-DrillInput = Union[Assault, NuclearStrike, Clash]
-_DRILL = TypeAdapter(DrillInput)
 KINDS = ("setup", "stage", "stage1", "stage2", "drill", "odds", "wealth", "bids", "game")
-
-
-def _shown(x: object) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def invalid(exc: ValidationError, where: str) -> DipsatError:
-    """A validation error as the usual one-line error: the first faulty field, its place and what
-    it was (never pydantic's own text)."""
-    e = exc.errors()[0]
-    loc = ".".join(str(x) for x in e["loc"])
-    return DipsatError(f"{where}{'.' + loc if loc else ''}: {e['msg'].lower()} (got {_shown(e.get('input'))})")
 
 
 class CaseData(BaseModel):
@@ -89,16 +75,6 @@ def case_data(data: Any, where: str = "data") -> CaseData:
         raise invalid(exc, where) from None
 
 
-def parse_drill(data: object) -> DrillInput:
-    if isinstance(data, dict) and "drill" not in data:
-        data = {**data, "drill": "assault"}
-    try:
-        return _DRILL.validate_python(data)
-    except ValidationError as exc:
-        e = exc.errors()[0]
-        raise DipsatError(f"drill: {'.'.join(str(x) for x in e['loc'])}: {e['msg']}") from None
-
-
 def state_facts(state: State) -> dict[str, Any]:
     return state.clean().model_dump(mode="json", exclude_none=True)
 
@@ -110,20 +86,6 @@ def seed_of(opts: SupremacyOptions, data: dict[str, Any]) -> object:
     import json
 
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-def run_drill(state: State, drill: DrillInput, opts: SupremacyOptions, dice: Dice) -> dict[str, Any]:
-    if isinstance(drill, Assault):
-        res = assault(state, drill, opts, dice)
-        return {**res.facts(), "dice_reasons": res.plan.dice_reasons}
-    if isinstance(drill, NuclearStrike):
-        nukes = nuclear(state, drill, opts, dice)
-        return {"nukes": [{"number": k.number, "owner": k.owner, "target": k.target, "rolls": k.rolls,
-                           "fate": k.fate, "result": k.result} for k in nukes],
-                "struck": sum(1 for k in nukes if k.result == "strikes")}
-    duels = clash(state, drill, dice)
-    return {"duels": [{"group": d.group, "target": d.target, "rolls": [d.attacker_roll, d.defender_roll],
-                       "result": d.result} for d in duels]}
 
 
 def fmt_p(p: Fraction) -> str:
@@ -224,40 +186,3 @@ def blank_options() -> list[tuple[str, list[Any]]]:
         if len(vals) > 1 and name != "random_seed":
             out.append((name, vals))
     return out
-
-
-def load_data_file(path: str) -> dict[str, Any]:
-    from dipsat.api import read_data_file
-
-    data = read_data_file(path)
-    if not isinstance(data, dict):
-        raise DipsatError(f"{path}: expected a table")
-    return data
-
-
-def file_options(doc: dict[str, Any], extra: Optional[list[str]] = None) -> dict[str, Any]:
-    """A file's rule options: its ``[options]``, over a corpus case's first expectation's, under
-    ``--option NAME=VALUE`` items; each place checked to be a table."""
-    own = doc.get("options", {})
-    if not isinstance(own, dict):
-        raise DipsatError(f"options: expected a table of rule options, got {_shown(own)}")
-    opts = dict(own)
-    expect = doc.get("expect")
-    if expect is not None and expect != []:
-        if not isinstance(expect, list) or not isinstance(expect[0], dict):
-            raise DipsatError(f"expect: expected a list of expectation tables ([[expect]]), got {_shown(expect)}")
-        first = expect[0].get("options", {})
-        if not isinstance(first, dict):
-            raise DipsatError(f"expect.0.options: expected a table of rule options, got {_shown(first)}")
-        opts = {**first, **opts}
-    for item in extra or []:
-        k, sep, v = item.partition("=")
-        if not sep:
-            raise DipsatError(f"--option {item!r}: expected NAME=VALUE")
-        import json
-
-        try:
-            opts[k.strip()] = json.loads(v)
-        except ValueError:
-            opts[k.strip()] = v.strip()
-    return opts

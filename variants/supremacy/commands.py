@@ -11,7 +11,8 @@ from typing import Any
 
 from dipsat.errors import DipsatError
 
-from .cases import file_options, load_data_file, odds, parse_drill
+from .cases import odds
+from .inputs import file_options, load_data_file, parse_drill
 from .drills import Assault, plan_assault
 from .strikes import NuclearStrike
 from .economy import format_wealth

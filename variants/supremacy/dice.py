@@ -1,7 +1,7 @@
 """The random source of a Supremacy adjudication: dice and draws.
 
 Dice come either from the input (a list of rolls, used in order; every case in the corpus gives
-them, so each replays exactly) or from the core's seeded random source (:class:`dipsat.chance.RandomSource`, seeded by the rule
+them, so each replays exactly) or from the core's seeded random source (:class:`dipsat.engine.chance.RandomSource`, seeded by the rule
 option ``random_seed``, else by a digest of the input; each roll keyed by its number and
 purpose), never from the process' own randomness.
 Given rolls are checked against the die (a d6 roll of 7 is an error quoting it), and running out
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, TypeVar
 
-from dipsat.chance import RandomSource, derive_seed
+from dipsat.engine.chance import RandomSource, derive_seed
 from dipsat.errors import DipsatError
 
 T = TypeVar("T")

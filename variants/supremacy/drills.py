@@ -26,7 +26,7 @@ from typing import Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field
 
 from dipsat.errors import DipsatError
-from dipsat.notation import too_long
+from dipsat.board.notation import too_long
 
 from .blockades import check_effects
 from .board import RESOURCES, Board

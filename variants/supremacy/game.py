@@ -33,7 +33,7 @@ from dipsat.errors import DipsatError
 from . import blockades, economy
 from .bidding import CHITS_PER_TURN, DEAL_STAGES, OPTIONAL_STAGES, check_bids, player_order
 from .board import RESOURCES
-from .cases import DrillInput, load_data_file, parse_drill, run_drill
+from .inputs import DrillInput, file_options, load_data_file, parse_drill, run_drill
 from .dice import Dice
 from .drills import Assault
 from .strikes import Clash, NuclearStrike
@@ -477,8 +477,6 @@ def play_game(game: GameFile, opts: SupremacyOptions, where: str) -> GameLog:
 
 
 def play_file(path: str, extra_options: Optional[list[str]] = None) -> GameLog:
-    from .cases import file_options
-
     doc = load_data_file(path)
     game = load_game(doc, path)
     opts = make_options(file_options({"options": game.options}, extra_options))

@@ -5,7 +5,7 @@ by networkx with a fixed seed, so the same board always gives the same picture. 
 drill case is drawn as an arrow from the attacking forces to the target (its dice decide the
 outcome: the corpus facts and ``dipsat odds`` give it, not the picture).
 
-Reached through the generic hook ``render_file`` of the variant record (:mod:`dipsat.variant`).
+Reached through the generic hook ``render_file`` of the variant record (:mod:`dipsat.game.variant`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any, Optional
 import networkx as nx
 
 from dipsat.errors import DipsatError, InputFileError
-from dipsat.files import FileAccess, current_access
-from dipsat.render import fit_and_spread
+from dipsat.io.files import FileAccess, current_access
+from dipsat.face.render import fit_and_spread
 
 from .board import Board, board_named
 from .state import State, parse_state
@@ -198,7 +198,7 @@ def render_file(data: Any, where: str, phase: Optional[str] = None, title: Optio
     if not isinstance(data, dict):
         raise InputFileError(f"{where}: expected a table of fields")
     if "turns" in data or "setup" in data and "data" not in data:
-        from .cases import file_options
+        from .inputs import file_options
         from .game import load_game, play_game
         from .options import make_options
 
@@ -222,7 +222,8 @@ def render_file(data: Any, where: str, phase: Optional[str] = None, title: Optio
     if "state" in case:
         state = parse_state(case["state"], f"{where}: data.state")
     elif case.get("kind") == "setup":
-        from .cases import file_options, run_data
+        from .cases import run_data
+        from .inputs import file_options
         from .options import make_options
 
         try:

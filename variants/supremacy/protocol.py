@@ -1,8 +1,8 @@
-"""Supremacy on the core's game protocol (:mod:`dipsat.protocol`).
+"""Supremacy on the core's game protocol (:mod:`dipsat.game.protocol`).
 
 A request is a case's ``[data]`` (a stage's actions, a drill, a set-up, bids, a game of several
 turns, ...; :mod:`.cases`) or a game file.  Its result is the protocol's
-:class:`~dipsat.protocol.PhaseResult`, phase = the data's kind.  A stage's actions are its
+:class:`~dipsat.game.protocol.PhaseResult`, phase = the data's kind.  A stage's actions are its
 outcomes: each is carried out (the stage is feasible), or is one of a minimal conflicting set
 (kind ``conflict``: its culprits are the other actions of the set, its details the quantities
 the set breaks and their bounds), or is not involved in the conflict (``not_carried_out``: the stage is not
@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.limits import LimitExceeded, Limits
-from dipsat.protocol import Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
+from dipsat.game.protocol import Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
 
 from .options import SupremacyOptions, make_options
 
@@ -70,7 +70,7 @@ class SupremacyGame:
         return SupremacyOptions
 
     def options(self, request: Any, rules: Optional[str] = None, overrides: Overrides = ()) -> SupremacyOptions:
-        from .cases import file_options
+        from .inputs import file_options
 
         from .options import PRESETS
 

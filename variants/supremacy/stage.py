@@ -16,7 +16,7 @@ load (0..4), the recipient's supply center for transfers.  The model (CP-SAT, in
 
 With every x_i and b_q assumed, the set is feasible exactly when the
 actions can all be carried out in order.  When it is not, the CP-SAT service
-(:func:`dipsat.cpsat.minimal_core`: the solver's own core, shrunk by halves) finds a minimal set
+(:func:`dipsat.engine.cpsat.minimal_core`: the solver's own core, shrunk by halves) finds a minimal set
 of actions that cannot be carried out together whatever the other actions do; a last pass over
 that small set drops any action that is not needed when the other actions are not carried out
 (every proper subset of the set can then be carried out alone), and the service finds the
@@ -371,7 +371,7 @@ def _price_table(r_values: tuple[int, ...], units: int, sell: bool, per_unit: bo
 
 
 def _model(bld: _Builder) -> tuple[cp_model.CpModel, list[cp_model.IntVar], dict[str, cp_model.IntVar]]:
-    from dipsat import cpsat
+    from dipsat.engine import cpsat
 
     m = cpsat.new_model()
     x = [m.new_bool_var(f"act_{i}") for i in range(len(bld.acts))]
@@ -412,7 +412,7 @@ def _model(bld: _Builder) -> tuple[cp_model.CpModel, list[cp_model.IntVar], dict
 
 def check_stage(state: State, power: str, stage: int, texts: list[str], opts: SupremacyOptions) -> StageCheck:
     """Check one player's action list; raise :class:`IllegalActions` for actions illegal alone."""
-    from dipsat import cpsat
+    from dipsat.engine import cpsat
 
     board = state.get_board()
     acts = parse_actions(board, power, texts)

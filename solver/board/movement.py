@@ -1,0 +1,572 @@
+"""Movement adjudication: the equations of DATC 3.0 chapter 5, as CP-SAT constraints.
+
+Decisions (one boolean each, defined by an exact equivalence; see :mod:`solver.equations`),
+keyed ``Key(kind, u)``:
+
+* ``move`` the move of unit ``u`` succeeds;
+* ``support`` the support given by ``u`` is not cut (only for supports that match an order);
+* ``convoy`` the convoy of fleet ``u`` is carried out (only for convoys that match a move);
+* ``path`` the convoyed move of ``u`` has a path (a chain of successful convoys).
+
+Strengths (DATC 5.B.5-5.B.8) are lists of labelled terms ``(label, weight, formula)``; the same
+list builds the comparison in the model and the explanation of the outcome ("attack 2 (A Bur +
+support A Mar)").  Comparisons are split on the events that change a strength (the unit at the
+destination leaving, a head-to-head opponent succeeding), so each equation stays linear.
+
+Nothing here assumes a strength of one per unit: a unit's own weight is :meth:`unit_weight`.
+Rule differences come in through the methods of :class:`MovementRules`, which variants subclass.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import chain
+from typing import Any, ClassVar, Generic, Optional, Sequence, cast
+
+from dipsat.maps import GameMap
+
+from dipsat.board.encoding import E, Encoding, Terms, _name
+from dipsat.engine.equations import Component, System
+from dipsat.board.explain import SolvedTurn, explain, explain_move_outcome
+from dipsat.engine.formulas import (
+    AND,
+    FALSE,
+    GE,
+    NOT,
+    OR,
+    TRUE,
+    VAR,
+    Definition,
+    Formula,
+    Key,
+    Values,
+    is_formula,
+)
+from dipsat.models import FLEET, Convoy, Move, Position, Support
+from dipsat.outcomes import Convoyed, Cut, Dislodged, Disrupted, Given, Held, MovementResult, Outcome, Spared, Void, order_ref
+from dipsat.engine.option_space import guarded
+from dipsat.board.orders import BoundOrders, Geography, describe_unit
+from dipsat.rules import RuleOptions
+
+
+class MovementRules(Generic[E]):
+    """DATC 3.0 chapter 5 movement rules.  Variants override the hooks they change.  A turn is
+    adjudicated by :class:`dipsat.game.pipeline.Pipeline` (encode here, solve, explain here).
+
+    Generic over the encoding its :meth:`collect` makes: a variant whose turn needs more than
+    :class:`Encoding` holds subclasses it, overrides :meth:`collect` to make it, and declares
+    ``class ItsRules(MovementRules[ItsEncoding])``, so that every hook is handed that type."""
+
+    # The options whose formulas these rules declare through ``RuleOptions.choose``/``cases``:
+    # in one model of every reading (``dipsat readings``) each value's formula holds under its
+    # own literal.  The backup rules read theirs per reading.  A subclass that reads one of them
+    # directly must leave it out (it is then enumerated outside the model); a test checks both.
+    option_formulas: ClassVar[tuple[str, ...]] = (
+        "multi_route_disruption", "convoy_paradox_rule", "convoyed_attack_from_target_cuts",
+        "dislodged_no_effect_on_origin")
+    backup_options: ClassVar[tuple[str, ...]] = ("convoy_paradox_rule", "paradox_fallback")
+    # Options of ``option_formulas`` that binding also reads directly in some turns (then those
+    # turns enumerate them outside the model).
+    bound_too: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, game_map: GameMap, rules: RuleOptions, geography: Optional[Geography] = None):
+        self.map = game_map
+        self.rules = rules
+        self.geo = geography or Geography(game_map)
+
+    def explain(self, enc: E, values: Values, components: Sequence[Component]) -> MovementResult:
+        """The result of a solved turn (shared: :func:`explain`, with the explanation hooks)."""
+        return explain(self, enc, values, components)
+
+    # -- hooks ----------------------------------------------------------------------------
+    # The encoding and the explanation are shared (:meth:`encode`, :meth:`explain`); a variant
+    # says how its rules differ through these hooks and the strength terms below:
+    #   unit_weight the strength of a unit by itself (a stack's count, a kind's strength)
+    #   merge_moves moves of one power into one province move in unison (one force decision)
+    #   plan        how orders relate (matching supports and convoys, head-to-head meetings)
+    #   battle      when a move (a force) gets in: single winner, numeric battles, ...
+    #   cuts        the support decisions: what cuts a support and how much (boolean or integer)
+    #   decisions   decisions of the variant's own (strengths as integers, conditions of its rules)
+    #   dislodgers, move_outcome, support_outcome, convoy_outcome, hold_outcome, contested:
+    #               the explanation of a solved turn in the variant's terms
+    head_to_head_battles = True  # units swapping places over land fight each other (DATC 5.B.1)
+    merge_moves = False  # DATC: every move is decided on its own
+
+    def unit_weight(self, pos: Position, u: int) -> int:
+        """Hook: the strength a unit brings by itself, to an attack, a hold or a support."""
+        return 1
+
+    def is_attack(self, mv: Move) -> bool:
+        """Does this move attack its destination?  (A variant's own kind of move may not.)"""
+        return True
+
+    def nonattack_formula(self, enc: E, u: int) -> Formula:
+        """When a move that is not an attack gets through (variants that have such moves)."""
+        return FALSE
+
+    def head_to_head_formula(self, enc: E, u: int, n: int, restricted: Terms) -> Formula:
+        """Head-to-head: ``u`` beats the unit ``n`` coming the other way (DATC 5.B.1: its attack
+        beats n's defend strength)."""
+        return self._ge(restricted, self.defend_terms(enc, n), 1)
+
+    def explain_move(self, enc: E, values: Values, u: int, outcome: Outcome) -> Outcome:
+        """A variant may rewrite a move's explanation in its own words."""
+        return outcome
+
+    def label(self, pos: Position, u: int) -> str:
+        return describe_unit(pos.units[u], self.map)
+
+    # -- encoding: shared parts, in a fixed order ---------------------------------------------
+    def encode(self, b: BoundOrders) -> E:
+        """The equations of a turn.  Shared by every variant: what the orders are
+        (:meth:`collect`), then the decisions in a fixed order — paths of convoyed moves
+        (:meth:`path_formula`), moves (:meth:`battle`, per force when :attr:`merge_moves`), supports
+        (:meth:`cuts`), convoys (:meth:`convoy_formula`); a variant's own decisions
+        (:meth:`decisions`) come before the moves.  How the orders relate (who supports, convoys
+        or meets whom) is :meth:`plan`."""
+        enc = self.collect(b)
+        self.plan(enc)
+        sysm = enc.system
+        for u in sorted(enc.moves):
+            if enc.route[u] != "land":
+                enc.routes[u] = self.convoy_routes(enc, u)
+                sysm.define(_name("P", u), "path", self.path_formula(enc, u))
+        for key, kind, definition in self.decisions(enc):
+            if is_formula(definition):
+                sysm.define(key, kind, definition)
+            else:
+                sysm.define_int(key, kind, definition)
+        if self.merge_moves:
+            for k in sorted(enc.forces, key=lambda k: enc.forces[k][0]):
+                members = enc.forces[k]
+                force = Key("force", members[0])
+                sysm.define(force, "force", self.battle(enc, members))
+                for u in members:
+                    sysm.define(_name("M", u), "move", AND(VAR(force), self.path_open(enc, u)))
+        else:
+            for u in sorted(enc.moves):
+                sysm.define(_name("M", u), "move", self.battle(enc, [u]))
+        for key, definition in self.cuts(enc):
+            if is_formula(definition):
+                sysm.define(key, "support", definition)
+            else:
+                sysm.define_int(key, "support", definition)
+        for c, o in sorted(b.orders.items()):
+            if isinstance(o.body, Convoy) and enc.matched.get(c):
+                sysm.define(_name("C", c), "convoy", self.convoy_formula(enc, c))
+        return enc
+
+    def collect(self, b: BoundOrders) -> E:
+        """What every variant's encoding starts from: the moves and their destinations, the
+        units in each province, the route of each move, the labels; with :attr:`merge_moves`,
+        the forces (the moves of one power into one province)."""
+        pos = b.position
+        moves = {u: o.body for u, o in sorted(b.orders.items()) if isinstance(o.body, Move)}
+        dest = {u: mv.dest.split("/")[0] for u, mv in moves.items()}
+        occupants: dict[str, list[int]] = defaultdict(list)
+        for i, prov in enumerate(b.provinces):
+            occupants[prov].append(i)
+        route = {u: b.route.get(u, "land") for u in moves}
+        # the core's own encoding: a subclass whose encoding is another type overrides collect
+        enc = cast(E, Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, occupants=dict(occupants)))
+        if self.merge_moves:
+            forces: dict[tuple[str, str], list[int]] = defaultdict(list)
+            for u in sorted(moves):
+                forces[(pos.units[u].power, dest[u])].append(u)
+            enc.forces = dict(forces)
+            enc.force_of = {u: k for k, us in enc.forces.items() for u in us}
+        enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
+        enc.system.labels = enc.labels
+        return enc
+
+    def plan(self, enc: E) -> None:
+        """Hook: how the orders relate — which moves attack which province, which supports and
+        convoys match a move, which moves meet head-on.  DATC Diplomacy: one unit per
+        province, supports matched per unit."""
+        moves, dest, route, occupants = enc.moves, enc.dest, enc.route, enc.occupants
+        provinces = enc.bound.provinces
+        into: dict[str, list[int]] = defaultdict(list)
+        attacks = [u for u in sorted(moves) if self.is_attack(moves[u])]
+        for u in attacks:
+            into[dest[u]].append(u)
+        if self.head_to_head_battles:
+            attacking = set(attacks)
+            for u in moves:
+                if route[u] == "convoy" or u not in attacking:
+                    continue
+                here = provinces[u]
+                for v in occupants.get(dest[u], ()):
+                    if v in attacking and route[v] != "convoy" and dest[v] == here:
+                        enc.h2h[u] = (v, AND(NOT(self.via(route, u)), NOT(self.via(route, v))))
+        move_supports: dict[int, list[int]] = defaultdict(list)
+        hold_supports: dict[int, list[int]] = defaultdict(list)
+        convoyers: dict[int, list[int]] = defaultdict(list)
+        for s, o in sorted(enc.bound.orders.items()):
+            body = o.body
+            if isinstance(body, Support):
+                t = body.target
+                if body.dest is None:
+                    ok = t not in moves and not (self.rules.illegal_orders == "move_fails" and t in enc.bound.illegal_moves)
+                    if ok:
+                        hold_supports[t].append(s)
+                else:
+                    ok = t in moves and dest[t] == body.dest and (
+                        body.dest_coast is None or moves[t].dest == body.dest_coast or "/" not in moves[t].dest)
+                    if ok:
+                        move_supports[t].append(s)
+                enc.matched[s] = ok
+            elif isinstance(body, Convoy):
+                t = body.target
+                ok = t in moves and route[t] != "land" and dest[t] == body.dest
+                enc.matched[s] = ok
+                if ok:
+                    convoyers[t].append(s)
+        enc.into, enc.move_supports, enc.hold_supports = dict(into), dict(move_supports), dict(hold_supports)
+        enc.convoyers = dict(convoyers)
+
+    def battle(self, enc: E, movers: list[int]) -> Formula:
+        """Hook: when a move (or, with :attr:`merge_moves`, a force: the moves of one power
+        into one province) gets into its destination.  DATC 5.B: the attack beats the hold,
+        defend or failed-move strength there and every prevent strength."""
+        u = movers[0]
+        return self.move_formula(enc, u) if self.is_attack(enc.moves[u]) else self.nonattack_formula(enc, u)
+
+    def decisions(self, enc: E) -> list[tuple[Key, str, Definition]]:
+        """Hook: decisions of the variant's own, as (key, kind, definition), defined after the
+        paths and before the moves (an integer one only over decisions defined before it, or
+        booleans).  DATC: none."""
+        return []
+
+    def cuts(self, enc: E) -> list[tuple[Key, Definition]]:
+        """Hook: the support decisions of the turn and their definitions — what cuts a support,
+        and how much of it.  A boolean decision is "given / cut"; an integer one says how much
+        support is given (a partial cut), and :meth:`support_terms` counts it.  DATC: one
+        boolean per matched support (:meth:`support_formula`)."""
+        return [(_name("S", s), self.support_formula(enc, s)) for s, o in sorted(enc.bound.orders.items())
+                if isinstance(o.body, Support) and enc.matched.get(s)]
+
+    # formulas of decisions ----------------------------------------------------------------
+    def path_open(self, enc: E, u: int) -> Formula:
+        """The move can be made at all: by land, or along a successful convoy."""
+        return VAR(_name("P", u)) if enc.route[u] == "convoy" else TRUE
+
+    @staticmethod
+    def via(route: dict[int, str], u: int) -> Formula:
+        """The move goes by convoy this turn ("either": by convoy when the convoy succeeds,
+        else by land, as DATC 4.A.3 reads the 1971 rulebook)."""
+        r = route[u]
+        return FALSE if r == "land" else TRUE if r == "convoy" else VAR(_name("P", u))
+
+    def move_succeeds(self, u: int) -> Formula:
+        return VAR(_name("M", u))
+
+    def support_given(self, enc: E, s: int) -> Formula:
+        return VAR(_name("S", s)) if enc.matched.get(s) else FALSE
+
+    def convoy_given(self, enc: E, f: int) -> Formula:
+        return VAR(_name("C", f)) if enc.matched.get(f) else FALSE
+
+    def convoy_routes(self, enc: E, u: int) -> list[tuple[Any, ...]]:
+        """Chains of convoying fleets from the army's province to its destination."""
+        pos = enc.bound.position
+        fleets = enc.convoyers.get(u, [])
+        mv = enc.moves[u]
+        if mv.path and self.rules.convoy_path != "ignored":
+            fleets = [f for f in fleets if pos.units[f].province in mv.path]
+        if not fleets:
+            return []
+        start = self.geo.seas_next_to(pos.units[u].province)
+        goal = self.geo.seas_next_to(enc.dest[u])
+        where = {f: pos.units[f].province for f in fleets}
+        near = {f: {self.map.province_of(n) for n in self.map.fleet_neighbours(pos.units[f].location)} for f in fleets}
+        # fleets joined when one's province borders the other's location (as seen from the
+        # lower index, the pair taken once: the chain graph is undirected)
+        joined: dict[int, list[int]] = {f: [] for f in fleets}
+        for a in fleets:
+            for c in fleets:
+                if a < c and where[c] in near[a]:
+                    joined[a].append(c)
+                    joined[c].append(a)
+        routes: set[tuple[int, ...]] = set()
+
+        def extend(path: list[int]) -> None:  # every simple chain from a fleet next to the origin
+            last = path[-1]
+            if where[last] in goal:
+                routes.add(tuple(sorted(path)))
+            for nxt in joined[last]:
+                if nxt not in path:
+                    path.append(nxt)
+                    extend(path)
+                    path.pop()
+
+        for f in fleets:
+            if where[f] in start:
+                extend([f])
+        return sorted(routes)
+
+    def path_formula(self, enc: E, u: int) -> Formula:
+        routes = enc.routes[u]
+        if not routes:
+            return FALSE
+
+        def disrupted_by(rule: str) -> Formula:
+            if rule == "any_route":
+                fleets = sorted(set(chain.from_iterable(routes)))
+                return AND(*(self.convoy_given(enc, f) for f in fleets))
+            return OR(*(AND(*(self.convoy_given(enc, f) for f in r)) for r in routes))
+
+        return self.rules.choose("multi_route_disruption", disrupted_by)
+
+    # strengths ----------------------------------------------------------------------------
+    def own_terms(self, enc: E, u: int) -> Terms:
+        pos = enc.bound.position
+        return [(enc.labels[u], self.unit_weight(pos, u), TRUE)]
+
+    def support_terms(self, enc: E, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
+        if not supporters:  # most units: no support
+            return []
+        pos = enc.bound.position
+        return [(f"support {enc.labels[s]}", self.unit_weight(pos, s), self.support_given(enc, s))
+                for s in supporters if exclude_power is None or pos.units[s].power != exclude_power]
+
+    def attack_terms(self, enc: E, u: int, restricted_by: Optional[str]) -> Terms:
+        """Attack strength given the path; ``restricted_by`` = power of a unit that stays at the
+        destination (its supports are not counted; attacking one's own unit has strength 0)."""
+        pos = enc.bound.position
+        if restricted_by is not None and pos.units[u].power == restricted_by:
+            return []
+        return self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []), restricted_by)
+
+    def hold_terms(self, enc: E, v: int) -> Terms:
+        return self.own_terms(enc, v) + self.support_terms(enc, enc.hold_supports.get(v, []))
+
+    def defend_terms(self, enc: E, v: int) -> Terms:
+        return self.own_terms(enc, v) + self.support_terms(enc, enc.move_supports.get(v, []))
+
+    def prevent_terms(self, enc: E, u: int) -> Terms:
+        return self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []))
+
+    def prevent_zero(self, enc: E, u: int) -> Formula:
+        """Prevent strength is 0: no path, or beaten by the unit it swaps with (DATC 4.A.7)."""
+        pos = enc.bound.position
+
+        def zero(reading: str) -> Formula:
+            conds = [NOT(self.path_open(enc, u))]
+            if reading == "head_to_head":
+                if u in enc.h2h:
+                    v, battle = enc.h2h[u]
+                    conds.append(AND(battle, self.move_succeeds(v)))
+            else:
+                here = pos.units[u].province
+                for n in enc.into.get(here, []):
+                    if pos.units[n].province == enc.dest[u]:
+                        conds.append(self.move_succeeds(n))
+            return OR(*conds)
+
+        return self.rules.choose("dislodged_no_effect_on_origin", zero)
+
+    @staticmethod
+    def _ge(plus: Terms, minus: Terms, k: int) -> Formula:
+        return GE([(w, f) for _, w, f in plus] + [(-w, f) for _, w, f in minus], k)
+
+    def beats_prevent(self, enc: E, attack: Terms, other: int) -> Formula:
+        return OR(self.prevent_zero(enc, other), self._ge(attack, self.prevent_terms(enc, other), 1))
+
+    def move_formula(self, enc: E, u: int) -> Formula:
+        pos = enc.bound.position
+        d = enc.dest[u]
+        rivals = [m for m in enc.into.get(d, []) if m != u]
+        occ = [v for v in enc.occupants.get(d, []) if v != u]
+        if not occ:
+            a = self.attack_terms(enc, u, None)
+            return AND(self.path_open(enc, u), *(self.beats_prevent(enc, a, r) for r in rivals))
+        v = occ[0]  # the standard board has one unit per province; stacks override this hook
+        vpow = pos.units[v].power
+        restricted = self.attack_terms(enc, u, vpow)
+        beat_rivals = [self.beats_prevent(enc, restricted, r) for r in rivals]
+        if v not in enc.moves:
+            return AND(self.path_open(enc, u), self._ge(restricted, self.hold_terms(enc, v), 1), *beat_rivals)
+        # the unit at the destination moves: it leaves, or it fails and holds with strength 1
+        full = self.attack_terms(enc, u, None)
+        stays = AND(NOT(self.move_succeeds(v)), self._ge(restricted, self.failed_terms(enc, v), 1), *beat_rivals)
+        left = AND(self.move_succeeds(v), *(self.beats_prevent(enc, full, r) for r in rivals))
+        not_battle = OR(left, stays)
+        if u in enc.h2h:
+            n, battle = enc.h2h[u]
+            fight = AND(self.head_to_head_formula(enc, u, n, restricted), *beat_rivals)
+            return AND(self.path_open(enc, u), OR(AND(battle, fight), AND(NOT(battle), not_battle)))
+        return AND(self.path_open(enc, u), not_battle)
+
+    def failed_terms(self, enc: E, v: int) -> Terms:
+        pos = enc.bound.position
+        return [(f"{enc.labels[v]}, whose move failed", self.unit_weight(pos, v), TRUE)]
+
+    # supports and convoys -------------------------------------------------------------------
+    def support_formula(self, enc: E, s: int) -> Formula:
+        pos = enc.bound.position
+        body = enc.bound.orders[s].body
+        assert isinstance(body, Support)
+        here = enc.bound.provinces[s]
+        cut: list[Formula] = []
+        dislodge: list[Formula] = []
+        cutters: list[int] = []
+        exempt: list[tuple[int, Formula, str]] = []
+        for m in enc.into.get(here, []):
+            when, why, also_dislodge = self.cut_exemption(enc, s, body, m)
+            if when is not FALSE:
+                exempt.append((m, when, why))
+            if when is not TRUE:
+                cutters.append(m)
+                cut.append(AND(self.path_open(enc, m), NOT(when)))
+            # a unit that dislodges the supporter cuts the support, except where an edition's
+            # paradox rule says the convoyed army does not cut it (it "takes precedence over
+            # the dislodge rule", DATC 6.F.17)
+            dislodge.append(AND(self.move_succeeds(m), NOT(when)) if also_dislodge else self.move_succeeds(m))
+        enc.cutters[s] = cutters
+        enc.exempt[s] = exempt
+        return AND(NOT(OR(*cut)), NOT(OR(*dislodge)))
+
+    def cut_exemption(self, enc: E, s: int, body: Support, m: int) -> tuple[Formula, str, bool]:
+        """When the move ``m`` into the supporter's province does not cut its support, why, and
+        whether that holds even when ``m`` dislodges the supporter."""
+        pos = enc.bound.position
+        if pos.units[m].power == pos.units[s].power:
+            return TRUE, "a unit does not cut the support of its own power", False
+        via = self.via(enc.route, m)
+        if body.dest is not None and pos.units[m].province == body.dest:
+            cuts = self.rules.cases("convoyed_attack_from_target_cuts")  # in one model: every value
+            when = guarded([(g, NOT(via) if c else TRUE) for g, c in cuts])
+            if not any(c for _, c in cuts):
+                return when, "the attack comes from the province the support is aimed at", False
+            return when, "the attack comes over land from the province the support is aimed at", False
+        if via is not FALSE:
+            rules = [(g, self.paradox_exemption(enc, s, body, m, rule)) for g, rule in self.rules.cases("convoy_paradox_rule")]
+            why = next((w for _, w in rules if w), "")
+            if why:
+                return guarded([(g, via if w else FALSE) for g, w in rules]), why, True
+        return FALSE, "", False
+
+    def paradox_exemption(self, enc: E, s: int, body: Support, m: int, rule: Optional[str] = None) -> str:
+        """The edition's convoy-paradox rule (DATC 4.A.2 a-c): when a convoyed army does not cut
+        (``rule``: the edition's; default the options' value)."""
+        if rule is None:
+            rule = self.rules.convoy_paradox_rule
+        pos = enc.bound.position
+        fleets = {pos.units[f].province for f in enc.convoyers.get(m, [])}
+        if rule == "2000":
+            # "the fleets necessary for the army to convoy": those on every route (DATC 6.F.19)
+            routes = enc.routes.get(m, [])
+            needed = set.intersection(*(set(r) for r in routes)) if routes else set()
+            if body.dest is not None and body.dest in {pos.units[f].province for f in needed}:
+                return "2000 rule: a convoyed army does not cut support against its convoying fleets"
+        elif rule == "1971":
+            if (pos.units[s].kind == FLEET and body.dest is not None
+                    and pos.units[body.target].kind == FLEET and body.dest in fleets):
+                return "1971 rule: a convoyed army does not cut a fleet's support of a fleet attacking its convoy"
+        elif rule == "1982":
+            aim = body.dest if body.dest is not None else pos.units[body.target].province
+            convoying = {pos.units[f].province for fl in enc.convoyers.values() for f in fl}
+            if pos.units[s].kind == FLEET and self.map.provinces[aim].is_sea and aim in convoying:
+                return "1982 rule: a convoyed army does not cut support of an action in a body of water with a convoying fleet"
+        return ""
+
+    def convoy_formula(self, enc: E, f: int) -> Formula:
+        here = enc.bound.position.units[f].province
+        return NOT(OR(*(self.move_succeeds(m) for m in enc.into.get(here, []))))
+
+    # -- explanation hooks (see :func:`explain`) --------------------------------------------
+    def dislodgers(self, r: "SolvedTurn[E]") -> dict[int, int]:
+        """Hook: unit -> the unit that dislodged it."""
+        into, moved = r.enc.into, r.moved
+        out: dict[int, int] = {}
+        for u, prov in enumerate(r.enc.bound.provinces):
+            if u in moved:
+                continue
+            for a in into.get(prov, ()):
+                if a in moved:
+                    out[u] = a
+        return out
+
+    def move_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
+        """Hook: what happened to a move, with the strengths compared."""
+        out = explain_move_outcome(self, r.enc, r.values, u, r.enc.bound.orders[u], r.common(u), r.strength, r.moved,
+                            r.overridden)
+        return self.explain_move(r.enc, r.values, u, out)
+
+    def support_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
+        """Hook: what happened to a support order."""
+        enc, b = r.enc, r.enc.bound
+        pos = b.position
+        body = b.orders[u].body
+        assert isinstance(body, Support)
+        common = r.common(u)
+        dis = r.dislodged_by.get(u)
+        if not enc.matched.get(u):
+            t = b.orders[body.target]
+            return Void.build(order_kind="support", by=(order_ref(t),),
+                              wanted=None if body.dest is None else self.map.provinces[body.dest].name,
+                              unordered=self.label(pos, body.target) if body.target in b.implicit else None,
+                              **common)
+        if r.values[_name("S", u)]:
+            spared = tuple(Spared.build(by=order_ref(b.orders[mv]), why=why) for mv, when, why in enc.exempt.get(u, [])
+                           if r.val(self.path_open(enc, mv)) and r.val(when) and pos.units[mv].power != pos.units[u].power)
+            return Given.build(order_kind="support", spared=spared, **common)
+        if dis is not None:
+            return Cut.build(order_kind="support", by=(order_ref(b.orders[dis]),), **common)
+        when = {m: w for m, w, _ in enc.exempt.get(u, [])}
+        cut_by = tuple(order_ref(b.orders[c]) for c in enc.cutters.get(u, [])
+                       if r.val(self.path_open(enc, c)) and not r.val(when.get(c, FALSE)))
+        return Cut.build(order_kind="support", by=cut_by, **common)
+
+    def convoy_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
+        """Hook: what happened to a convoy order."""
+        enc, b = r.enc, r.enc.bound
+        body = b.orders[u].body
+        assert isinstance(body, Convoy)
+        common = r.common(u)
+        dis_ref = common["dislodged_by"]
+        name = _name("C", u)
+        if not enc.matched.get(u):
+            return Void.build(order_kind="convoy", by=(order_ref(b.orders[body.target]),), **common)
+        backup = r.overridden[name].backup if name in r.overridden else None
+        if backup is not None:
+            return Disrupted.build(order_kind="convoy", cause="backup", backup_rule=backup[1], **common)
+        if r.values[name] and not r.values.get(_name("P", body.target), True):
+            # the fleet stayed, but the army had no convoy path: nothing was carried
+            return Disrupted.build(order_kind="convoy", cause="no_path", by=(order_ref(b.orders[body.target]),), **common)
+        if r.values[name]:
+            return Convoyed.build(order_kind="convoy", **common)
+        return Disrupted.build(order_kind="convoy", cause="dislodged", by=(dis_ref,) if dis_ref else (), **common)
+
+    def hold_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
+        """Hook: what happened to a unit that holds (ordered to, or without a usable order)."""
+        common = r.common(u)
+        dis_ref = common["dislodged_by"]
+        if dis_ref is not None:
+            return Dislodged.build(order_kind="hold", by=(dis_ref,), **common)
+        return Held.build(order_kind="hold", **common)
+
+    def contested(self, r: "SolvedTurn[E]", occupied_after: set[str]) -> list[str]:
+        """Hook: the provinces left empty by a standoff: nothing entered and some move into it
+        kept a prevent strength above zero (sorted)."""
+        return sorted(p for p, movers in r.enc.into.items()
+                      if p not in occupied_after and not any(x in r.moved for x in movers)
+                      and any(not r.val(self.prevent_zero(r.enc, x)) for x in movers))
+
+    # backup rules -------------------------------------------------------------------------
+    def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int) -> Optional[tuple[str, str, dict[Key, Definition]]]:
+        kinds = {n.kind for n in members}
+        if "convoy" in kinds or "path" in kinds:
+            rule = self.rules.convoy_paradox_rule
+            if rule in ("1971", "1982", "2000"):
+                rule = self.rules.paradox_fallback
+            over: dict[Key, Definition]
+            if rule == "all_hold":
+                over = {n: FALSE for n in members if n.kind == "move"}
+                over.update({_name("M", n.unit): FALSE for n in members if n.kind == "path"})
+                return ("convoy_paradox", "all hold: the moves of the paradox fail", over)
+            return ("convoy_paradox", "Szykman rule: the convoys of the paradox fail (the fleets hold)",
+                    {n: FALSE for n in members if n.kind == "convoy"})
+        if kinds == {"move"}:
+            return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members})
+        return ("other_cycle", "all orders of the cycle fail", {n: FALSE for n in members})

@@ -1,0 +1,523 @@
+"""From parsed order text to legal orders bound to units of a position.
+
+Each order is checked on its own (DATC 4.E.1: an order is *legal* when, not knowing the other
+orders, it could be valid); an illegal order is rejected with its reason and the unit holds.
+Whether a legal support or convoy *matches* the other orders is decided by the rules, not here,
+except for the choice of route of an army that could go by land or by sea (DATC 4.A.3), which
+looks at the convoy orders of the set.
+
+Geography is asked of the map through a :class:`Geography` record, so variants can change where
+fleets may convoy or which units may be convoyed without touching this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Optional
+
+from dipsat.maps import GameMap
+
+from dipsat.errors import IllegalOrder, InvalidOrder, OrderError
+from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Order, OrderBody, Position, Rejected, Support, Unit
+from dipsat.board.notation import LocRef, Notation, ParsedOrder, UnitRef
+from dipsat.board.destinations import written_destination, written_unit
+from dipsat.rules import RuleOptions
+
+
+@dataclass(frozen=True)
+class ConvoyReach:
+    """Which convoy areas holding fleets are joined into one chain, for one set of fleets: a
+    turn's fleets are fixed, so this is computed once per turn (and per fleet left out, for
+    supports) and answers every question "could a chain of these fleets carry an army from A to
+    B?" by comparing the groups next to A and next to B."""
+
+    fleets: frozenset[str]
+    group: dict[str, int]  # fleet province -> its connected group of fleet provinces
+    near: dict[str, frozenset[int]] = field(default_factory=dict)  # province -> groups_near (pure memo)
+
+    def groups(self, seas: frozenset[str]) -> set[int]:
+        return {self.group[s] for s in seas if s in self.group}
+
+    def groups_near(self, geo: "Geography", province: str) -> frozenset[int]:
+        """The groups of fleets next to a province (:meth:`groups` of its convoy areas), kept
+        per province: a turn asks about the same provinces again and again."""
+        hit = self.near.get(province)
+        if hit is None:
+            hit = self.near[province] = frozenset(self.groups(geo.seas_next_to(province)))
+        return hit
+
+
+@dataclass
+class Geography:
+    """The questions the order checks ask of the board.  The board is read-only, so answers
+    that depend only on it (the convoy areas next to a province) and on a turn's fleets (which
+    fleets form chains) are memoised on the instance."""
+
+    map: GameMap
+    _seas: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)  # province -> seas_next_to
+    _reach: dict[frozenset[str], ConvoyReach] = field(default_factory=dict, repr=False)  # the last turns' fleets
+    # memo of chains through a given fleet: (origin, dest, fleets, through) -> on a minimal chain
+    _chains: dict[tuple[str, str, frozenset[str], str], bool] = field(default_factory=dict, repr=False)
+
+    def convoy_area(self, province: str) -> bool:
+        """May a fleet here convoy?  Standard: sea provinces only."""
+        return self.map.provinces[province].is_sea
+
+    def convoyable(self, unit: Unit) -> bool:
+        return unit.kind == ARMY
+
+    def can_convoy(self, unit: Unit) -> bool:
+        return unit.kind == FLEET
+
+    def army_can_stand(self, province: str) -> bool:
+        p = self.map.provinces[province]
+        return p.terrain in ("land", "coast")
+
+    def seas_next_to(self, province: str) -> frozenset[str]:
+        """Convoy areas bordering a province (any of its coasts)."""
+        hit = self._seas.get(province)
+        if hit is None:
+            out = set()
+            for loc in self.map.fleet_locations_in(province):
+                for n in self.map.fleet_neighbours(loc):
+                    q = self.map.province_of(n)
+                    if self.convoy_area(q):
+                        out.add(q)
+            hit = self._seas[province] = frozenset(out)
+        return hit
+
+    sea_neighbours = seas_next_to
+
+    def convoy_reach(self, fleets: frozenset[str]) -> ConvoyReach:
+        """The chains the fleets at ``fleets`` (convoy areas) form, memoised for the last few
+        fleet sets (a turn asks about one set, and one more per supporting fleet left out)."""
+        hit = self._reach.get(fleets)
+        if hit is None:
+            group: dict[str, int] = {}
+            for seed in sorted(fleets):
+                if seed in group:
+                    continue
+                n = group[seed] = len(group)
+                todo = [seed]
+                while todo:
+                    x = todo.pop()
+                    for y in self.sea_neighbours(x):
+                        if y in fleets and y not in group:
+                            group[y] = n
+                            todo.append(y)
+            if len(self._reach) >= 64:
+                self._reach.clear()
+            hit = self._reach[fleets] = ConvoyReach(fleets, group)
+        return hit
+
+    def convoy_chain_possible(self, origin: str, dest: str, fleets: frozenset[str],
+                              through: Optional[str] = None, avoid: Optional[str] = None) -> bool:
+        """Is there a chain of convoy areas holding fleets (``fleets``: their provinces) from
+        ``origin`` to ``dest``, passing ``through`` a given one and not using ``avoid``?"""
+        if origin == dest or not (self.army_can_stand(origin) and self.army_can_stand(dest)):
+            return False
+        if avoid is not None and avoid in fleets:
+            fleets = fleets - {avoid}
+        reach = self.convoy_reach(fleets)
+        start = reach.groups_near(self, origin)
+        if not start or start.isdisjoint(reach.groups_near(self, dest)):
+            return False
+        if through is None:
+            return True
+        if through not in fleets or reach.group[through] not in start:
+            return False
+        key = (origin, dest, fleets, through)
+        hit = self._chains.get(key)
+        if hit is None:
+            if len(self._chains) > 20_000:
+                self._chains.clear()
+            hit = self._chains[key] = self._on_minimal_chain(set(self.seas_next_to(origin) & fleets),
+                                                             set(self.seas_next_to(dest) & fleets), fleets, through)
+        return hit
+
+    def _on_minimal_chain(self, start: set[str], goal: set[str], fleets: frozenset[str], through: str) -> bool:
+        """Is ``through`` on a chain none of whose fleets could be left out (DATC 6.G.19: a
+        fleet that no route needs cannot legally convoy)?"""
+        def extend(path: list[str]) -> bool:
+            last = path[-1]
+            if last in goal:
+                return through in path
+            for nxt in sorted(self.sea_neighbours(last) & fleets):
+                if nxt in path or nxt in start:
+                    continue  # a later fleet next to the origin would make the earlier ones unneeded
+                if any(nxt in self.sea_neighbours(p) for p in path[:-1]):
+                    continue  # a shortcut: the chain would not be minimal
+                if extend(path + [nxt]):
+                    return True
+            return False
+
+        return any(extend([s0]) for s0 in sorted(start))
+
+
+# one order as read: (power, text, the parse or None, the parse error or None)
+ParsedLine = tuple[str, str, Optional[ParsedOrder], Optional[OrderError]]
+
+
+@dataclass
+class BoundOrders:
+    """The orders of a turn after the legality checks."""
+
+    position: Position
+    orders: dict[int, Order]  # unit index -> order (every unit has one; implicit holds included)
+    rejected: list[Rejected]
+    route: dict[int, str] = field(default_factory=dict)  # moving unit -> "land" | "convoy" | "either"
+    implicit: set[int] = field(default_factory=set)  # units that got no order
+    illegal_moves: set[int] = field(default_factory=set)  # units whose (illegal) move was replaced
+    # how they were read: every order as parsed (ParsedLine, in the order parse_all gives them),
+    # and the units assign_units gave each (by index into ``parsed``; orders not listed found
+    # their unit by place), so a variant's binder reads them from the value, not from itself
+    parsed: list[ParsedLine] = field(default_factory=list)
+    assigned: dict[int, list[int]] = field(default_factory=dict)
+
+    @cached_property
+    def provinces(self) -> list[str]:
+        """Unit index -> the province it stands in (read once per turn)."""
+        return [u.province for u in self.position.units]
+
+
+_BY_PLACE: tuple[Optional[int], ...] = (None,)  # an order that finds its unit by its place
+
+
+def describe_unit(u: Unit, m: GameMap) -> str:
+    return f"{u.kind} {m.display(u.location)}"
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Where a position's units are: province -> the indices of the units there, and the convoy
+    areas holding a fleet (a convoyed move is legal only along them, DATC 6.D.32)."""
+
+    position: Position
+    at: dict[str, list[int]]
+    fleets: frozenset[str]
+
+    @classmethod
+    def of(cls, pos: Position, geo: Geography) -> Seats:
+        at: dict[str, list[int]] = {}
+        fleets: set[str] = set()
+        for i, unit in enumerate(pos.units):
+            prov = unit.province
+            at.setdefault(prov, []).append(i)
+            if geo.can_convoy(unit) and geo.convoy_area(prov):
+                fleets.add(prov)
+        return cls(pos, at, frozenset(fleets))
+
+
+class OrderBinder:
+    """Checks parsed orders against a position and turns them into :class:`Order` values.  Its
+    answers depend only on its arguments: what it derives from a position (:meth:`seats`) is a
+    value of that position, remembered for the last one asked about."""
+
+    def __init__(self, game_map: GameMap, rules: RuleOptions, geography: Optional[Geography] = None,
+                 notation: Optional[Notation] = None):
+        self.map = game_map
+        self.rules = rules
+        self.geo = geography or Geography(game_map)
+        self.notation = notation or Notation(game_map)
+        self._seats: Optional[Seats] = None  # a memo of :meth:`seats` (the last position)
+
+    def seats(self, pos: Position) -> Seats:
+        """Where ``pos``'s units are (:class:`Seats`)."""
+        last = self._seats
+        if last is None or last.position is not pos:
+            last = self._seats = Seats.of(pos, self.geo)
+        return last
+
+    # -- entry point ----------------------------------------------------------------------
+    def parse_all(self, orders: dict[str, list[str]]) -> list[ParsedLine]:
+        """Parse every order (powers in name order, each power's orders as written); the orders
+        a grammar addition implies (a move written with its supports: "A Tyo-Mun sup by A Boh")
+        follow the order that implies them."""
+        out: list[ParsedLine] = []
+        parse = self.notation.parse
+        for power in sorted(orders):
+            for text in orders[power]:
+                try:
+                    parsed = parse(text, power)
+                except OrderError as exc:
+                    out.append((power, text, None, exc))
+                    continue
+                out.append((power, text, parsed, None))
+                for addition in parsed.additions:
+                    out.extend((power, q.text, q, None) for q in addition.implied(parsed))
+        return out
+
+    def assign_units(self, pos: Position, parsed: list[ParsedLine]) -> tuple[Position, dict[int, list[int]], dict[int, OrderError]]:
+        """Hook: give orders their units before binding.  Returns the position (a variant may
+        split its units), order index -> its units (orders not listed find their unit by
+        place), and errors per order index.  One unit per province: nothing to do."""
+        return pos, {}, {}
+
+    def move_to_own_province(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
+        """Hook: a move to the unit's own province ("F Nwy-Nwy").  Standard: illegal."""
+        raise IllegalOrder(p.text, "move to its own province: a unit cannot move to where it is", unit=i)
+
+    def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
+        parsed_all = self.parse_all(orders)
+        pos, assign, alloc_errors = self.assign_units(position, parsed_all)
+        rejected: list[Rejected] = []
+        per_unit: dict[int, list[Order]] = {}
+        illegal_moves: set[int] = set()
+        for idx, (power, text, parsed, err) in enumerate(parsed_all):
+            if alloc_errors:
+                err = err or alloc_errors.get(idx)
+            for one in (assign.get(idx, _BY_PLACE) if assign else _BY_PLACE):
+                try:
+                    if err is not None:
+                        raise err
+                    assert parsed is not None
+                    order = self.bind_one(pos, power, parsed, one)
+                except OrderError as exc:
+                    if parsed is not None and parsed.action == "move" and exc.unit is not None:
+                        illegal_moves.add(exc.unit)
+                    rejected.append(Rejected(power=power, text=text.strip(), severity=exc.severity,
+                                             reason=exc.reason, unit=exc.unit if exc.unit is not None else one))
+                    continue
+                per_unit.setdefault(order.unit, []).append(order)
+        final: dict[int, Order] = {}
+        for u in sorted(per_unit):
+            cands = per_unit[u]
+            if len(cands) == 1:  # one order (the usual case)
+                final[u] = cands[0]
+                continue
+            distinct = {o.body for o in cands}
+            if len(distinct) == 1:
+                final[u] = cands[-1]
+                continue
+            policy = self.rules.duplicate_orders
+            if policy == "first":
+                final[u] = cands[0]
+                for o in cands[1:]:
+                    rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
+                                             reason="another order to the same unit came first (rule option duplicate_orders=first)"))
+            elif policy == "last":
+                final[u] = cands[-1]
+                for o in cands[:-1]:
+                    rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
+                                             reason="a later order to the same unit replaces it (rule option duplicate_orders=last)"))
+            else:
+                for o in cands:
+                    rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u, duplicate=True,
+                                             reason="the unit has several different orders, so it holds (DATC 4.D.3)"))
+        bound = BoundOrders(pos, {}, rejected, parsed=parsed_all, assigned=assign)
+        for i, unit in enumerate(pos.units):
+            if i in final:
+                bound.orders[i] = final[i]
+            else:
+                bound.orders[i] = Order.build(power=unit.power, text=f"{describe_unit(unit, self.map)} Hold",
+                                        body=Hold.build(unit=i))
+                bound.implicit.add(i)
+        bound.illegal_moves = {u for u in illegal_moves if u in bound.implicit}
+        self.choose_routes(bound)
+        return bound
+
+    # -- one order --------------------------------------------------------------------------
+    def find_unit(self, pos: Position, power: str, ref: UnitRef, text: str) -> int:
+        prov = ref.loc.province
+        here = self.seats(pos).at.get(prov, [])
+        if len(here) == 1 and not ref.loc.coast:  # the usual case: the one unit there, as named
+            u = pos.units[here[0]]
+            if u.power == power and (not ref.kind or u.kind == ref.kind):
+                return here[0]
+        if not here:
+            raise IllegalOrder(text, f"there is no unit in {self.map.provinces[prov].name}")
+        own = [i for i in here if pos.units[i].power == power]
+        if not own:
+            other = pos.units[here[0]]
+            raise IllegalOrder(text, f"the unit in {self.map.provinces[prov].name} belongs to {other.power}, not {power}")
+        if ref.kind:
+            same_kind = [i for i in own if pos.units[i].kind == ref.kind]
+            if same_kind:
+                own = same_kind
+            elif self.rules.wrong_unit_kind == "fail":
+                raise IllegalOrder(text, f"the unit in {self.map.provinces[prov].name} is {describe_unit(pos.units[own[0]], self.map)}, not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", unit=own[0])
+        i = own[0]
+        written_unit(self.map, self.rules, pos.units[i], ref, text, i, kind=False)
+        return i
+
+    def check_given_unit(self, pos: Position, i: int, ref: UnitRef, text: str) -> None:
+        """Hook: the unit :meth:`assign_units` gave an order, checked against the unit as written
+        (its coast: ``wrong_unit_coast``, ``irrelevant_coast``), as :meth:`find_unit` checks the
+        unit it finds; the retreat phase reads the same.  The kind chose the unit already."""
+        written_unit(self.map, self.rules, pos.units[i], ref, text, i, kind=False)
+
+    def target_unit(self, pos: Position, ref: UnitRef, text: str, what: str, unit: int) -> int:
+        prov = ref.loc.province
+        at = self.seats(pos).at
+        here = [i for i in at.get(prov, []) if i != unit] or at.get(prov, [])
+        named = self.notation.named_power(ref)
+        if named:
+            here = [i for i in here if pos.units[i].power == named] or here
+        if not here:
+            raise IllegalOrder(text, f"there is no unit in {self.map.provinces[prov].name} to {what}", unit=unit)
+        if ref.kind:
+            same = [i for i in here if pos.units[i].kind == ref.kind]
+            if same:
+                here = same
+            elif self.rules.wrong_unit_kind == "fail":
+                raise IllegalOrder(text, f"the unit in {self.map.provinces[prov].name} is not {'an army' if ref.kind == 'A' else 'a fleet'} (rule option wrong_unit_kind=fail)", unit=unit)
+        return here[0]
+
+    def bind_one(self, pos: Position, power: str, p: ParsedOrder, unit: Optional[int] = None) -> Order:
+        text = p.text
+        if unit is None:
+            i = self.find_unit(pos, power, p.unit, text)
+        else:
+            i = unit
+            self.check_given_unit(pos, i, p.unit, text)
+        if p.action == "hold":
+            return Order.build(power=power, text=text, body=Hold.build(unit=i))
+        if p.action == "move":
+            return Order.build(power=power, text=text, body=self.check_move(pos, i, p))
+        if p.action == "support":
+            return Order.build(power=power, text=text, body=self.check_support(pos, i, p))
+        if p.action == "convoy":
+            return Order.build(power=power, text=text, body=self.check_convoy(pos, i, p))
+        if p.action == "disband":
+            raise IllegalOrder(text, "a disband is a retreat or adjustment order, not a movement order", unit=i)
+        raise InvalidOrder(text, f"unknown action {p.action!r}")  # pragma: no cover
+
+    def resolve_dest(self, u: Unit, dest: LocRef, text: str, unit: int, for_support: bool = False) -> str:
+        """The location a unit moves to (coast resolved for fleets).  Raises when impossible.
+        The one reading of a written destination, shared with retreats
+        (:func:`dipsat.board.destinations.written_destination`)."""
+        return written_destination(self.map, self.rules, u, dest, text, unit, army_can_stand=self.geo.army_can_stand,
+                                   for_support=for_support)
+
+    def check_move(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
+        """A move order: the checks every board shares (a move to the unit's own province goes
+        to :meth:`move_to_own_province`), then :meth:`check_reach` for where it may go."""
+        assert p.dest is not None
+        if p.dest.province == pos.units[i].province:
+            return self.move_to_own_province(pos, i, p)
+        return self.check_reach(pos, i, p)
+
+    def check_reach(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
+        """Hook: a move to another province, by where the unit may go (DATC 4.E.1: by land, or
+        by a chain of fleets that could convoy it); the order body it makes."""
+        u = pos.units[i]
+        text = p.text
+        assert p.dest is not None
+        prov = p.dest.province
+        dest = self.resolve_dest(u, p.dest, text, i)
+        adjacent = self.map.can_reach_province(u.kind, u.location, prov)
+        if u.kind == FLEET:
+            if not adjacent:
+                raise IllegalOrder(text, f"{self.map.display(u.location)} does not border {self.map.provinces[prov].name} and only armies can be convoyed", unit=i)
+            return Move.build(unit=i, dest=dest)
+        path: tuple[str, ...] = ()
+        if p.path and self.rules.convoy_path != "ignored":
+            path = p.path
+        if not adjacent or p.via_convoy or p.path:
+            if not self.geo.convoyable(u) or not self.geo.convoy_chain_possible(u.province, prov, self.seats(pos).fleets):
+                if adjacent and not p.path:
+                    return Move.build(unit=i, dest=dest)
+                raise IllegalOrder(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no chain of fleets could convoy it there (DATC 4.E.1)", unit=i)
+        if not adjacent and self.rules.convoy_path == "required" and not p.path:
+            raise IllegalOrder(text, "a convoyed move must name its path (rule option convoy_path=required)", unit=i)
+        return Move.build(unit=i, dest=dest, via_convoy=p.via_convoy, path=path)
+
+    def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
+        u = pos.units[i]
+        text = p.text
+        assert p.target is not None
+        t = self.target_unit(pos, p.target, text, "support", i)
+        if t == i:
+            raise IllegalOrder(text, "a unit cannot support itself", unit=i)
+        tu = pos.units[t]
+        m = self.map
+        if p.dest is None:
+            if not m.can_reach_province(u.kind, u.location, tu.province):
+                raise IllegalOrder(text, f"{describe_unit(u, m)} cannot reach {m.provinces[tu.province].name}, so it cannot support there", unit=i)
+            return Support.build(unit=i, target=t, target_power=self.notation.named_power(p.target))
+        prov = p.dest.province
+        if prov == tu.province:
+            raise IllegalOrder(text, "the supported move goes nowhere", unit=i)
+        if prov == u.province:
+            raise IllegalOrder(text, "a unit cannot support a move into its own province", unit=i)
+        if not m.can_reach_province(u.kind, u.location, prov):
+            raise IllegalOrder(text, f"{describe_unit(u, m)} cannot reach {m.provinces[prov].name}, so it cannot support a move there", unit=i)
+        # can the supported unit make that move at all?
+        if tu.kind == FLEET:
+            reach = m.fleet_coasts_reachable(tu.location, prov)
+            if not reach:
+                raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", unit=i)
+            if p.dest.coast and self.rules.support_coast != "ignored":
+                loc = f"{prov}/{p.dest.coast}"
+                if loc in m.coasts and loc not in reach:
+                    raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot reach {m.display(loc)} (DATC 4.B.4)", unit=i)
+            if (not p.dest.coast and self.rules.support_coast == "required"
+                    and m.provinces[prov].coasts):
+                raise IllegalOrder(text, f"the coast of {m.provinces[prov].name} must be named (rule option support_coast=required)", unit=i)
+        else:
+            if not (m.can_reach_province("A", tu.location, prov)
+                    or (self.geo.convoyable(tu) and self.geo.convoy_chain_possible(tu.province, prov, self.seats(pos).fleets, avoid=u.province))):
+                raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", unit=i)
+        coast = None
+        if p.dest.coast and self.rules.support_coast != "ignored" and f"{prov}/{p.dest.coast}" in m.coasts:
+            coast = f"{prov}/{p.dest.coast}"
+        return Support.build(unit=i, target=t, dest=prov, dest_coast=coast, target_power=self.notation.named_power(p.target))
+
+    def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
+        u = pos.units[i]
+        text = p.text
+        m = self.map
+        assert p.target is not None and p.dest is not None
+        if u.kind != FLEET or not self.geo.convoy_area(u.province):
+            raise IllegalOrder(text, f"{describe_unit(u, m)} cannot convoy: only fleets at sea convoy", unit=i)
+        t = self.target_unit(pos, p.target, text, "convoy", i)
+        tu = pos.units[t]
+        if not self.geo.convoyable(tu):
+            raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot be convoyed: only armies are", unit=i)
+        prov = p.dest.province
+        if prov == tu.province:
+            raise IllegalOrder(text, "the convoyed move goes nowhere", unit=i)
+        if not self.geo.convoy_chain_possible(tu.province, prov, self.seats(pos).fleets, through=u.province):
+            raise IllegalOrder(text, f"{describe_unit(u, m)} is on no convoy route from {m.provinces[tu.province].name} to {m.provinces[prov].name} (DATC 6.G.19)", unit=i)
+        return Convoy.build(unit=i, target=t, dest=prov)
+
+    # -- route choice (DATC 4.A.3) ----------------------------------------------------------
+    def choose_routes(self, b: BoundOrders) -> None:
+        pos = b.position
+        convoyers: dict[int, list[int]] = {}
+        for o in b.orders.values():
+            if isinstance(o.body, Convoy):
+                target = b.orders.get(o.body.target)
+                if target is not None and isinstance(target.body, Move) and target.body.dest.split("/")[0] == o.body.dest:
+                    convoyers.setdefault(o.body.target, []).append(o.body.unit)
+        policy = self.rules.adjacent_convoy
+        for u, o in b.orders.items():
+            if not isinstance(o.body, Move):
+                continue
+            unit = pos.units[u]
+            mv = o.body
+            dest_prov = mv.dest.split("/")[0]
+            adjacent = self.map.can_reach_province(unit.kind, unit.location, dest_prov)
+            if unit.kind != ARMY or (adjacent and not self.geo.convoy_chain_possible(unit.province, dest_prov, self.seats(pos).fleets)):
+                b.route[u] = "land"
+                continue
+            if not adjacent:
+                b.route[u] = "convoy"
+                continue
+            fleets = convoyers.get(u, [])
+            own_fleet = any(pos.units[f].power == unit.power for f in fleets)
+            if policy == "dptg":
+                use = mv.via_convoy
+            elif policy == "1971":
+                opposite = any(isinstance(x.body, Move) and pos.units[x.body.unit].province == dest_prov
+                               and x.body.dest.split("/")[0] == unit.province for x in b.orders.values())
+                # the convoy only for a swap, and only when it is not disrupted (DATC 4.A.3 a)
+                b.route[u] = "either" if fleets and opposite else "land"
+                continue
+            elif policy == "2000_fallback":
+                b.route[u] = "either" if (mv.via_convoy or own_fleet) and fleets else "land"
+                continue
+            else:  # 1982, 2000
+                use = mv.via_convoy or own_fleet
+            b.route[u] = "convoy" if use else "land"

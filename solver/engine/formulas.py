@@ -1,0 +1,416 @@
+"""The language of adjudication decisions: keys, boolean formulas and integer expressions.
+
+Every adjudication decision (a move succeeds, a support is given, a convoy is carried out, a
+path exists, a battle's losses, ...) is named by a typed :class:`Key` and defined by one
+expression over the other decisions:
+
+* a **boolean formula** (:data:`Formula`): ``True`` / ``False``, :class:`Var` (another boolean
+  decision), :class:`Not`, :class:`And`, :class:`Or`, or :class:`Ge` -- "the weighted sum of these
+  terms is at least ``k``", where a term is a boolean formula (counting 0 or 1) or an integer
+  expression (strength comparisons, ``x >= y``);
+* an **integer expression** (:data:`IntExpr`): an ``int`` constant, :class:`IntVar` (another
+  integer decision), :class:`Sum` (weighted terms plus a constant: sums and differences),
+  :class:`Min`, :class:`Max` or :class:`If`.
+
+The constructors :func:`VAR`, :func:`NOT`, :func:`AND`, :func:`OR`, :func:`GE`, :func:`INT`,
+:func:`SUM`, :func:`MIN`, :func:`MAX` and :func:`IF` fold constants as they build, so a
+formula is never larger than it must be.  Folding never changes the meaning of a formula.
+Reading them: :func:`variables`, :func:`evaluate`, :func:`value_of`, substitution of known
+values, :func:`bounds_of` (interval arithmetic over declared domains).
+
+Keys sort by kind, then unit, so models are built in a fixed order; a system of equations over
+them is :class:`dipsat.engine.equations.System`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, NamedTuple, Optional, Sequence, Union
+
+from typing_extensions import TypeIs
+
+
+class Key(NamedTuple):
+    """The id of one decision: its kind (a domain word: ``move``, ``support``, ``convoy``,
+    ``path``, ``force``, or whatever a variant decides), the unit (order) it belongs to, and a
+    part number where one unit has several decisions of a kind.  Immutable, hashable and sorted
+    by ``(kind, unit, part)``."""
+
+    kind: str
+    unit: int
+    part: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.unit}" + (f".{self.part}" if self.part else "")
+
+
+# -- boolean formulas ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """The value of a boolean decision."""
+
+    key: Key
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    arg: "Formula"
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    args: tuple["Formula", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    args: tuple["Formula", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Ge:
+    """``sum(w * t for w, t in terms) >= k``; a term is a boolean formula (0 or 1) or an integer
+    expression."""
+
+    terms: tuple[tuple[int, "Term"], ...]
+    k: int
+
+
+# -- integer expressions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class IntVar:
+    """The value of an integer decision."""
+
+    key: Key
+
+
+@dataclass(frozen=True, slots=True)
+class Sum:
+    """``const + sum(w * t for w, t in terms)``; a term is a boolean formula (0 or 1) or an
+    integer expression.  Differences are sums with negative weights."""
+
+    terms: tuple[tuple[int, "Term"], ...]
+    const: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Min:
+    args: tuple["IntExpr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Max:
+    args: tuple["IntExpr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    """``then`` when ``cond`` holds, else ``other``."""
+
+    cond: "Formula"
+    then: "IntExpr"
+    other: "IntExpr"
+
+
+Formula = Union[bool, Var, Not, And, Or, Ge]
+IntExpr = Union[int, IntVar, Sum, Min, Max, If]
+Term = Union[Formula, IntExpr]  # inside Ge and Sum: a boolean counts 0 or 1
+Definition = Union[Formula, IntExpr]
+Value = Union[bool, int]
+Values = Mapping["Key", Value]  # the values of decisions, by key
+
+_BOOL_NODES = (Var, Not, And, Or, Ge)
+_INT_NODES = (IntVar, Sum, Min, Max, If)
+
+TRUE: Formula = True
+FALSE: Formula = False
+
+
+def is_formula(t: Term) -> TypeIs[Formula]:
+    """Is this term a boolean formula (as opposed to an integer expression)?"""
+    return t is True or t is False or isinstance(t, _BOOL_NODES)
+
+
+# -- constructors with constant folding -------------------------------------------------------------
+
+
+def VAR(name: Key) -> Formula:
+    return Var(name)
+
+
+def NOT(f: Formula) -> Formula:
+    if f is True:
+        return False
+    if f is False:
+        return True
+    if isinstance(f, Not):
+        return f.arg
+    return Not(f)
+
+
+def AND(*fs: Formula) -> Formula:
+    out: list[Formula] = []
+    for f in fs:
+        if f is False:
+            return False
+        if f is True:
+            continue
+        if isinstance(f, And):
+            out.extend(f.args)
+        else:
+            out.append(f)
+    if not out:
+        return True
+    if len(out) == 1:
+        return out[0]
+    return And(tuple(out))
+
+
+def OR(*fs: Formula) -> Formula:
+    out: list[Formula] = []
+    for f in fs:
+        if f is True:
+            return True
+        if f is False:
+            continue
+        if isinstance(f, Or):
+            out.extend(f.args)
+        else:
+            out.append(f)
+    if not out:
+        return False
+    if len(out) == 1:
+        return out[0]
+    return Or(tuple(out))
+
+
+def _split_terms(terms: Iterable[tuple[int, Term]]) -> tuple[int, list[tuple[int, Term]]]:
+    """Constant part and live terms (constants, booleans and folded sums merged away)."""
+    const = 0
+    live: list[tuple[int, Term]] = []
+    for w, t in terms:
+        if w == 0 or t is False:
+            continue
+        if t is True:
+            const += w
+        elif isinstance(t, int):
+            const += w * t
+        elif isinstance(t, Sum):
+            const += w * t.const
+            live.extend((w * w2, t2) for w2, t2 in t.terms)
+        else:
+            live.append((w, t))
+    return const, live
+
+
+def GE(terms: Iterable[tuple[int, Term]], k: int) -> Formula:
+    """``sum(w * t for w, t in terms) >= k`` with constant folding.  A term may be a boolean
+    formula or an integer expression (``GE([(1, INT(x)), (-1, INT(y))], 0)`` is ``x >= y``)."""
+    const, live = _split_terms(terms)
+    k2 = k - const
+    fs = [t for _, t in live if is_formula(t)]
+    if len(fs) == len(live):
+        lo = sum(w for w, _ in live if w < 0)
+        hi = sum(w for w, _ in live if w > 0)
+        if lo >= k2:
+            return True
+        if hi < k2:
+            return False
+        if len(live) == 1 and live[0][0] > 0:
+            return fs[0]
+        if all(w == 1 for w, _ in live) and k2 == 1:
+            return OR(*fs)
+        if all(w == 1 for w, _ in live) and k2 == len(live):
+            return AND(*fs)
+    return Ge(tuple(live), k2)
+
+
+def INT(name: Key) -> IntExpr:
+    """The value of an integer decision."""
+    return IntVar(name)
+
+
+def SUM(terms: Iterable[tuple[int, Term]], const: int = 0) -> IntExpr:
+    """``const + sum(w * t for w, t in terms)`` (nested sums flattened, constants folded)."""
+    c, live = _split_terms(terms)
+    if not live:
+        return const + c
+    if len(live) == 1 and live[0][0] == 1 and const + c == 0:
+        only = live[0][1]
+        if not is_formula(only):
+            return only
+    return Sum(tuple(live), const + c)
+
+
+def _minmax(args: Sequence[IntExpr], pick: Callable[[Iterable[int]], int], node: type[Min] | type[Max]) -> IntExpr:
+    consts: list[int] = []
+    rest: list[IntExpr] = []
+    for a in args:
+        if isinstance(a, int):
+            consts.append(a)
+        elif isinstance(a, node):
+            rest.extend(a.args)
+        else:
+            rest.append(a)
+    if consts:
+        rest.append(pick(consts))
+    if not rest:
+        raise ValueError("min/max of no values")
+    if len(rest) == 1:
+        return rest[0]
+    return node(tuple(rest))
+
+
+def MIN(*args: IntExpr) -> IntExpr:
+    return _minmax(args, min, Min)
+
+
+def MAX(*args: IntExpr) -> IntExpr:
+    return _minmax(args, max, Max)
+
+
+def IF(cond: Formula, then: IntExpr, other: IntExpr) -> IntExpr:
+    if cond is True:
+        return then
+    if cond is False or then == other:
+        return other
+    return If(cond, then, other)
+
+
+# -- reading formulas ------------------------------------------------------------------------------
+
+
+def references(f: Definition, out: list[Key]) -> list[Key]:
+    """The decisions a definition refers to, appended to ``out`` (with repeats, in an order fixed
+    by the definition; :func:`variables` is their set)."""
+    if f is True or f is False or isinstance(f, int):
+        return out
+    if isinstance(f, (Var, IntVar)):
+        out.append(f.key)
+    elif isinstance(f, Not):
+        references(f.arg, out)
+    elif isinstance(f, (And, Or, Min, Max)):
+        for g in f.args:
+            references(g, out)
+    elif isinstance(f, (Ge, Sum)):
+        for _, g in f.terms:
+            references(g, out)
+    elif isinstance(f, If):
+        references(f.cond, out)
+        references(f.then, out)
+        references(f.other, out)
+    return out
+
+
+def variables(f: Definition, out: Optional[set[Key]] = None) -> set[Key]:
+    """Every decision a formula or integer expression refers to."""
+    if out is None:
+        out = set()
+    out.update(references(f, []))
+    return out
+
+
+def evaluate(f: Formula, values: Mapping[Key, Value]) -> bool:
+    """The truth of a formula under known values (every decision it refers to must be known)."""
+    if f is True or f is False:
+        return f
+    if isinstance(f, Var):
+        return bool(values[f.key])
+    if isinstance(f, Not):
+        return not evaluate(f.arg, values)
+    if isinstance(f, And):
+        return all(evaluate(g, values) for g in f.args)
+    if isinstance(f, Or):
+        return any(evaluate(g, values) for g in f.args)
+    if isinstance(f, Ge):
+        return sum(w * value_of(g, values) for w, g in f.terms) >= f.k
+    raise TypeError(f"not a boolean formula: {f!r}")
+
+
+def value_of(e: Term, values: Mapping[Key, Value]) -> int:
+    """The value of an integer expression (a boolean formula counts 0 or 1)."""
+    if isinstance(e, int):  # constants, True and False
+        return int(e)
+    if isinstance(e, IntVar):
+        return int(values[e.key])
+    if isinstance(e, Sum):
+        return e.const + sum(w * value_of(g, values) for w, g in e.terms)
+    if isinstance(e, Min):
+        return min(value_of(g, values) for g in e.args)
+    if isinstance(e, Max):
+        return max(value_of(g, values) for g in e.args)
+    if isinstance(e, If):
+        return value_of(e.then if evaluate(e.cond, values) else e.other, values)
+    return int(evaluate(e, values))
+
+
+def substitute(f: Formula, values: Mapping[Key, Value]) -> Formula:
+    """Replace known decisions by constants and fold."""
+    if isinstance(f, bool):
+        return f
+    if isinstance(f, Var):
+        v = values.get(f.key)
+        return f if v is None else bool(v)
+    if isinstance(f, Not):
+        return NOT(substitute(f.arg, values))
+    if isinstance(f, And):
+        return AND(*(substitute(g, values) for g in f.args))
+    if isinstance(f, Or):
+        return OR(*(substitute(g, values) for g in f.args))
+    return GE(((w, substitute_term(g, values)) for w, g in f.terms), f.k)
+
+
+def substitute_int(e: IntExpr, values: Mapping[Key, Value]) -> IntExpr:
+    """Replace known decisions by constants and fold (integer expressions)."""
+    if isinstance(e, int):
+        return e
+    if isinstance(e, IntVar):
+        v = values.get(e.key)
+        return e if v is None else int(v)
+    if isinstance(e, Sum):
+        return SUM(((w, substitute_term(g, values)) for w, g in e.terms), e.const)
+    if isinstance(e, Min):
+        return MIN(*(substitute_int(g, values) for g in e.args))
+    if isinstance(e, Max):
+        return MAX(*(substitute_int(g, values) for g in e.args))
+    return IF(substitute(e.cond, values), substitute_int(e.then, values), substitute_int(e.other, values))
+
+
+def substitute_term(t: Term, values: Mapping[Key, Value]) -> Term:
+    return substitute(t, values) if is_formula(t) else substitute_int(t, values)
+
+
+def substitute_def(d: Definition, values: Mapping[Key, Value]) -> Definition:
+    return substitute_term(d, values)
+
+
+def bounds_of(e: Term, domains: Mapping[Key, tuple[int, int]]) -> tuple[int, int]:
+    """Interval bounds of an integer expression (a boolean formula: 0..1, or its constant)."""
+    if e is True or e is False:
+        return int(e), int(e)
+    if isinstance(e, int):
+        return e, e
+    if isinstance(e, IntVar):
+        d = domains.get(e.key)
+        if d is None:
+            raise KeyError(e.key)
+        return d
+    if isinstance(e, Sum):
+        lo = hi = e.const
+        for w, g in e.terms:
+            a, b = bounds_of(g, domains)
+            lo += min(w * a, w * b)
+            hi += max(w * a, w * b)
+        return lo, hi
+    if isinstance(e, (Min, Max)):
+        bs = [bounds_of(g, domains) for g in e.args]
+        pick = min if isinstance(e, Min) else max
+        return pick(b[0] for b in bs), pick(b[1] for b in bs)
+    if isinstance(e, If):
+        then, other = bounds_of(e.then, domains), bounds_of(e.other, domains)
+        return min(then[0], other[0]), max(then[1], other[1])
+    return 0, 1

@@ -1,0 +1,85 @@
+"""Where things go on a picture: fitting a layout to the canvas and spreading crowded nodes,
+shortening arrows to their tokens, colours per power."""
+
+from __future__ import annotations
+
+import colorsys
+import math
+from typing import TYPE_CHECKING
+
+from dipsat.maps import GameMap
+
+if TYPE_CHECKING:
+    pass
+
+from dipsat.face.render.scene import PALETTE
+
+# -- geometry ---------------------------------------------------------------------------------
+
+
+Point = tuple[float, float]
+
+
+def fit_and_spread(raw: dict[str, tuple[float, float]], width: float, height: float, margin: float,
+                   top: float, min_gap: float, rounds: int = 60) -> dict[str, Point]:
+    """Scale an automatic layout (e.g. networkx's, in any units) into a drawing of ``width`` x
+    ``height`` with a title band ``top``, then push nodes closer than ``min_gap`` apart, pairs in
+    id order, so the same layout always gives the same picture."""
+    xs = [float(p[0]) for p in raw.values()]
+    ys = [float(p[1]) for p in raw.values()]
+    sx = (width - 2 * margin) / ((max(xs) - min(xs)) or 1.0)
+    sy = (height - 2 * margin - top) / ((max(ys) - min(ys)) or 1.0)
+    pts = {n: [margin + (float(p[0]) - min(xs)) * sx, top + margin + (float(p[1]) - min(ys)) * sy] for n, p in raw.items()}
+    order = sorted(pts)
+    for _ in range(rounds):
+        moved = False
+        for i, a in enumerate(order):
+            for b in order[i + 1:]:
+                pa, pb = pts[a], pts[b]
+                d = math.dist(pa, pb)
+                if d < min_gap:
+                    ux, uy = ((pb[0] - pa[0]) / d, (pb[1] - pa[1]) / d) if d > 1e-6 else (1.0, 0.0)
+                    push = (min_gap - d) / 2
+                    pa[0], pa[1] = pa[0] - ux * push, pa[1] - uy * push
+                    pb[0], pb[1] = pb[0] + ux * push, pb[1] + uy * push
+                    moved = True
+        for q in pts.values():
+            q[0] = min(max(q[0], margin / 2), width - margin / 2)
+            q[1] = min(max(q[1], top + margin / 2), height - margin / 2)
+        if not moved:
+            break
+    return {n: (q[0], q[1]) for n, q in pts.items()}
+
+
+def shorten(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy)
+    if d < start + end + 1:
+        return a, b
+    ux, uy = dx / d, dy / d
+    return (a[0] + ux * start, a[1] + uy * start), (b[0] - ux * end, b[1] - uy * end)
+
+
+def fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def text_colour(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.6 else "#fff"
+
+
+def _lighter(hex_colour: str, amount: float = 0.55) -> str:
+    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    h, l, s = colorsys.rgb_to_hls(r, g, b)
+    r, g, b = colorsys.hls_to_rgb(h, l + (1 - l) * amount, s)
+    return "#" + "".join(f"{round(c * 255):02x}" for c in (r, g, b))
+
+
+def power_colours(game_map: GameMap, layout_colours: dict[str, str], extra: list[str]) -> dict[str, str]:
+    names = sorted(set(game_map.powers) | set(extra))
+    out: dict[str, str] = {}
+    free = [c for c in PALETTE if c not in layout_colours.values()]
+    for name in names:
+        out[name] = layout_colours.get(name) or free[len(out) % len(free)]
+    return out

@@ -1,0 +1,88 @@
+"""Finding a variant's record by name: the core's side of the seam to the variant rooms.
+
+The rooms (``dipsat.variants``) sit above the whole core: no module of the core imports them.
+They hand the core their table of :class:`Entry` values — each a name, its aliases and the
+module whose ``VARIANT`` is the record — through the ``rooms`` slot of :mod:`dipsat.seams`,
+which the package root (``dipsat/__init__.py``, the composition root) fills with a loader of
+that table.  A room's
+package is imported only when its variant is first asked for, so adjudicating a standard turn
+loads no other variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING, Sequence
+
+from dipsat import seams
+from dipsat.errors import DipsatError
+
+if TYPE_CHECKING:
+    from dipsat.game.protocol import GameRecord
+    from dipsat.game.variant import Variant
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One registered variant: its name, aliases, and the module whose ``VARIANT`` is its record."""
+
+    name: str
+    aliases: tuple[str, ...]
+    module: str  # a fully dotted module name
+
+    def load(self) -> Variant | GameRecord:
+        from dipsat.game.protocol import GameRecord
+        from dipsat.game.variant import Variant
+
+        record = getattr(import_module(self.module), "VARIANT", None)
+        if not isinstance(record, (Variant, GameRecord)):
+            raise TypeError(f"{self.module}.VARIANT is not a Variant or GameRecord record")
+        return record
+
+
+class UnknownVariant(DipsatError):
+    pass
+
+
+class NotABoard(DipsatError):
+    """A Diplomacy board was needed, and the variant is a game of another family."""
+
+
+def entries() -> Sequence[Entry]:
+    """The registered variants (the rooms' table, through :data:`dipsat.seams.rooms`)."""
+    if seams.rooms is None:
+        raise DipsatError("no variant rooms are installed (dipsat/__init__.py installs dipsat.variants)")
+    return [e for e in seams.rooms() if isinstance(e, Entry)]
+
+
+def find_record(name: str | None = None) -> Variant | GameRecord:
+    """The record of the variant called ``name`` (case-insensitive; aliases accepted): a
+    Diplomacy board's :class:`~dipsat.game.variant.Variant`, or another family's
+    :class:`~dipsat.game.protocol.GameRecord`.  Default: standard."""
+    key = (name or "standard").strip().lower()
+    for entry in entries():
+        if key == entry.name or key in entry.aliases:
+            return entry.load()
+    known = ", ".join(sorted(e.name for e in entries()))
+    raise UnknownVariant(f"unknown variant {name!r}; known variants: {known}")
+
+
+def find_variant(name: str | None = None) -> Variant:
+    """The Diplomacy-board variant called ``name`` (see :func:`find_record`); a variant of
+    another game family is an error here (the commands reach it through ``dipsat.game.protocol``)."""
+    from dipsat.game.variant import Variant
+
+    record = find_record(name)
+    if not isinstance(record, Variant):
+        raise NotABoard(f"the {record.name} variant is a game of its own family, not a Diplomacy board")
+    return record
+
+
+def variant_names() -> list[str]:
+    return [e.name for e in entries()]
+
+
+def all_records() -> list[Variant | GameRecord]:
+    """Every variant's record, in registry order (imports every room)."""
+    return [e.load() for e in entries()]
