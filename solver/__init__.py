@@ -5,9 +5,9 @@ the root modules :mod:`dipsat.errors`, :mod:`dipsat.limits`, :mod:`dipsat.seams`
 :mod:`dipsat.engine` (formulas, exact equation systems, the CP-SAT service, the option space,
 chance); the shared models :mod:`dipsat.rules`, :mod:`dipsat.models`, :mod:`dipsat.outcomes`;
 :mod:`dipsat.board` (the Diplomacy board's rules: notation, orders, movement, stacks, retreats,
-adjustments); :mod:`dipsat.game` (the board variant record, calendars, the phase pipeline, the
+adjustments); :mod:`dipsat.game.game` (the board variant record, calendars, the phase pipeline, the
 game protocol, the registry of variants, :mod:`dipsat.game.api`); :mod:`dipsat.io` (corpus,
-batch, saved games, files, schemas); :mod:`dipsat.research` (readings, explore, why, compare,
+batch, saved games, files, schemas); :mod:`dipsat.research.research` (readings, explore, why, compare,
 coverage); :mod:`dipsat.face` (the command line, pictures, the report).  Variants live in
 :mod:`dipsat.variants` (the ``variants/`` folder), above the core; maps in :mod:`dipsat.maps`.
 
@@ -40,6 +40,7 @@ _API = {
     "DipsatError": "dipsat.errors",
     "find_variant": "dipsat.game.registry",
     "Game": "dipsat.game.game",
+    "legal_orders": "dipsat.game.legal",
 }
 
 __all__ = sorted(_API)

@@ -25,7 +25,7 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from dipsat.face.cli_phase import limits_of, cmd_adjudicate, cmd_batch, cmd_corpus, cmd_play, cmd_render
+from dipsat.face.cli_phase import limits_of, cmd_adjudicate, cmd_batch, cmd_corpus, cmd_orders, cmd_play, cmd_render
 from dipsat.face.cli_research import cmd_compare, cmd_coverage, cmd_explore, cmd_readings, cmd_rules, cmd_schema, cmd_why
 from dipsat.errors import DipsatError, OutputError
 from dipsat.io.outputs import discard_stdout, guarded_stdout
@@ -114,7 +114,7 @@ class _VersionAction(argparse.Action):
 
 # the core's subcommands: a command line naming one of these needs no variant's own subcommands
 CORE_COMMANDS = frozenset({"adjudicate", "batch", "corpus", "play", "explore", "compare", "readings", "coverage", "why",
-                           "render", "rules", "schema"})
+                           "render", "orders", "rules", "schema"})
 
 
 def _names_core_command(argv: Optional[list[str]]) -> bool:
@@ -157,6 +157,8 @@ EXAMPLES = {
     "render": """dipsat render examples/pandin.toml -o pandin.svg
   dipsat render tests/corpora/datc/6.F.21.toml --crop -o 6.F.21.png
   dipsat render examples/game.toml --phase F1901M -o f1901.svg""",
+    "orders": """dipsat orders examples/spring1901.toml
+  dipsat orders examples/pandin.toml --json""",
     "rules": """dipsat rules
   dipsat rules 1982
   dipsat rules VARIANT     (a variant's own options and fixed readings)""",
@@ -304,6 +306,16 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _limit_arguments(d)
     _file_arguments(d)
     d.set_defaults(func=cmd_render)
+
+    lo = _command(sub, "orders", "list every legal order of every unit of a position (movement phases of a Diplomacy board)")
+    lo.add_argument("file", help=_FILE_HELP + "; its orders are ignored")
+    lo.add_argument("--json", action="store_true", help="power -> unit -> its legal orders, as JSON")
+    lo.add_argument("--variant", help="variant (overrides the file's; e.g. standard; see dipsat rules)")
+    lo.add_argument("--rules", help="rules preset the orders are checked under (default the file's)")
+    lo.add_argument("--option", action="append", metavar="NAME=VALUE", help=_OPTION_HELP)
+    _limit_arguments(lo)
+    _file_arguments(lo)
+    lo.set_defaults(func=cmd_orders)
 
     r = _command(sub, "rules", "list rule presets and options, or show one preset or one variant's options")
     r.add_argument("preset", nargs="?", metavar="PRESET|VARIANT",

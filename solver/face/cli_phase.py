@@ -370,3 +370,43 @@ def _write_svg(args: argparse.Namespace, svg: str) -> int:
     except OSError as exc:
         raise DipsatError(f"{out}: cannot write: {exc.strerror}") from None
     return 0
+
+
+def cmd_orders(args: argparse.Namespace) -> int:
+    """``dipsat orders FILE``: every legal order of every unit of the file's position."""
+    from dipsat.errors import InputFileError
+    from dipsat.game.legal import legal_orders
+    from dipsat.game.request import read_data_file
+    from dipsat.io.file_kinds import wrong_kind
+    from dipsat.rules import RuleOptions, parse_overrides
+
+    data = read_data_file(args.file, limits_of(args))
+    where = "standard input" if args.file == "-" else args.file
+    said = wrong_kind("orders", where, data)  # a saved game, a file of cases: say what it is
+    if said is not None:
+        raise InputFileError(said)
+    if not isinstance(data, dict):
+        raise InputFileError(f"{where}: expected a table of fields (variant, units, ...), got {type(data).__name__}")
+    keep = ("variant", "rules", "options", "units", "owners", "phase", "year", "season")
+    request = {k: v for k, v in data.items() if k in keep}
+    if args.variant:
+        request["variant"] = args.variant
+    if args.option:
+        from dipsat.game.registry import find_record
+        from dipsat.game.variant import Variant
+
+        record = find_record(str(request.get("variant") or "standard"))
+        model = record.options_model if isinstance(record, Variant) else RuleOptions
+        request["options"] = {**dict(request.get("options") or {}), **parse_overrides(args.option, model)}
+    with reading("orders", where, data):
+        legal = legal_orders(request, args.rules)
+    if args.json:
+        print(json.dumps(legal, indent=2))
+        return 0
+    for power, units in legal.items():
+        print(f"{power}:")
+        for unit, orders in units.items():
+            print(f"  {unit} ({len(orders)}):")
+            for order in orders:
+                print(f"    {order}")
+    return 0

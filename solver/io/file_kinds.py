@@ -27,13 +27,13 @@ _MILA = FileKind("a game saved by MILA's diplomacy package", "play --from mila",
 _GAME = FileKind("a saved game", "play", frozenset({"play", "render"}))
 _CASES = FileKind("a file of test cases in the Rust diplomacy crate's schema", "corpus", frozenset({"corpus"}))
 _CASE = FileKind("a corpus case", "corpus",
-                 frozenset({"corpus", "adjudicate", "explore", "why", "readings", "render"}))
+                 frozenset({"corpus", "adjudicate", "explore", "why", "readings", "render", "orders"}))
 _TURN = FileKind("a turn (a position and its orders)", "adjudicate",
-                 frozenset({"adjudicate", "explore", "why", "readings", "render"}))
+                 frozenset({"adjudicate", "explore", "why", "readings", "render", "orders"}))
 
 # what each command expects, as its error says it
 EXPECTED = {"play": "a dipsat saved game", "adjudicate": "a turn", "explore": "a turn", "why": "a turn",
-            "readings": "a turn", "render": "a turn or a saved game", "corpus": "a corpus case"}
+            "readings": "a turn", "render": "a turn or a saved game", "corpus": "a corpus case", "orders": "a turn"}
 
 
 def file_kind(data: Any) -> Optional[FileKind]:

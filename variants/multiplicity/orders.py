@@ -278,7 +278,8 @@ class MultiplicityBinder(OrderBinder):
         try:
             return super().check_support(pos, i, p)
         except IllegalOrder:
-            assert p.target is not None and p.dest is not None
+            if p.target is None or p.dest is None:  # a support to hold: no move by sea to allow
+                raise
             t = self.target_unit(pos, p.target, p.text, "support", i)
             tu, dest = pos.units[t], p.dest.province
             m = self.map
