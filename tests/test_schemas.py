@@ -68,3 +68,34 @@ def test_details_carry_the_outcome_kinds_typed_fields(capsys):
     assert main(["adjudicate", "--json", str(case)]) == 0
     moved = json.loads(capsys.readouterr().out)["outcomes"]
     assert {o["order"]: o["details"]["merge"]["with_units"] for o in moved} == {"A(Mar)-Bur": ["A Par"], "A(Par)-Bur": ["A Mar"]}
+
+
+@pytest.mark.parametrize("what", ["readings", "coverage"])
+def test_published_research_schema_is_current(what, capsys):
+    assert main(["schema", what]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads((SCHEMAS / f"{what}.schema.json").read_text())
+
+
+# one phase of each family: a Diplomacy board (standard, a stacks board, Multiplicity), continents, Supremacy
+READINGS = ["examples/spring1901.toml", "examples/multiplomacy.toml", "tests/corpora/multiplicity/r06_attacker_priority.toml",
+            "tests/corpora/continents/rule_01_equal_forces.toml", "tests/corpora/supremacy/assault_basic.toml"]
+
+
+@pytest.mark.parametrize("name", READINGS)
+def test_readings_json_of_every_family_matches_the_readings_schema(name, capsys):
+    from dipsat.research.output_schemas import ReadingsJSON
+
+    assert main(["readings", "--json", str(ROOT / name)]) == 0
+    out = ReadingsJSON.model_validate_json(capsys.readouterr().out)
+    assert out.orders and out.table and out.distinct_outcomes >= 1
+
+
+@pytest.mark.parametrize("family", ["datc", "multiplicity", "continents", "supremacy"])
+def test_coverage_json_of_every_family_matches_the_coverage_schema(family, tmp_path, capsys):
+    from dipsat.research.output_schemas import CoverageJSON
+
+    for case in sorted((ROOT / "tests" / "corpora" / family).glob("*.toml"))[:3]:
+        (tmp_path / case.name).write_bytes(case.read_bytes())
+    assert main(["coverage", "--json", "-q", str(tmp_path)]) == 0
+    out = CoverageJSON.model_validate_json(capsys.readouterr().out).root
+    assert out and all(c.cases for c in out) and all(c.pairs for c in out)

@@ -163,7 +163,8 @@ EXAMPLES = {
   dipsat rules 1982
   dipsat rules VARIANT     (a variant's own options and fixed readings)""",
     "schema": """dipsat schema turn > turn.schema.json
-  dipsat schema result""",
+  dipsat schema result
+  dipsat schema readings""",
 }
 
 
@@ -323,10 +324,12 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_rules)
 
     s = _command(sub, "schema", "print a JSON Schema: corpus (case file), turn (request), result "
-                 "(adjudicate --json), batch (an output line), play (play --json)")
-    s.add_argument("what", choices=["corpus", "turn", "result", "batch", "play"], metavar="KIND",
+                 "(adjudicate --json), batch (an output line), play (play --json), readings (readings --json), "
+                 "coverage (coverage --json)")
+    s.add_argument("what", choices=["corpus", "turn", "result", "batch", "play", "readings", "coverage"], metavar="KIND",
                    help="corpus (a case file), turn (an adjudicate file or batch line), result (adjudicate --json), "
-                        "batch (one output line), play (play --json)")
+                        "batch (one output line), play (play --json), readings (readings --json), coverage "
+                        "(coverage --json)")
     s.set_defaults(func=cmd_schema)
 
     if not variant_commands:

@@ -281,7 +281,9 @@ def _readings_text(variant: "Variant") -> str:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from dipsat.io.schemas import schema
+    from dipsat.research import output_schemas
 
-    print(json.dumps(schema(args.what), indent=2))
+    made = output_schemas.schema(args.what) if args.what in output_schemas.MODELS else schema(args.what)
+    print(json.dumps(made, indent=2))
     return 0
 
