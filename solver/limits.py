@@ -136,16 +136,46 @@ def deadline(seconds: float | None) -> Iterator[None]:
     start = time.monotonic()
 
     def expire(signum: int, frame: FrameType | None) -> None:
+        if _importing(frame):  # a module is never left half made (a C extension's would stay broken): soon after
+            signal.setitimer(signal.ITIMER_REAL, 0.02)
+            return
         raise TurnTimeout(f"the turn took more than its time limit of {seconds:g} s "
                           f"(parsing, checking and solving; {time.monotonic() - start:.1f} s)")
 
     previous = signal.signal(signal.SIGALRM, expire)
+    _ENDS.append(start + seconds)
     try:  # a limit shorter than the next bytecode expires here, and the handler is still restored
         signal.setitimer(signal.ITIMER_REAL, seconds)
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        _ENDS.pop()
+
+
+def _importing(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs inside an import (a module's body, an extension's initialisation).
+    A time-out raised there cut a module in half: ortools' native helpers, cut while they were
+    being set up, failed with 'ImportError: initialization failed' (an internal error), and a
+    later import in the same process could fail on the half-made modules left behind."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+# The ends (time.monotonic()) of the deadlines in force on the main thread, innermost last.  The
+# timer's signal is handled only between Python bytecodes: a long call into C (a CP-SAT solve)
+# would run past the limit, so such calls take their own limit from time_left().
+_ENDS: list[float] = []
+
+
+def time_left() -> float | None:
+    """Seconds left before the nearest deadline in force (:func:`deadline`), or None if none is."""
+    if not _ENDS:
+        return None
+    return max(0.0, min(_ENDS) - time.monotonic())
 
 
 def _short(text: str, n: int = 120) -> str:

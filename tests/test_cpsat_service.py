@@ -104,3 +104,32 @@ def test_solver_parameters_are_explicit():
     s = cpsat.solver(cpsat.Params(time_limit=2.5, workers=3, seed=7, presolve=False))
     p = s.parameters
     assert (p.max_time_in_seconds, p.num_workers, p.random_seed, p.cp_model_presolve) == (2.5, 3, 7, False)
+
+
+def _pigeons(n: int):
+    """n pigeons in n - 1 holes: infeasible, and slow to prove without presolve's symmetry."""
+    m = cpsat.new_model()
+    x = [[m.new_bool_var(f"x{i}_{j}") for j in range(n - 1)] for i in range(n)]
+    for row in x:
+        m.add_bool_or(row)
+    for j in range(n - 1):
+        m.add_at_most_one(x[i][j] for i in range(n))
+    return m
+
+
+def test_a_solve_ends_at_the_commands_deadline():
+    """A solve is one call into C, which the deadline's timer cannot interrupt: it takes what is
+    left of the command's limit as its own (a 12-pigeon proof, unlimited, ran past 120 s under a
+    1 s deadline before)."""
+    import time
+
+    from dipsat.limits import TurnTimeout, deadline, time_left
+
+    assert time_left() is None
+    t = time.monotonic()
+    with pytest.raises(TurnTimeout):
+        with deadline(1.0):
+            assert 0 < (time_left() or 0) <= 1.0
+            cpsat.solve(_pigeons(12), "pigeons", cpsat.Params(presolve=False))
+    assert time.monotonic() - t < 3.0
+    assert time_left() is None

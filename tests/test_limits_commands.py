@@ -94,3 +94,27 @@ def test_limit_values_are_checked_on_every_command(capsys):
         assert code == 2 and "positive number of seconds" in out
         code, out = run([*argv, "--max-depth", "0"], capsys)
         assert code == 2 and "at least 1" in out
+
+
+def test_a_time_out_never_cuts_an_import_in_half(tmp_path, monkeypatch):
+    """The deadline's timer waits for an import in progress to end, then expires: a module cut
+    in half by it (ortools' native helpers, under load) failed with 'ImportError: initialization
+    failed', an internal error (fuzz, seed 3), and a later import in the same process could fail
+    too ("partially initialized module 'pandas' has no attribute ...", ortools cut at 0.6 s)."""
+    import importlib
+    import sys
+    import time
+
+    from dipsat.limits import TurnTimeout, deadline
+
+    (tmp_path / "slow_module_26.py").write_text(
+        "import time\nend = time.monotonic() + 0.5\nwhile time.monotonic() < end:\n    pass\ndone = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    t = time.monotonic()
+    with pytest.raises(TurnTimeout):
+        with deadline(0.05):
+            importlib.import_module("slow_module_26")
+            while True:  # the time-out comes once the import has ended
+                pass
+    assert sys.modules["slow_module_26"].done and time.monotonic() - t < 3
+    del sys.modules["slow_module_26"]

@@ -55,6 +55,7 @@ from ortools.sat.python import cp_model
 from dipsat.engine.formulas import (And, Definition, Formula, Ge, If, IntExpr, IntVar, Key, Max, Min, Not, Or, Sum, Term, Value, Var,
                        bounds_of, is_formula, substitute_def)
 from dipsat.errors import SolverError
+from dipsat.limits import TurnTimeout, time_left
 
 Literal = Union[cp_model.IntVar, cp_model.NotBooleanVariable]  # a boolean variable or its negation
 Linear = Union[cp_model.LinearExprT, int]
@@ -89,13 +90,32 @@ def solver(params: Params = Params(), enumerate_all: bool = False) -> cp_model.C
     p = s.parameters
     p.num_workers = params.workers
     p.random_seed = params.seed
-    if params.time_limit:
-        p.max_time_in_seconds = params.time_limit
+    limit = _limit(params)
+    if limit:
+        p.max_time_in_seconds = limit
     if not params.presolve:
         p.cp_model_presolve = False
     if enumerate_all:
         p.enumerate_all_solutions = True
     return s
+
+
+def _limit(params: Params) -> Optional[float]:
+    """The solve's time limit: its own, or what is left of the command's wall-clock limit
+    (:func:`dipsat.limits.deadline`) if that is nearer (a solve is one call into C, which the
+    deadline's timer cannot stop)."""
+    left = time_left()
+    if left is None:
+        return params.time_limit
+    left = max(left, 0.001)
+    return left if params.time_limit is None else min(params.time_limit, left)
+
+
+def _past_deadline(params: Params, label: str) -> None:
+    """A solve without a verdict that ran to the command's deadline: the command's timeout."""
+    left = time_left()
+    if left is not None and (params.time_limit is None or left < params.time_limit) and left < 0.05:
+        raise TurnTimeout(f"the command ran past its time limit (in a solve: {label})")
 
 
 @dataclass
@@ -138,6 +158,8 @@ def solve(model: cp_model.CpModel, label: str, params: Params = Params(), *,
     if stats is not None:
         stats.solves += 1
     name = s.status_name(status)  # compared by name: the status enum's type differs across ortools 9.12-9.15
+    if name not in ("OPTIMAL", "INFEASIBLE"):  # stopped before the end: by the deadline's share?
+        _past_deadline(params, label)
     if name in FEASIBLE or name == "INFEASIBLE" or (name == "UNKNOWN" and callback is not None):
         return Solved(s, name in FEASIBLE, name)
     if name == "UNKNOWN" and params.time_limit:

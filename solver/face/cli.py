@@ -370,6 +370,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         origin = getattr(args, "file", None) if args.command != "batch" else None
         if origin == "-":  # standard input names only bundled files and --allow-files folders, as a batch line
             origin = None
+        if _command_time_limit(args) is not None:  # these solve with CP-SAT: load it before the clock starts
+            import dipsat.engine.cpsat  # noqa: F401
         with file_access(origin=origin, allowed=getattr(args, "allow_files", None) or (),
                          max_bytes=limits_of(args).max_request_bytes), \
                 deadline(_command_time_limit(args)), \
