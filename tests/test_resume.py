@@ -117,29 +117,32 @@ def test_resume_refuses_a_file_that_is_not_batch_output(tmp_path, capsys):
         assert out.read_text() == text
 
 
-# The child runs the real ``dipsat batch`` with one addition: when its input reaches request
-# AT it tells the test (a byte on a pipe) and waits for the test's answer, so the test sends its
-# SIGINT at a point it chooses, not after some time.
+# The child runs the real ``dipsat batch`` with one addition: as it writes result AT it tells
+# the test (a byte on a pipe) and waits for the test's answer, so the test sends its SIGINT at a
+# point it chooses, not after some time.  (The input is read by a thread of its own, ahead of
+# what is written: the point is the output's.)
 CHILD = """
 import os, sys
 import dipsat.io.batch as b
 from dipsat.face.cli import main
 at, tell, wait = (int(x) for x in sys.argv[1:4])
-real = b.read_lines
-def read_lines(stream, limits=b.DEFAULT_LIMITS):
-    for k, line in enumerate(real(stream, limits)):
-        if k == at:
-            os.write(tell, b"!")
-            os.read(wait, 1)  # the SIGINT arrives while this waits
-        yield line
-b.read_lines = read_lines
+real = b._count
+written = 0
+def count(report, text, number):
+    global written
+    real(report, text, number)
+    written += 1
+    if written == at:
+        os.write(tell, b"!")
+        os.read(wait, 1)  # the SIGINT arrives while this waits
+b._count = count
 sys.exit(main(sys.argv[4:]))
 """
 
 
 def interrupt_at(inp: Path, out: Path, at: int) -> subprocess.CompletedProcess:
-    """Run ``dipsat batch inp -o out``; when its input reaches request ``at``, send it a real
-    SIGINT; return how it ended."""
+    """Run ``dipsat batch inp -o out``; as it writes result ``at``, send it a real SIGINT;
+    return how it ended."""
     tell_r, tell_w = os.pipe()
     wait_r, wait_w = os.pipe()
     proc = subprocess.Popen([sys.executable, "-c", CHILD, str(at), str(tell_w), str(wait_r),
@@ -165,8 +168,8 @@ def interrupt_at(inp: Path, out: Path, at: int) -> subprocess.CompletedProcess:
 def test_a_real_sigint_then_resume_reproduces_the_output(reference, tmp_path, at):
     """A real Ctrl-C (SIGINT to the process) at a point the test chooses by a signal from the
     child, not by time; then ``--resume`` gives the uninterrupted output byte for byte.  After
-    the signal the child finishes the step it is in (at most 2 workers x 2 chunks of 8 lines),
-    so it stops well before the 80th request."""
+    the signal the child finishes the lines it has sent (at most 2 workers x 2 chunks of 8
+    lines), so it stops well before the 80th request."""
     inp, full = reference
     out = tmp_path / "out.jsonl"
     proc = interrupt_at(inp, out, at)

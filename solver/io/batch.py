@@ -385,6 +385,95 @@ class _InterruptFlag:
             self._installed = False
 
 
+class _Feed:
+    """The input's lines, read by a thread of their own, so that answers are written while the
+    next line is awaited (read in the runner's own thread, a slow pipe held every answer back
+    until more input came).  The runner takes what has arrived (:meth:`take`, never blocking) and
+    waits on the feed's descriptor (:meth:`fileno`) beside its workers.  The thread reads at most ``window``
+    lines ahead of the results written (:meth:`written`); the end of the input, or an error or
+    interrupt the input raises, reaches the runner in its place after the lines before it."""
+
+    def __init__(self, lines: Iterable[Line], window: int) -> None:
+        self._source = iter(lines)
+        self._window = window
+        self._cond = threading.Condition()
+        self._ready: deque[Line] = deque()
+        self._end: Optional[BaseException] = None  # StopIteration at the end of the input
+        self._read = self._written = 0
+        self._closed = False
+        self._r, self._w = os.pipe()  # a byte for each line that arrives: wakes the runner's wait
+        os.set_blocking(self._r, False)
+        os.set_blocking(self._w, False)
+        self._thread = threading.Thread(target=self._run, name="dipsat-batch-input", daemon=True)
+
+    def start(self) -> None:
+        """Begin reading (once the runner handles an interrupt the input may raise)."""
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._read - self._written >= self._window and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+            try:
+                line = next(self._source)
+            except BaseException as exc:  # noqa: BLE001 - the end, or the input's error: the runner's to raise
+                with self._cond:
+                    self._end = exc
+                    self._wake()
+                return
+            with self._cond:
+                self._ready.append(line)
+                self._read += 1
+                self._wake()
+
+    def _wake(self) -> None:  # under the lock, so never after close (whose fd may be reused)
+        if not self._closed:
+            try:
+                os.write(self._w, b".")
+            except BlockingIOError:  # the pipe is full: it is readable anyway
+                pass
+
+    def take(self) -> Optional[Line]:
+        """The next line if it has arrived, else None; at the end StopIteration (or the input's
+        own error) is raised."""
+        with self._cond:
+            if self._ready:
+                return self._ready.popleft()
+            end = self._end
+        if end is not None:
+            raise end
+        return None
+
+    def written(self, results: int) -> None:
+        """``results`` answers are written: the thread may read that far ahead of them."""
+        with self._cond:
+            self._written = results
+            self._cond.notify()
+
+    def fileno(self) -> int:
+        return self._r
+
+    def drain(self) -> None:
+        try:
+            while os.read(self._r, 1 << 16):
+                pass
+        except BlockingIOError:
+            pass
+
+    def close(self) -> None:
+        """Stop reading (a thread blocked in the input ends with the process: it is a daemon)."""
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = True
+            self._cond.notify()
+            os.close(self._r)
+            os.close(self._w)
+
+
 def _worker_main(conn: Connection, settings: BatchSettings, handler: Handler) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; the line in flight finishes
     warm_up(settings)
@@ -428,8 +517,8 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
     with an error; its other lines go back to the queue as they were."""
     ctx = _context()
     report = BatchReport()
-    source = iter(lines)
     window = max(64, jobs * prefetch * 4)
+    feed = _Feed(lines, window)
     watchdog = None if settings.limits.turn_time_limit is None else settings.limits.turn_time_limit * 3 + 30
     workers: list[_Worker] = []
     retry: deque[_Task] = deque()
@@ -510,9 +599,11 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
     def pull() -> Optional[_Task]:
         nonlocal next_seq, exhausted
         try:
-            line = next(source)
+            line = feed.take()
         except StopIteration:
             exhausted = True
+            return None
+        if line is None:  # not yet arrived
             return None
         task = _Task(next_seq, line)
         next_seq += 1
@@ -530,6 +621,7 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
             on_result()
         if wrote:
             out.flush()
+            feed.written(write_seq)
 
     def step() -> bool:
         """Send, wait, collect once; False when everything is answered."""
@@ -551,9 +643,13 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
                 except (BrokenPipeError, OSError):
                     break  # found dead at the next step
         busy = [w for w in workers if w.pending]
-        if not busy and not retry:
+        awaiting = not exhausted and not stopping  # more input may come: wait for it too
+        if not busy and not retry and not awaiting:
             return False
-        ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=1.0)
+        ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy] + ([feed.fileno()] if awaiting else []),
+                     timeout=1.0)
+        if feed.fileno() in ready:
+            feed.drain()
         now = time.monotonic()
         for i, w in enumerate(workers):
             if w.conn in ready:
@@ -578,6 +674,7 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
         # Ctrl-C sets a flag read between steps: a KeyboardInterrupt raised inside a step (say
         # between receiving an answer and matching it to its line) would lose that answer
         with _InterruptFlag() as interrupt:
+            feed.start()
             try:
                 while step():
                     if interrupt.raised and not stopping:
@@ -595,6 +692,7 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
     except KeyboardInterrupt:  # a second Ctrl-C, or an interrupt outside the loop
         report.interrupted = True
     finally:
+        feed.close()
         try:
             flush_partial(done, write_seq, out, report, on_result)  # may fail as the output did
         finally:
@@ -655,27 +753,58 @@ def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, addre
             client = Client(address, timeout="20s")
         except (OSError, TimeoutError, ValueError) as exc:
             raise DipsatError(f"--dask {address!r}: cannot reach the scheduler: {exc}") from None
-    source = iter(lines)
     window: deque[tuple[list[Line], Any]] = deque()
     limit = max(4, 4 * max(1, len(client.scheduler_info().get("workers", {})) or jobs))
+    feed = _Feed(lines, limit * chunk)
+    arrived: list[Line] = []
+    exhausted = False
+    written = 0
 
     def fill() -> None:
+        """Send the lines that have arrived, in chunks; a part chunk only when nothing else is out
+        and no line came for 0.1 s (a slow input's line waits no longer)."""
+        nonlocal exhausted
         while len(window) < limit:
-            batch = [line for _, line in zip(range(chunk), source)]
-            if not batch:
+            while len(arrived) < chunk and not exhausted:
+                try:
+                    line = feed.take()
+                except StopIteration:
+                    exhausted = True
+                    break
+                if line is None:
+                    break
+                arrived.append(line)
+            if not arrived:
                 return
+            if len(arrived) < chunk and not exhausted:
+                if window:
+                    return  # a part chunk goes out only when nothing else is
+                if wait([feed.fileno()], timeout=0.1):  # more lines on their way: fill the chunk first
+                    feed.drain()
+                    continue
+            batch = arrived[:]
+            arrived.clear()
             window.append((batch, client.submit(_answer_chunk, batch, settings, handler, pure=False)))
 
     def write(texts: list[str], batch: list[Line]) -> None:
+        nonlocal written
         for line, text in zip(batch, texts):
             out.write(text + "\n")
             _count(report, text, line.number)
             on_result()
         out.flush()
+        written += len(batch)
+        feed.written(written)
 
     try:
+        feed.start()
         fill()
-        while window:
+        while window or not exhausted:
+            if not window:  # every answer is written: wait for more input
+                wait([feed.fileno()], timeout=1.0)
+                feed.drain()
+                fill()
+                continue
             batch, fut = window.popleft()
             try:
                 texts = fut.result()
@@ -698,6 +827,7 @@ def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, addre
     except KeyboardInterrupt:
         report.interrupted = True
     finally:
+        feed.close()
         for _, fut in window:
             fut.cancel()
         client.close()
