@@ -413,11 +413,11 @@ def test_a_game_error_names_the_turn_once(tmp_path):
 
 def test_supremacy_fuzz_gives_no_crash():
     """A few hundred hostile Supremacy files and batch lines (the long run, 5,000 inputs and more,
-    is ``python -m benchmarks.fuzz_supremacy``)."""
-    from benchmarks.fuzz_supremacy import fuzz
+    is ``python -m benchmarks.fuzz --family supremacy``)."""
+    from benchmarks.fuzz import fuzz
 
-    tally = fuzz(inputs=240, seed=11, batch_share=0.5, batch_size=120)
-    assert sum(tally.inputs.values()) == 240 and {"batch", "adjudicate", "play"} <= set(tally.inputs)
+    tally = fuzz(inputs=240, seed=11, batch_share=0.5, batch_size=120, family="supremacy")
+    assert sum(tally.inputs.values()) == 240 and {"batch", "adjudicate", "play", "odds", "wealth"} <= set(tally.inputs)
     assert tally.lines_lost == 0
     assert not tally.findings, "\n".join(str(f) for f in tally.findings[:5])
     assert any(k.endswith(" 0") for k in tally.statuses) and any(k.endswith(" 2") for k in tally.statuses)
