@@ -3,8 +3,9 @@ against the file that names them, never the current directory; a batch line name
 files or files in the folders given with ``--allow-files``; only regular files within the size
 limit are read; an error never says whether a file outside those folders exists.
 
-The audit test drives every string field of the requests of every family (turn requests, corpus
-cases, saved games, continents rounds and games, Supremacy cases and games), and a ``map`` and a
+The audit test drives every string field of the requests of every family (turn requests of the
+three board families and a retreat, corpus cases, saved games, continents rounds and games,
+Supremacy cases of every kind and games), and a ``map`` and a
 ``board`` field put into every table, with hostile paths -- as a request file and as a batch
 line -- under an audit hook on ``open``, and checks every file opened lies where allowed."""
 
@@ -41,6 +42,19 @@ SAMPLES = [
     ("tests/corpora/supremacy/assault_basic.toml", "adjudicate"),
     ("tests/corpora/supremacy/move_board_port.toml", "adjudicate"),
     ("examples/supremacy_game.toml", "play"),
+    # the other two board families, a retreat phase, and every other kind of Supremacy case, each
+    # through a command that reads it
+    ("examples/multiplomacy.toml", "adjudicate"),
+    ("tests/corpora/multinational/mn_a.toml", "adjudicate"),
+    ("examples/multinational_game.toml", "play"),
+    ("examples/retreat.toml", "adjudicate"),
+    ("tests/corpora/supremacy/readings_navy_start_ports_home.toml", "adjudicate"),  # setup
+    ("tests/corpora/supremacy/bids_chits.toml", "adjudicate"),
+    ("tests/corpora/supremacy/game_any_time.toml", "adjudicate"),
+    ("tests/corpora/supremacy/loan_default.toml", "adjudicate"),  # stage 1
+    ("tests/corpora/supremacy/blockade_production.toml", "render"),  # stage 2
+    ("tests/corpora/supremacy/wealth_table.toml", "wealth"),
+    ("tests/corpora/supremacy/assault_ties.toml", "odds"),
 ]
 
 
