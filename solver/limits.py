@@ -121,12 +121,23 @@ def check_request_size(data: dict[str, Any], where: str, limits: Limits = DEFAUL
         raise LimitExceeded(f"{where}: {n:,} units, orders and centres; the limit is {limits.max_orders:,}")
 
 
+class Expired(BaseException):
+    """Raised where a :func:`deadline` expires, and turned into :class:`TurnTimeout` as it leaves
+    the deadline's block.  Not an Exception (as KeyboardInterrupt is not): a TurnTimeout raised
+    at any bytecode was a ValueError, so a handler of ValueError around the point where it
+    landed took it for its own error (a TOML file was reported 'not valid TOML: the turn took
+    more than its time limit'; a validator's ValueError is read by pydantic as a wrong value)."""
+
+
 @contextmanager
 def deadline(seconds: float | None) -> Iterator[None]:
     """Raise :class:`TurnTimeout` in this block once ``seconds`` of wall-clock time have passed.
 
     Uses a real-time interval timer (SIGALRM) when called on the main thread of a Unix
-    process; elsewhere it does nothing (the solver's own per-call limit still applies).
+    process; elsewhere it does nothing (the solver's own per-call limit still applies).  The
+    timer interrupts no import (it expires as soon as the import is over: see
+    :func:`_importing`), and what it raises inside the block is :class:`Expired`, which no
+    handler of ordinary errors catches.
     """
     usable = (seconds is not None and hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
@@ -134,20 +145,26 @@ def deadline(seconds: float | None) -> Iterator[None]:
         yield
         return
     start = time.monotonic()
+    armed = [True]
 
     def expire(signum: int, frame: FrameType | None) -> None:
+        if not armed[0]:  # the block is over: its clean-up is not to be cut
+            return
         if _importing(frame):  # a module is never left half made (a C extension's would stay broken): soon after
             signal.setitimer(signal.ITIMER_REAL, 0.02)
             return
-        raise TurnTimeout(f"the turn took more than its time limit of {seconds:g} s "
-                          f"(parsing, checking and solving; {time.monotonic() - start:.1f} s)")
+        raise Expired()
 
     previous = signal.signal(signal.SIGALRM, expire)
     _ENDS.append(start + seconds)
     try:  # a limit shorter than the next bytecode expires here, and the handler is still restored
         signal.setitimer(signal.ITIMER_REAL, seconds)
         yield
+    except Expired:
+        raise TurnTimeout(f"the turn took more than its time limit of {seconds:g} s "
+                          f"(parsing, checking and solving; {time.monotonic() - start:.1f} s)") from None
     finally:
+        armed[0] = False  # first: a store, where no signal handler runs
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         _ENDS.pop()

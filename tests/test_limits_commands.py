@@ -118,3 +118,26 @@ def test_a_time_out_never_cuts_an_import_in_half(tmp_path, monkeypatch):
                 pass
     assert sys.modules["slow_module_26"].done and time.monotonic() - t < 3
     del sys.modules["slow_module_26"]
+
+
+def test_a_time_out_is_a_time_out_wherever_it_lands():
+    """What the timer raises inside the block is no ValueError: a TurnTimeout landing in the
+    TOML reader was taken by its handler of ValueError ('not valid TOML: the turn took more than
+    its time limit'), and a handler of ValueError could take it for a wrong value."""
+    import time
+
+    from dipsat.limits import Limits, TurnTimeout, deadline, parse_data
+
+    text = "".join(f"k{i} = [1, 2, 3]\n" for i in range(300_000))
+    t = time.monotonic()
+    with pytest.raises(TurnTimeout):
+        with deadline(0.05):
+            parse_data(text, "toml", "big.toml", Limits(max_request_bytes=1 << 24))
+    assert time.monotonic() - t < 3
+    with pytest.raises(TurnTimeout):
+        with deadline(0.05):
+            while True:
+                try:
+                    int("x")
+                except ValueError:
+                    pass

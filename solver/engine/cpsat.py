@@ -55,7 +55,7 @@ from ortools.sat.python import cp_model
 from dipsat.engine.formulas import (And, Definition, Formula, Ge, If, IntExpr, IntVar, Key, Max, Min, Not, Or, Sum, Term, Value, Var,
                        bounds_of, is_formula, substitute_def)
 from dipsat.errors import SolverError
-from dipsat.limits import TurnTimeout, time_left
+from dipsat.limits import Expired, time_left
 
 Literal = Union[cp_model.IntVar, cp_model.NotBooleanVariable]  # a boolean variable or its negation
 Linear = Union[cp_model.LinearExprT, int]
@@ -115,7 +115,7 @@ def _past_deadline(params: Params, label: str) -> None:
     """A solve without a verdict that ran to the command's deadline: the command's timeout."""
     left = time_left()
     if left is not None and (params.time_limit is None or left < params.time_limit) and left < 0.05:
-        raise TurnTimeout(f"the command ran past its time limit (in a solve: {label})")
+        raise Expired()  # the deadline's own: its block turns it into TurnTimeout
 
 
 @dataclass
