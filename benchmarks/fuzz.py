@@ -27,9 +27,9 @@ run), ``adjudicate``, ``corpus``, ``play``, ``explore``, ``why``, ``readings``, 
 ``compare``, ``coverage``, ``odds``, ``wealth`` (one file each, in this process), and a share of
 the files again as separate processes, run beside the rest (``--process-jobs`` at a time).
 
-Each finding's input is written to the findings folder (``--findings``; a JSON file beside it
-holds the command line, the problem, and the seed and input number that made it) and can be run
-again: ``python -m benchmarks.fuzz --replay FOLDER`` says which still fail.  A batch run with a
+Each finding's input is written to the findings folder (``--findings``: ``NNNN-COMMAND.input.*``,
+and ``NNNN-COMMAND.finding.json`` beside it with the command line, the problem, and the seed and
+input number that made it) and can be run again: ``python -m benchmarks.fuzz --replay FOLDER`` says which still fail.  A batch run with a
 finding is saved whole as well as the failing line alone (a crash may depend on the lines a
 worker answered before it).
 
@@ -402,11 +402,11 @@ class Tally:
             self.findings_dir.mkdir(parents=True, exist_ok=True)
             k = len(self.findings) + 1
             name = f"{k:04d}-{finding.command.split()[0]}"
-            path = self.findings_dir / f"{name}{suffix}"
+            path = self.findings_dir / f"{name}.input{suffix}"
             path.write_bytes(finding.input)
             meta = {"argv": argv, "problem": finding.problem, "seed": self.seed, "input_number": number,
                     "process": finding.command.endswith("(process)")}
-            (self.findings_dir / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+            (self.findings_dir / f"{name}.finding.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
             finding.saved = str(path)
         self.findings.append(finding)
 
@@ -657,15 +657,14 @@ def replay(folder: Path) -> int:
     """Run every saved finding of ``folder`` again (each as it ran: in this process or in its own);
     print which still fail.  Returns how many do."""
     failing = 0
-    metas = sorted(folder.glob("*.json")) if folder.is_dir() else [folder]
+    metas = sorted(folder.glob("*.finding.json")) if folder.is_dir() else [folder]
     for meta_path in metas:
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            argv = meta["argv"]
-        except (ValueError, KeyError, TypeError):
-            continue  # an input of the folder, not a finding's record
-        inputs = [p for p in meta_path.parent.glob(meta_path.stem + ".*") if p != meta_path]
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        argv = meta["argv"]
+        inputs = list(meta_path.parent.glob(meta_path.name.removesuffix(".finding.json") + ".input.*"))
         if not inputs:
+            print(f"{meta_path.name}: its input is missing")
+            failing += 1
             continue
         with tempfile.TemporaryDirectory() as tmp:
             inp = Path(tmp) / "req" / f"input{inputs[0].suffix}"

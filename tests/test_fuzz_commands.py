@@ -17,3 +17,19 @@ def test_hostile_inputs_through_every_command():
     assert not tally.findings, "\n".join(str(f) for f in tally.findings[:5])
     # the inputs reach every outcome, not only rejections
     assert any(k.endswith(" 0") for k in tally.statuses) and any(k.endswith(" 2") for k in tally.statuses)
+
+
+def test_a_finding_is_saved_and_replayed(tmp_path, monkeypatch, capsys):
+    """Each finding's input and command line go to the findings folder; --replay runs them again
+    (here a request that passes now, and the same one with the command made to crash)."""
+    import benchmarks.fuzz as fz
+
+    tally = fz.Tally(findings_dir=tmp_path, seed=7)
+    req = b'{"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}'
+    tally.add(fz.Finding("adjudicate", "crash (status 3): ...", req), ["adjudicate", fz.INPUT, "--json"], ".json", 12)
+    assert (tmp_path / "0001-adjudicate.input.json").read_bytes() == req
+    meta = (tmp_path / "0001-adjudicate.finding.json").read_text()
+    assert '"input_number": 12' in meta and '"seed": 7' in meta
+    assert fz.main(["--replay", str(tmp_path)]) == 0 and "passes now" in capsys.readouterr().out
+    monkeypatch.setattr(fz, "run_command", lambda argv: (3, "", "dipsat: internal error: X"))
+    assert fz.main(["--replay", str(tmp_path)]) == 1 and "still fails" in capsys.readouterr().out
