@@ -186,3 +186,30 @@ def test_the_command_line_imports_no_ortools_for_an_acyclic_turn():
     assert out.splitlines()[-2] == "0 []"
     # cold start: no other variant is loaded, nor networkx (maps build graphs on first use) or Rich
     assert out.splitlines()[-1] == "[]"
+
+
+def test_batch_of_acyclic_turns_imports_no_ortools_in_any_process(tmp_path):
+    """``dipsat batch -j 1`` of acyclic turns: neither the command, nor the forkserver's preload,
+    nor the worker imports OR-Tools (``-X importtime`` passes to every process multiprocessing
+    starts and reports each import on the shared standard error); a Supremacy stage, whose joint
+    check is a CP-SAT model, does import it in the worker -- so the check sees the workers' imports."""
+    import json
+    import subprocess
+    import sys
+
+    from benchmarks.workload import generate
+    from conftest import CORPORA, ROOT
+    from dipsat.game.request import read_data_file
+
+    def imports(lines: list[dict]) -> tuple[list[dict], str]:
+        inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+        inp.write_text("".join(json.dumps(x) + "\n" for x in lines))
+        run = subprocess.run([sys.executable, "-X", "importtime", "-m", "dipsat.face.cli", "batch", str(inp), "-o",
+                              str(out), "-q", "-j", "1"], cwd=ROOT, capture_output=True, text=True)
+        return [json.loads(x) for x in out.read_text().splitlines()], run.stderr
+
+    results, err = imports(generate(7, 6))
+    assert [r["ok"] for r in results] == [True] * 6
+    assert "dipsat.board.movement" in err and "ortools" not in err
+    results, err = imports([read_data_file(CORPORA / "supremacy" / "assault_reinforce.toml")])
+    assert results[0]["ok"] and "ortools" in err
