@@ -6,9 +6,11 @@ land and sea told apart by colour and shape, adjacency drawn as faint lines, sup
 small dots coloured by owner.  On top of it:
 
 * units as tokens in their power's colour with the unit kind's letter and, for stacks, the count;
-* moves as arrows (a convoyed move as a long-dashed arrow), supports as dashed lines ending on the
-  supported move (or ringing the supported unit), convoys as dotted lines from the army through
-  the convoying fleet to the destination, holds as rings around the unit;
+* moves as arrows (the two of a head-to-head side by side; a move the result says went, or tried
+  to go, by convoy as a long-dashed arrow through its convoying fleets, whatever its text says),
+  supports as dashed lines ending on the supported move (or ringing the supported unit), convoys
+  as dotted rings around the fleets on that route (a convoy of no such move: dotted lines from the
+  army through the fleet to the destination), holds as rings around the unit;
 * green for an order that succeeded, red for one that failed, grey for one that could not be used
   (invalid or illegal: the unit held); every order carries an SVG ``<title>`` with its text, its
   result and the reason, culprit included, which a browser shows on hover;

@@ -60,6 +60,18 @@ def shorten(a: Point, b: Point, start: float, end: float) -> tuple[Point, Point]
     return (a[0] + ux * start, a[1] + uy * start), (b[0] - ux * end, b[1] - uy * end)
 
 
+H2H_OFFSET = 5.0  # how far each arrow of a head-to-head is moved off the line between the two units
+
+
+def side_by_side(a: Point, b: Point, offset: float) -> tuple[Point, Point]:
+    """The segment a-b moved ``offset`` to its right (in the picture, y pointing down): the two
+    moves of a head-to-head, each moved to its own right, are drawn side by side."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / d * offset, dx / d * offset
+    return (a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny)
+
+
 def fmt(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 

@@ -10,12 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal, Optional
 from dipsat.game.variant import RenderHints
 from dipsat.errors import DipsatError
 from dipsat.maps import GameMap
-from dipsat.models import Convoy, Move, Order, Position, Support, Unit
+from dipsat.models import FLEET, Convoy, Move, Order, Position, Support, Unit
 from dipsat.outcomes import Outcome
-
-if TYPE_CHECKING:
-    pass
-
 
 
 Status = Literal["ok", "fail", "rejected"]
@@ -88,8 +84,53 @@ def _hover(o: Outcome) -> str:
     return text
 
 
-def _orders_scene(scene: Scene, orders: tuple[Order, ...], outcomes: tuple[Outcome, ...]) -> None:
-    """Add the orders of a movement turn, each with the outcome of its unit."""
+def convoyed_units(result: Any) -> set[int]:
+    """The units whose move went, or tried to go, by convoy, as the result records it (not as
+    the order text says): moved by convoy (``convoyed``), failed on the convoy route
+    (``via_convoy`` of the outcome) or stopped for want of a convoy path (``no_path``)."""
+    units = set(getattr(result, "convoyed", ()))
+    for o in result.outcomes:
+        if o.unit is not None and o.order_kind == "move" and (getattr(o, "via_convoy", False) or o.kind == "no_path"):
+            units.add(o.unit)
+    return units
+
+
+def convoy_route(game_map: GameMap, pos: Position, orders: tuple[Order, ...], unit: int, dest: str) -> tuple[str, ...]:
+    """The provinces of the fleets that convoy ``unit`` to ``dest``, in order from the army to
+    the destination: the shortest chain of the fleets ordered to convoy it there (fewest fleets;
+    ties by province id, so the same orders always give the same route); () when the ordered
+    convoys make no chain."""
+    goal = game_map.province_of(dest)
+    start = pos.units[unit].province
+    fleets = sorted({pos.units[o.body.unit].location for o in orders
+                     if isinstance(o.body, Convoy) and o.body.target == unit and o.body.dest == goal})
+    came: dict[str, Optional[str]] = {}
+    frontier = [f for f in fleets if game_map.can_reach_province(FLEET, f, start)]
+    for f in frontier:
+        came[f] = None
+    while frontier:
+        nxt: list[str] = []
+        for f in frontier:
+            if game_map.can_reach_province(FLEET, f, goal):
+                chain = [f]
+                while (prev := came[chain[-1]]) is not None:
+                    chain.append(prev)
+                return tuple(game_map.province_of(x) for x in reversed(chain))
+            for g in fleets:
+                if g not in came and game_map.can_reach_province(FLEET, f, game_map.province_of(g)):
+                    came[g] = f
+                    nxt.append(g)
+        frontier = nxt
+    return ()
+
+
+def _orders_scene(scene: Scene, result: Any) -> None:
+    """Add the orders of a movement turn, each with the outcome of its unit; a move the result
+    says went (or tried to go) by convoy is drawn as a convoyed move along its fleets, whatever
+    its text says."""
+    orders: tuple[Order, ...] = result.orders
+    outcomes: tuple[Outcome, ...] = result.outcomes
+    convoyed = convoyed_units(result)
     by_unit: dict[int, Outcome] = {}
     for o in outcomes:
         if o.unit is not None and (o.unit not in by_unit or o.order_kind != "rejected"):
@@ -111,9 +152,12 @@ def _orders_scene(scene: Scene, orders: tuple[Order, ...], outcomes: tuple[Outco
             status = "rejected" if out.order_kind == "hold" else status
         if isinstance(body, Move):
             # a move kind with a ``route`` (a variant's, e.g. a fly-over) is drawn along it
+            by_convoy = body.via_convoy or body.unit in convoyed
             route = getattr(body, "route", None) or body.path
+            if by_convoy and not route:
+                route = convoy_route(scene.map, scene.position, orders, body.unit, body.dest)
             scene.drawn.append(Drawn("move", body.unit, status, title, dest=body.dest, via=tuple(route),
-                                     convoyed=body.via_convoy, tag=body.kind))
+                                     convoyed=by_convoy, tag=body.kind))
         elif isinstance(body, Support):
             scene.drawn.append(Drawn("support", body.unit, status, title, dest=body.dest, target=body.target))
         elif isinstance(body, Convoy):
@@ -180,7 +224,7 @@ def scene_of(result: Any, game_map: GameMap, title: str = "") -> Scene:
     scene = Scene(game_map, result.position, title)
     orders = getattr(result, "orders", ())
     if orders:
-        _orders_scene(scene, orders, result.outcomes)
+        _orders_scene(scene, result)
         _dislodged(scene, result)
         return scene
     # an adjustment phase: units built (in the position after) and removed

@@ -12,7 +12,7 @@ from dipsat.models import FLEET, Unit
 if TYPE_CHECKING:
     pass
 
-from dipsat.face.render.geometry import Point, fmt, power_colours, shorten, text_colour
+from dipsat.face.render.geometry import H2H_OFFSET, Point, fmt, power_colours, shorten, side_by_side, text_colour
 from dipsat.game.variant import RenderHints
 from dipsat.face.render.scene import (
     COLOURS,
@@ -246,6 +246,7 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
         return pt(loc)
 
     move_of: dict[int, Drawn] = {d.unit: d for d in scene.drawn if d.kind == "move"}
+    ends = {(pos.units[d.unit].province, m.province_of(d.dest)) for d in move_of.values() if d.dest and not d.via}
 
     # orders (under the units)
     svg.add('<g class="orders">')
@@ -259,6 +260,8 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
         svg.add(f'<g class="o {d.kind} {d.status}{tag}"><title>{escape(d.title)}</title>')
         if d.kind in ("move", "retreat") and d.dest is not None:
             pts = [a] + [pt(v) for v in d.via] + [dest_point(d.dest)]
+            if d.kind == "move" and not d.via and (m.province_of(d.dest), pos.units[d.unit].province) in ends:
+                pts = list(side_by_side(pts[0], pts[1], H2H_OFFSET))  # a head-to-head: the two arrows side by side
             s, e = shorten(pts[0], pts[1], UNIT_R + 1, 0)
             pts[0] = s
             s2, e2 = shorten(pts[-2], pts[-1], 0, UNIT_R + 2)
@@ -286,6 +289,9 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
                     f'stroke="{colour}" marker-end="url(#dot-{mk})"/>')
             if d.dest is None:
                 svg.add(f'<circle class="order support" cx="{fmt(t[0])}" cy="{fmt(t[1])}" r="{fmt(UNIT_R + 4)}" stroke="{colour}"/>')
+        elif d.kind == "convoy" and _on_route(d, move_of, pos.units[d.unit].province):
+            # the convoyed move is drawn through this fleet: the convoy rings the fleet
+            svg.add(f'<circle class="order convoy" cx="{fmt(a[0])}" cy="{fmt(a[1])}" r="{fmt(UNIT_R + 4)}" stroke="{colour}"/>')
         elif d.kind == "convoy" and d.target is not None and d.target in upt and d.dest is not None:
             t = upt[d.target]
             end = pt(d.dest)
@@ -325,6 +331,13 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
         svg.add(_legend(hints.notes, colours, powers, width, top + height))
     svg.add("</svg>")
     return "".join(svg.parts)
+
+
+def _on_route(d: Drawn, move_of: dict[int, Drawn], province: str) -> bool:
+    """Whether the convoy ``d`` (of the fleet in ``province``) lies on the route its army's
+    move is drawn along."""
+    move = move_of.get(d.target) if d.target is not None else None
+    return move is not None and move.convoyed and province in move.via
 
 
 def _unit_token(u: Unit, x: float, y: float, colour: str, label: Optional[str], *,
