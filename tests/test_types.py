@@ -1,15 +1,15 @@
-"""The package as a user installs it: every file shipped, ``py.typed`` among them, and mypy --strict
+"""The package as a user installs it: the wheel ships every file and ``py.typed``, and mypy --strict
 finds no error in it.
 
 The three folders install as one package (``dipsat``, ``dipsat.variants``, ``dipsat.maps``, by
 setuptools' package-dir mapping in ``pyproject.toml``), which mypy cannot follow through an
-editable install.  So the check has setuptools build the package (its ``build_py`` step: the tree a
-wheel is packed from, with the package data ``pyproject.toml`` declares) into a temporary
-directory, and runs ``mypy -p dipsat`` on that tree with the settings of ``pyproject.toml``
-([tool.mypy]: strict).  The same tree shows what a wheel would hold: every file of ``solver/``,
+editable install.  So the check has setuptools build the wheel a user's ``pip install`` gets
+(``bdist_wheel``, with the packages and package data ``pyproject.toml`` declares) into a temporary
+directory, unpacks it, and runs ``mypy -p dipsat`` on the unpacked package with the settings of
+``pyproject.toml`` ([tool.mypy]: strict).  The wheel must hold every file of ``solver/``,
 ``variants/`` and ``maps/`` that git tracks, plus the PEP 561 marker ``py.typed`` (so a user's own
-type checker reads dipsat's annotations instead of seeing ``Any``).  The build keeps the files'
-times, so mypy's cache (``.mypy_cache`` of the repository) checks again only what changed.
+type checker reads dipsat's annotations instead of seeing ``Any``).  mypy's cache (``.mypy_cache``
+of the repository) checks again only what changed.
 
 Run by hand: ``python tests/test_types.py`` prints mypy's report with paths of the repository.
 """
@@ -21,6 +21,8 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,18 +35,30 @@ SOURCES = {"solver": "dipsat", "variants": "dipsat/variants", "maps": "dipsat/ma
 
 
 def build_package(dest: Path) -> Path:
-    """setuptools' build of the package into ``dest`` (holding ``dipsat/``); raises with its output."""
+    """The wheel setuptools builds of the package, unpacked into ``dest`` (holding ``dipsat/``);
+    raises with the build's output."""
+    work = dest / "build"
     proc = subprocess.run(
-        [sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py", "-d", str(dest)],
+        [sys.executable, "-c", "from setuptools import setup; setup()", "-q",
+         "build", "-b", str(work / "build"), "egg_info", "-e", str(work),
+         "bdist_wheel", "-b", str(work / "bdist"), "-d", str(work / "dist")],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:
-        raise RuntimeError(f"setuptools could not build the package:\n{proc.stdout}{proc.stderr}")
+    wheels = sorted((work / "dist").glob("dipsat-*.whl")) if proc.returncode == 0 else []
+    if len(wheels) != 1:
+        raise RuntimeError(f"setuptools could not build the wheel:\n{proc.stdout}{proc.stderr}")
+    with zipfile.ZipFile(wheels[0]) as whl:
+        for info in whl.infolist():
+            if info.filename.startswith("dipsat/"):
+                whl.extract(info, dest)
+                # the file's time as the wheel records it (mypy's cache compares times first)
+                stamp = time.mktime((*info.date_time, 0, 0, -1))
+                os.utime(dest / info.filename, (stamp, stamp))
     return dest
 
 
 def shipped_files(top: Path) -> set[str]:
-    """The files of the built package, as paths under ``top`` (``dipsat/...``)."""
-    return {p.relative_to(top).as_posix() for p in top.rglob("*")
+    """The files of the unpacked wheel, as paths under ``top`` (``dipsat/...``)."""
+    return {p.relative_to(top).as_posix() for p in (top / "dipsat").rglob("*")
             if p.is_file() and "__pycache__" not in p.parts}
 
 
