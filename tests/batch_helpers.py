@@ -16,3 +16,11 @@ def raise_on_marker(line: Line, settings: BatchSettings) -> str:
     if b"RAISE" in line.raw:
         raise RuntimeError("a bug in the handler")
     return answer(line, settings)
+
+
+def gc_state(line: Line, settings: BatchSettings) -> str:
+    """The worker's garbage-collector settings when it takes the line (no adjudication)."""
+    import gc
+    import json
+
+    return json.dumps({"line": line.number, "frozen": gc.get_freeze_count(), "threshold": list(gc.get_threshold())})
