@@ -20,7 +20,8 @@ no turns) and *per turn* ((whole - start-up) / turns):
   a JSON file; a peer that is not installed is left out.
 
 Reported: the three figures per engine, and dipsat/peer ratios of each (below 1: dipsat executes
-fewer instructions).  Instructions are not time (a cache miss costs more than an add, OR-Tools'
+fewer instructions).  ``--wall R`` times the same whole processes without valgrind instead, the
+engines taking turns R times (median seconds; noisy on a shared machine: say so beside them).  Instructions are not time (a cache miss costs more than an add, OR-Tools'
 native code differs from Python's loop), but on one machine and one interpreter they follow it
 closely enough to compare steps and engines.
 """
@@ -28,17 +29,21 @@ closely enough to compare steps and engines.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
+LIMIT = "600"  # seconds a turn may take: valgrind runs ~50x slower, on a loaded machine more
 
 
 def count(cmd: list[str], work: Path, label: str) -> int:
@@ -54,6 +59,17 @@ def count(cmd: list[str], work: Path, label: str) -> int:
         if m:
             total += int(m.group(1))
     return total
+
+
+def wall(cmds: dict[str, list[str]], runs: int) -> dict[str, float]:
+    """Median wall seconds of each command, the commands taking turns ``runs`` times."""
+    times: dict[str, list[float]] = {k: [] for k in cmds}
+    for _ in range(runs):
+        for name, cmd in cmds.items():
+            t = time.perf_counter()
+            subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times[name].append(time.perf_counter() - t)
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
 def _dipsat() -> list[str]:
@@ -75,18 +91,12 @@ def prepare(work: Path, turns: int, seed: int) -> dict[str, tuple[Path, Path]]:
         files[name] = (a, b)
 
     write("dipsat", "", "".join(json.dumps(r) + "\n" for r in reqs), "jsonl")
-    try:
+    if importlib.util.find_spec("pydip"):
         from benchmarks.peers.engines import Pydip
 
         write("pydip", "[]", json.dumps([Pydip.spec(r) for r in reqs]), "json")
-    except ImportError:
-        pass
-    try:
-        import diplomacy  # noqa: F401
-
+    if importlib.util.find_spec("diplomacy"):
         write("mila", "[]", json.dumps([to_mila(r) for r in reqs]), "json")
-    except ImportError:
-        pass
     return files
 
 
@@ -97,17 +107,39 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="dipsat batch --jobs (default 1)")
     ap.add_argument("--engines", default="dipsat,pydip,mila")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    ap.add_argument("--wall", type=int, metavar="R", help="time the whole processes R times each instead (no valgrind)")
     args = ap.parse_args(argv)
-    if not shutil.which("valgrind"):
+    if not args.wall and not shutil.which("valgrind"):
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
     engines = args.engines.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         files = prepare(work, args.turns, args.seed)
+
+        def cmd(name: str, path: Path) -> list[str]:
+            if name == "dipsat":
+                return _dipsat() + ["batch", str(path), "-o", str(work / "out.jsonl"), "-q", "-j", str(args.jobs),
+                                    "--time-limit", LIMIT]
+            return [sys.executable, "-m", "benchmarks.peers.loops", name, str(path)]
+
+        if args.wall:
+            cmds = {"python -c pass": [sys.executable, "-c", "pass"],
+                    "dipsat adjudicate (acyclic)": _dipsat() + ["adjudicate", "examples/spring1901.toml"]}
+            cmds |= {f"{n} {args.turns} turns": cmd(n, files[n][1]) for n in engines if n in files}
+            medians = wall(cmds, args.wall)
+            print(f"wall clock, median of {args.wall} runs taking turns, {os.cpu_count()} cores, load average "
+                  f"{os.getloadavg()[0]:.1f} (noisy on a shared machine)")
+            for k, v in medians.items():
+                print(f"{k:<34}{v:8.3f} s")
+            d = medians.get(f"dipsat {args.turns} turns")
+            for n in engines:
+                if n != "dipsat" and d and f"{n} {args.turns} turns" in medians:
+                    print(f"dipsat/{n} whole process: {d / medians[f'{n} {args.turns} turns']:.2f}x")
+            return 0
         print(f"cachegrind, {args.turns} turns of seed {args.seed}; instructions in millions (whole processes)")
         base = count([sys.executable, "-c", "pass"], work, "pass")
-        cold = count(_dipsat() + ["adjudicate", "examples/spring1901.toml"], work, "adjudicate")
+        cold = count(_dipsat() + ["adjudicate", "examples/spring1901.toml", "--time-limit", LIMIT], work, "adjudicate")
         print(f"{'python -c pass':<34}{base / 1e6:10.1f}")
         print(f"{'dipsat adjudicate spring1901.toml':<34}{cold / 1e6:10.1f}   ({cold / base:.1f}x python -c pass)")
         figures: dict[str, dict[str, float]] = {}
@@ -116,14 +148,11 @@ def main(argv: Optional[list[str]] = None) -> int:
                 print(f"{name}: not installed")
                 continue
             empty, full = files[name]
-
-            def cmd(path: Path) -> list[str]:
-                if name == "dipsat":
-                    return _dipsat() + ["batch", str(path), "-o", str(work / "out.jsonl"), "-q", "-j", str(args.jobs)]
-                return [sys.executable, "-m", "benchmarks.peers.loops", name, str(path)]
-
-            start = count(cmd(empty), work, f"{name}-0")
-            whole = count(cmd(full), work, f"{name}-n")
+            start = count(cmd(name, empty), work, f"{name}-0")
+            whole = count(cmd(name, full), work, f"{name}-n")
+            if name == "dipsat":  # every line answered (a time-out under valgrind would be an error line)
+                answered = [json.loads(x) for x in (work / "out.jsonl").read_text().splitlines()]
+                assert len(answered) == args.turns and all(r["ok"] for r in answered), "dipsat batch failed lines"
             figures[name] = {"start": start, "whole": whole, "per_turn": (whole - start) / max(args.turns, 1)}
         print(f"\n{'engine':<10}{'start-up M':>12}{'whole M':>10}{'per turn M':>12}")
         for name, f in figures.items():

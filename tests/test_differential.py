@@ -96,3 +96,19 @@ def test_rich_turns_are_deterministic_and_legal(dipsat):
         assert a == peers.make_turn(SEED, i, "mixed")
         assert a["id"] == (f"s{SEED}-r{i}" if i % 2 else f"s{SEED}-t{i}")
         assert not dipsat.run(a).refused, a
+
+
+@pytest.mark.parametrize("name,module", PEERS)
+def test_peer_loops_of_the_instruction_benchmark_answer_every_turn(name, module):
+    """The whole-process loops ``benchmarks.instructions`` counts (``benchmarks.peers.loops``) run
+    every turn on its prepared input (through JSON, as the benchmark gives it) and keep every unit
+    on the board (the dislodged wait for their retreat), turn by turn."""
+    import json
+
+    from benchmarks.peers.loops import LOOPS
+    from benchmarks.workload import generate, to_mila
+
+    pytest.importorskip(module)
+    reqs = generate(5, 6)
+    prepared = [peers.Pydip.spec(r) for r in reqs] if name == "pydip" else [to_mila(r) for r in reqs]
+    assert LOOPS[name](json.loads(json.dumps(prepared))) == [sum(map(len, r["units"].values())) for r in reqs]
