@@ -97,3 +97,126 @@ def test_head_to_head_arrows_are_drawn_side_by_side() -> None:
     alone = _points(drawn["France: A Mar - Gas"].find(SVG + "path").get("d", ""))
     for p in alone:
         assert _distance_to_line(p, layout.point("mar"), layout.point("gas")) < 0.15
+
+
+def _centre_fills(svg: str) -> dict[str, str]:
+    """Each supply centre dot's fill, by the province name its hover title starts with."""
+    root = ET.fromstring(svg)
+    return {(c.find(SVG + "title").text or "").split(":")[0]: c.get("fill", "") for c in root.iter(SVG + "circle")
+            if "sc" in _classes(c) and c.find(SVG + "title") is not None}
+
+
+def test_owners_are_coloured_at_the_start_of_a_game() -> None:
+    """A turn of Spring 1901 without [owners], and a game's opening position: the home centres in
+    their powers' colours, neutral centres white; a later year without owners: no colours guessed."""
+    from dipsat.face.render.geometry import power_colours
+    from dipsat.game.api import load_request
+    from dipsat.variants import find_variant
+
+    from conftest import ROOT
+
+    standard = find_variant("standard")
+    colours = power_colours(standard.map, standard.map.drawing().colours, [])
+    res = adjudicate(load_request(ROOT / "examples/spring1901.toml"))
+    assert not res.position.owners and res.position.year == 1901
+    opening = standard.start_position(standard)
+    assert not opening.owners
+    for svg in (render_svg(res), render_svg(opening)):
+        fills = _centre_fills(svg)
+        assert fills["Paris"] == colours["France"] and fills["Moscow"] == colours["Russia"]
+        assert fills["Belgium"] == "#ffffff" and fills["Norway"] == "#ffffff"
+        assert len([f for f in fills.values() if f != "#ffffff"]) == 22  # the 22 home centres
+    later = adjudicate({"year": 1905, "units": {"France": ["A Paris"]}, "orders": {"France": ["A Par H"]}})
+    assert set(_centre_fills(render_svg(later)).values()) == {"#ffffff"}
+    owned = adjudicate({"year": 1901, "units": {"France": ["A Paris"]}, "orders": {"France": ["A Par H"]},
+                        "owners": {"Germany": ["Paris"]}})
+    assert _centre_fills(render_svg(owned))["Paris"] == colours["Germany"]  # given owners win
+
+
+# -- labels: no label meets another label, a dot or a unit, or the edge of the map -----------------
+
+
+def _label_problems(svg: str, cropped: bool = False) -> list[str]:
+    """Read back from the SVG: the box of every province label (its text measured by
+    geometry.text_width), of every coast dot, supply-centre dot and unit token; name every label
+    box that meets another box or (uncropped) leaves the map's drawing, and every text of the
+    legend that meets another or runs off the picture."""
+    from dipsat.face.render.geometry import circle_box, overlap, text_box
+
+    root = ET.fromstring(svg)
+    map_part = next(s for s in root.iter(SVG + "svg") if s.get("class") == "map")
+    vx, vy, vw, vh = (float(v) for v in (map_part.get("viewBox") or "").split())
+    labels = []
+    for t in map_part.iter(SVG + "text"):
+        if _classes(t) & {"lbl", "sealbl"}:
+            box = text_box(t.text or "", float(t.get("x", 0)), float(t.get("y", 0)), 11.0, t.get("text-anchor", "middle"))
+            labels.append((t.text or "", box))
+    things = []
+    for g in map_part.iter(SVG + "g"):
+        if "coast" in _classes(g):
+            c = g.find(SVG + "circle")
+            things.append((f"coast dot {g.get('data-id')}", circle_box(float(c.get("cx")), float(c.get("cy")), float(c.get("r")))))
+        if "unit-token" in _classes(g):
+            for shape in g:  # the token, and a ring around it (a unit built)
+                if shape.tag == SVG + "circle":
+                    box = circle_box(float(shape.get("cx", 0)), float(shape.get("cy", 0)), float(shape.get("r", 0)))
+                elif shape.tag == SVG + "polygon":
+                    pts = _points(shape.get("points", ""))
+                    box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+                else:
+                    continue
+                things.append((f"unit {g.get('data-unit')}", box))
+    for c in map_part.iter(SVG + "circle"):
+        if "sc" in _classes(c):
+            things.append(("centre dot", circle_box(float(c.get("cx")), float(c.get("cy")), float(c.get("r")))))
+    problems = []
+    for i, (text, box) in enumerate(labels):
+        if not cropped and (box[0] < vx or box[1] < vy or box[2] > vx + vw or box[3] > vy + vh):
+            problems.append(f"label {text!r} is clipped by the edge of the map")
+        for other, obox in labels[i + 1:]:
+            if overlap(box, obox) > 0:
+                problems.append(f"labels {text!r} and {other!r} overlap")
+        for what, obox in things:
+            if overlap(box, obox) > 0:
+                problems.append(f"label {text!r} meets {what}")
+    width = float(root.get("width", 0))  # the legend's texts: apart, and inside the picture
+    legend = [(t.text or "", text_box(t.text or "", float(t.get("x", 0)), float(t.get("y", 0)), 12.0,
+                                      t.get("text-anchor", "start")))
+              for g in root.iter(SVG + "g") if g.get("class") == "legend-box" for t in g.iter(SVG + "text")]
+    for i, (text, box) in enumerate(legend):
+        if box[2] > width:
+            problems.append(f"legend {text!r} runs off the picture")
+        problems += [f"legend {text!r} meets {other!r}" for other, obox in legend[i + 1:] if overlap(box, obox) > 0]
+    return problems
+
+
+def _example_pictures() -> list[tuple[str, str]]:
+    """Every picture of a bundled example drawn on a Diplomacy board: each phase of a saved game,
+    the result of a turn file."""
+    from dipsat.game.api import load_model, load_request, read_data_file
+    from dipsat.game.board_game import BoardGame
+    from dipsat.game.families import find_game, variant_of
+    from dipsat.game.game import SavedGame, replay
+
+    from conftest import ROOT
+
+    out = []
+    for path in sorted((ROOT / "examples").glob("*.toml")):
+        data = read_data_file(path)
+        if not isinstance(find_game(variant_of(data)), BoardGame):
+            continue  # a game of another family draws its own board
+        if "phases" in data:
+            for rec in replay(load_model(path, SavedGame, data)).history:
+                drawn = rec.result if rec.result is not None else rec.after
+                out.append((f"{path.name} {drawn.position.year if hasattr(drawn, 'position') else ''}", render_svg(drawn)))
+        else:
+            res = adjudicate(load_request(path))
+            out += [(path.name, render_svg(res)), (path.name + " cropped", render_svg(res, crop=True))]
+    return out
+
+
+def test_no_label_is_clipped_or_collides_on_any_bundled_example() -> None:
+    pictures = _example_pictures()
+    assert len({name.split()[0] for name, _ in pictures}) >= 8
+    problems = [f"{name}: {p}" for name, svg in pictures for p in _label_problems(svg, "cropped" in name)]
+    assert not problems, "\n".join(problems)

@@ -3,7 +3,9 @@
 The drawing is a schematic of the map's graph, not map artwork: each province is a node at the
 point its map file gives in ``[layout]`` (or an automatic networkx layout for maps without one),
 land and sea told apart by colour and shape, adjacency drawn as faint lines, supply centres as
-small dots coloured by owner.  On top of it:
+small dots coloured by owner (at the opening of a game, a position of the first year that gives
+no owners: each power's home centres), each province's label placed beside its node where it
+meets no node, dot, coast (room for a ringed fleet), other label or edge.  On top of it:
 
 * units as tokens in their power's colour with the unit kind's letter and, for stacks, the count;
 * moves as arrows (the two of a head-to-head side by side; a move the result says went, or tried

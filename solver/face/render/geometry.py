@@ -95,3 +95,68 @@ def power_colours(game_map: GameMap, layout_colours: dict[str, str], extra: list
     for name in names:
         out[name] = layout_colours.get(name) or free[len(out) % len(free)]
     return out
+
+
+# -- label boxes ------------------------------------------------------------------------------
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+def text_width(text: str, size: float) -> float:
+    """A generous estimate of the width of ``text`` in a sans-serif font of ``size`` px (capitals
+    and wide letters count more), so boxes measured with it hold the drawn text."""
+    wide = sum(1 for c in text if c.isupper() or c in "mwMW")
+    narrow = sum(1 for c in text if c in "iljtfrI.,:;' ()/-")
+    return size * (0.58 * (len(text) - wide - narrow) + 0.78 * wide + 0.36 * narrow)
+
+
+def text_box(text: str, x: float, y: float, size: float, anchor: str = "middle") -> Box:
+    """The box ``text`` covers, drawn at (x, baseline y) with ``text-anchor`` ``anchor``."""
+    w = text_width(text, size)
+    x0 = x - w / 2 if anchor == "middle" else x - w if anchor == "end" else x
+    return (x0, y - 0.8 * size, x0 + w, y + 0.25 * size)
+
+
+def circle_box(x: float, y: float, r: float) -> Box:
+    return (x - r, y - r, x + r, y + r)
+
+
+def overlap(a: Box, b: Box) -> float:
+    """The area two boxes share (0 when they only touch or are apart)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def outside(box: Box, width: float, height: float) -> float:
+    """How much of ``box`` lies off a ``width`` x ``height`` drawing (its area)."""
+    inside = overlap(box, (0.0, 0.0, width, height))
+    return (box[2] - box[0]) * (box[3] - box[1]) - inside
+
+
+def place_labels(labels: list[tuple[str, str, Point, float]], obstacles: list[Box], width: float, height: float,
+                 size: float) -> dict[str, tuple[float, float, str]]:
+    """Where each label goes: ``labels`` are (key, text, centre, radius of what it labels), placed
+    in the order given at the first of a few places around its centre (under it, over it, right,
+    left, further off) whose box meets no obstacle, no label placed before and no edge of the
+    drawing; if every place meets something, the one that meets least.  Returns key -> (x,
+    baseline y, text-anchor)."""
+    placed: list[Box] = []
+    out: dict[str, tuple[float, float, str]] = {}
+    for key, text, (x, y), r in labels:
+        candidates = [(x, y + r + size, "middle"), (x, y - r - 4, "middle"), (x + r + 5, y + size * 0.35, "start"),
+                      (x - r - 5, y + size * 0.35, "end"), (x + r * 0.7, y + r + size, "start"),
+                      (x - r * 0.7, y + r + size, "end"), (x, y + r + 2 * size, "middle"), (x, y - r - 4 - size, "middle")]
+        best: tuple[float, int] | None = None
+        for i, (cx, cy, anchor) in enumerate(candidates):
+            box = text_box(text, cx, cy, size, anchor)
+            cost = outside(box, width, height) * 10 + sum(overlap(box, o) for o in (*obstacles, *placed))
+            if best is None or cost < best[0]:
+                best = (cost, i)
+            if cost == 0:
+                break
+        assert best is not None
+        cx, cy, anchor = candidates[best[1]]
+        placed.append(text_box(text, cx, cy, size, anchor))
+        out[key] = (cx, cy, anchor)
+    return out

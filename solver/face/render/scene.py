@@ -69,6 +69,21 @@ class Scene:
 # -- from results to scenes ------------------------------------------------------------------
 
 
+OPENING_SEASONS = (None, "spring", "summer", "fall", "autumn")  # before the first change of hands
+
+
+def shown_owners(game_map: GameMap, pos: Position) -> dict[str, str]:
+    """The owner of each supply centre as the picture colours it: the position's, or, for a
+    position of the map's first year before its adjustments that gives none (a game's opening,
+    a turn file of Spring 1901 without ``[owners]``), each power's home centres, which no
+    centre can have left before the first year's adjustments."""
+    if pos.owners or pos.year != game_map.start_year or pos.season not in OPENING_SEASONS:
+        return dict(pos.owners)
+    return {h: name for name, power in sorted(game_map.powers.items()) for h in power.home
+            if h in game_map.provinces and game_map.provinces[h].supply_centre}
+
+
+
 def outcome_status(o: Outcome) -> Status:
     if o.order_kind == "rejected":
         return "rejected"

@@ -12,7 +12,7 @@ from dipsat.models import FLEET, Unit
 if TYPE_CHECKING:
     pass
 
-from dipsat.face.render.geometry import H2H_OFFSET, Point, fmt, power_colours, shorten, side_by_side, text_colour
+from dipsat.face.render.geometry import H2H_OFFSET, Box, Point, circle_box, fmt, place_labels, power_colours, shorten, side_by_side, text_colour
 from dipsat.game.variant import RenderHints
 from dipsat.face.render.scene import (
     COLOURS,
@@ -28,6 +28,7 @@ from dipsat.face.render.scene import (
     Drawn,
     RenderError,
     Scene,
+    shown_owners,
 )
 
 # -- drawing ----------------------------------------------------------------------------------
@@ -98,21 +99,24 @@ def base_layer(m: GameMap, layout: Layout, hints: Optional[RenderHints] = None) 
         (x1, y1), (x2, y2) = layout.point(a), layout.point(b)
         out.append(f'<line class="adj fleet" x1="{fmt(x1)}" y1="{fmt(y1)}" x2="{fmt(x2)}" y2="{fmt(y2)}"/>')
     out.append('</g><g class="provinces">')
+    places = label_places(m, layout)
     for pid in sorted(m.provinces):
         p = m.provinces[pid]
         x, y = layout.point(pid)
         extra = classes.get(pid, "")
         name = escape(p.name)
+        lx, ly, anchor = places[pid]
+        at = f'x="{fmt(lx)}" y="{fmt(ly)}"' + (f' text-anchor="{anchor}"' if anchor != "middle" else "")
         if p.is_sea:
             out.append(f'<g class="province" data-id="{pid}"><title>{name}</title>'
                        f'<circle class="sea {extra}" cx="{fmt(x)}" cy="{fmt(y)}" r="{fmt(SEA_R)}"/></g>')
-            out.append(f'<text class="sealbl" x="{fmt(x)}" y="{fmt(y + SEA_R + 11)}">{escape(m.display(pid))}</text>')
+            out.append(f'<text class="sealbl" {at}>{escape(m.display(pid))}</text>')
         else:
             cls = "land" if p.passable else "impassable"
             out.append(f'<g class="province" data-id="{pid}"><title>{name}</title>'
                        f'<rect class="prov {cls} {extra}" x="{fmt(x - NODE_R)}" y="{fmt(y - NODE_R)}" width="{fmt(2 * NODE_R)}" '
                        f'height="{fmt(2 * NODE_R)}" rx="6"/></g>')
-            out.append(f'<text class="lbl" x="{fmt(x)}" y="{fmt(y + NODE_R + 11)}">{escape(m.display(pid))}</text>')
+            out.append(f'<text class="lbl" {at}>{escape(m.display(pid))}</text>')
         for cid in p.coasts:
             if cid in layout.at:
                 cx, cy = layout.at[cid]
@@ -120,6 +124,40 @@ def base_layer(m: GameMap, layout: Layout, hints: Optional[RenderHints] = None) 
                            f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="4" fill="{SEA}" stroke="#7fa7c9"/></g>')
     out.append("</g>")
     return "".join(out)
+
+
+LABEL_SIZE = 11.0  # px of the province labels (.lbl, .sealbl)
+SC_R = 4.5  # radius of a supply centre dot, drawn at a land node's top right corner
+COAST_R = 4.0  # radius of a coast dot
+_PLACES: dict[tuple[object, ...], dict[str, tuple[float, float, str]]] = {}
+
+
+def label_places(m: GameMap, layout: Layout) -> dict[str, tuple[float, float, str]]:
+    """Where each province's label goes (x, baseline y, text-anchor): beside its node where it
+    meets no node, supply centre, coast (as big as a fleet standing there, ringed), other label or the
+    edge of the drawing (:func:`place_labels`).  It depends on the map and layout only, so the
+    board drawn once for a page of pictures is the same; computed once per layout."""
+    key = (m.name, layout.size, tuple(sorted(layout.at.items())))
+    hit = _PLACES.get(key)
+    if hit is not None:
+        return hit
+    obstacles: list[Box] = []
+    labels: list[tuple[str, str, Point, float]] = []
+    stack_half = UNIT_R * 1.7 / 2 + UNIT_R  # two tokens side by side on a node
+    for pid in sorted(m.provinces):
+        p = m.provinces[pid]
+        x, y = layout.point(pid)
+        r = SEA_R if p.is_sea else NODE_R
+        obstacles.append((x - max(r, stack_half), y - r, x + max(r, stack_half), y + r))
+        if p.supply_centre:
+            obstacles.append(circle_box(x + NODE_R - 3, y - NODE_R + 3, SC_R))
+        for cid in p.coasts:
+            if cid in layout.at:
+                obstacles.append(circle_box(*layout.at[cid], UNIT_R + 4))  # a fleet and its ring
+        labels.append((pid, m.display(pid), (x, y), r))
+    places = place_labels(labels, obstacles, layout.size[0], layout.size[1], LABEL_SIZE)
+    _PLACES[key] = places
+    return places
 
 
 def shared_defs(maps: list[GameMap]) -> str:
@@ -182,7 +220,8 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
     layout: Layout = m.drawing()
     pos = scene.position
     hints = scene.hints
-    powers = sorted({u.power for u in pos.units} | set(pos.owners.values()) | {u.power for u, _ in scene.new_units})
+    owners = shown_owners(m, pos)
+    powers = sorted({u.power for u in pos.units} | set(owners.values()) | {u.power for u, _ in scene.new_units})
     colours = power_colours(m, colours or {}, powers)
     try:
         (vx, vy, vw, vh), width, height = _view(scene, layout, crop)
@@ -221,7 +260,7 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
         p = m.provinces[pid]
         x, y = pt(pid)
         if p.supply_centre:
-            owner = pos.owners.get(pid)
+            owner = owners.get(pid)
             fill = colours.get(owner, "#ffffff") if owner else "#ffffff"
             tip = f"supply centre of {owner}" if owner else "supply centre"
             svg.add(f'<circle class="sc" cx="{fmt(x + NODE_R - 3)}" cy="{fmt(y - NODE_R + 3)}" r="4.5" fill="{fill}">'
