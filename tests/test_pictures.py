@@ -220,3 +220,24 @@ def test_no_label_is_clipped_or_collides_on_any_bundled_example() -> None:
     assert len({name.split()[0] for name, _ in pictures}) >= 8
     problems = [f"{name}: {p}" for name, svg in pictures for p in _label_problems(svg, "cropped" in name)]
     assert not problems, "\n".join(problems)
+
+
+def test_the_readme_picture_is_the_current_drawing_of_its_turn() -> None:
+    """docs/images/fall1901.svg, shown in the README, is what `dipsat render examples/fall1901.toml`
+    draws now (regenerate it with that command and -o docs/images/fall1901.svg), and the turn has
+    what the README says it shows: a convoy, a head-to-head, a dislodgement."""
+    from dipsat.game.api import load_request
+
+    from conftest import ROOT
+
+    assert "](docs/images/fall1901.svg)" in (ROOT / "README.md").read_text(encoding="utf-8")
+    res = adjudicate(load_request(ROOT / "examples/fall1901.toml"))
+    units = res.position.units
+    assert [units[u].label() for u in res.convoyed] == ["England: A Yor"]
+    assert not any("via" in o.text for o in res.orders)
+    assert [units[u].label() for u in res.dislodged] == ["France: A Bur"]
+    assert any(ob.why == "head_to_head" for o in res.outcomes for ob in getattr(o, "obstacles", ())) or any(
+        "head-to-head" in o.reason for o in res.outcomes)
+    drawn = (ROOT / "docs/images/fall1901.svg").read_text(encoding="utf-8")
+    assert drawn.rstrip("\n") == render_svg(res), "docs/images/fall1901.svg is out of date: dipsat render examples/fall1901.toml -o docs/images/fall1901.svg"
+    assert "order move convoyed" in drawn and "unit-token dislodged" in drawn
