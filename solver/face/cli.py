@@ -13,6 +13,7 @@
     dipsat render FILE [-o OUT.svg] [--png]
     dipsat rules [PRESET]
     dipsat schema corpus|turn
+    dipsat serve [FILE ...] [--host 127.0.0.1] [--port 8765]
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ class _VersionAction(argparse.Action):
 
 # the core's subcommands: a command line naming one of these needs no variant's own subcommands
 CORE_COMMANDS = frozenset({"adjudicate", "batch", "corpus", "play", "explore", "compare", "readings", "coverage", "why",
-                           "render", "orders", "rules", "schema"})
+                           "render", "orders", "rules", "schema", "serve"})
 
 
 def _names_core_command(argv: Optional[list[str]]) -> bool:
@@ -332,6 +333,15 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
                         "(coverage --json)")
     s.set_defaults(func=cmd_schema)
 
+    sv = sub.add_parser("serve", help="the sandbox: a local web page to set up a position, write orders and watch "
+                        "dipsat decide (needs the extra dipsat[serve])")
+    from .serve import configure
+
+    configure(sv)
+    _limit_arguments(sv)
+    _file_arguments(sv)
+    sv.set_defaults(func=_cmd_serve)
+
     if not variant_commands:
         return p
     from dipsat.game.registry import all_records
@@ -344,6 +354,12 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
             vc.configure(v)
             v.set_defaults(func=vc.run)
     return p
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import cmd_serve
+
+    return cmd_serve(args)
 
 
 def _command_time_limit(args: argparse.Namespace) -> Optional[float]:

@@ -102,6 +102,15 @@ class BoardGame:
         return self._next(result.native, result.phase)
 
     def _next(self, native: Any, phase: str) -> Optional[str]:
+        kind, season, year = self.next_parts(native, phase)
+        if year is None or season is None:
+            return kind
+        cal = self.variant.calendar(self.variant, native.rules or self.variant.rules())
+        return cal.phase_name(year, season, kind)
+
+    def next_parts(self, native: Any, phase: str) -> tuple[str, Optional[str], Optional[int]]:
+        """The kind, season and year of the phase after a pipeline's result ``native`` of kind
+        ``phase`` (season and year None where the request gave none)."""
         cal = self.variant.calendar(self.variant, native.rules or self.variant.rules())
         seasons = cal.seasons
         pos = native.position
@@ -119,9 +128,7 @@ class BoardGame:
         else:
             kind, season = "movement", moves[0]
             year = year + 1 if year is not None else None
-        if year is None or season is None:
-            return kind
-        return cal.phase_name(year, season, kind)
+        return kind, season, year
 
     def _adjusts(self, cal: Any, after: Any, year: Optional[int]) -> bool:
         """Does the end of this year open an adjustment phase (the calendar's own test, over

@@ -1,0 +1,452 @@
+// The dipsat sandbox's page: a position, its orders and dipsat's decision, kept in the address.
+// Every change re-adjudicates (POST /api/adjudicate); the map is dipsat's own picture, clicked to
+// place units and to draw orders.  No framework and no build step: this file is served as is.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let VARIANTS = {};      // name -> {powers, unit_kinds, presets, places, options, board}
+let state = null;       // the page's position: a request file as JSON (+ meta)
+let last = null;        // the last answer of /api/adjudicate
+let gen = 0;            // the state's generation: answers to an older one are dropped
+let selection = [];     // orders drawn by clicking: the units (labels) clicked so far
+let timer = null;
+
+// -- the server -------------------------------------------------------------------------------
+async function api(path, body) {
+  const init = body === undefined ? {} :
+    {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  const r = await fetch(path, init);
+  let data;
+  try { data = await r.json(); } catch (e) { throw new Error(`${path}: ${r.status} ${r.statusText}`); }
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+// -- the address holds the state ----------------------------------------------------------------
+function encodeState(s) {
+  let bin = "";
+  for (const b of new TextEncoder().encode(JSON.stringify(s))) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+function decodeState(text) {
+  const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+}
+function setState(s, push = false) {
+  state = s;
+  gen++;
+  const h = "#s=" + encodeState(s);
+  if (location.hash !== h) history[push ? "pushState" : "replaceState"](null, "", h);
+  selection = [];
+  renderState();
+  schedule();
+}
+const changed = () => setState(state);
+
+// -- deciding -----------------------------------------------------------------------------------
+function schedule() {
+  document.body.dataset.busy = "yes";
+  clearTimeout(timer);
+  timer = setTimeout(decide, 150);
+}
+async function decide() {
+  const g = gen;
+  try {
+    const res = await api("/api/adjudicate", {state});
+    if (g !== gen) return;
+    last = res;
+    renderResult();
+    if (res.result) {
+      await Promise.all([refreshLegal(g), refreshReadings(g)]);
+    } else {
+      $("readings").textContent = "";
+    }
+  } catch (e) {
+    if (g === gen) showError(e.message);
+  } finally {
+    if (g === gen) document.body.dataset.busy = "no";
+  }
+}
+async function refreshLegal(g) {
+  try {
+    const legal = await api("/api/legal", {state});
+    if (g !== gen) return;
+    const box = $("lists");
+    box.textContent = "";
+    for (const [power, units] of Object.entries(legal)) {
+      const dl = document.createElement("datalist");
+      dl.id = "legal-" + power;
+      for (const orders of Object.values(units)) {
+        for (const o of orders) { const opt = document.createElement("option"); opt.value = o; dl.append(opt); }
+      }
+      box.append(dl);
+    }
+  } catch (e) { /* completion is a help: the orders are adjudicated without it */ }
+}
+async function refreshReadings(g) {
+  const box = $("readings");
+  try {
+    const rd = await api("/api/readings", {state});
+    if (g !== gen) return;
+    renderReadings(rd);
+  } catch (e) {
+    if (g === gen) box.textContent = "readings: " + e.message;
+  }
+}
+
+// -- drawing the page ---------------------------------------------------------------------------
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(e.dataset, v); else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+function variant() { return VARIANTS[(state && state.variant) || "standard"] || {powers: [], unit_kinds: [], presets: [], places: {}}; }
+function orderField() { return state.phase === "retreat" ? "retreat_orders" : "orders"; }
+function showError(msg) { const e = $("error"); e.hidden = !msg; e.textContent = msg || ""; }
+
+function renderState() {
+  const v = variant();
+  $("variant").value = state.variant || "standard";
+  const rules = $("rules");
+  rules.textContent = "";
+  for (const p of v.presets) rules.append(el("option", {value: p}, p));
+  rules.value = state.rules || v.default_rules || "datc";
+  rules.disabled = !v.presets.length;
+  const ov = $("overrides");
+  ov.textContent = "";
+  for (const [k, val] of Object.entries(state.options || {})) {
+    ov.append(el("span", {class: "chip", "data-option": k}, `${k} = ${val}`,
+      el("button", {title: "back to the rulebook's value", onclick: () => { delete state.options[k]; changed(); }}, "×")));
+  }
+  for (const id of ["place-power", "order-power"]) {
+    const sel = $(id), keep = sel.value;
+    sel.textContent = "";
+    const powers = v.powers.length ? v.powers : Object.keys(state.units || {});
+    for (const p of powers) sel.append(el("option", {value: p}, p));
+    if (powers.includes(keep)) sel.value = keep;
+  }
+  const kind = $("place-kind"), keepKind = kind.value;
+  kind.textContent = "";
+  for (const k of v.unit_kinds) kind.append(el("option", {value: k}, k));
+  if (v.unit_kinds.includes(keepKind)) kind.value = keepKind;
+  $("order-text").setAttribute("list", "legal-" + $("order-power").value);
+  const when = [state.season, state.year].filter((x) => x !== undefined && x !== null).join(" ");
+  $("phase").textContent = `${state.variant || "standard"} — ${state.phase || "movement"}${when ? " — " + when : ""}` +
+    (state.meta && state.meta.title ? ` — ${state.meta.title}` : "");
+  renderUnits();
+  renderOrders();
+}
+
+function renderUnits() {
+  const box = $("units");
+  box.textContent = "";
+  const units = state.units || {};
+  const powers = [...new Set([...variant().powers, ...Object.keys(units)])];
+  for (const p of powers) {
+    const line = el("div", {class: "units-line", "data-power": p}, el("span", {class: "power"}, p + ": "));
+    (units[p] || []).forEach((spec, i) => line.append(el("span", {class: "chip"}, spec,
+      el("button", {title: "remove", onclick: () => { units[p].splice(i, 1); tidy(units); changed(); }}, "×"))));
+    const input = el("input", {size: 12, placeholder: "add a unit", "aria-label": `add a unit of ${p}`});
+    input.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && input.value.trim()) { addUnit(p, input.value.trim()); }
+    });
+    line.append(input);
+    box.append(line);
+  }
+}
+function tidy(table) { for (const k of Object.keys(table)) if (!table[k].length) delete table[k]; }
+function addUnit(power, spec) {
+  state.units = state.units || {};
+  (state.units[power] = state.units[power] || []).push(spec);
+  changed();
+}
+
+function outcomesOf(res) {
+  if (!res || !res.result) return {current: [], movement: []};
+  const r = res.result;
+  return {current: r.outcomes || [], movement: (r.movement && r.movement.outcomes) || []};
+}
+function status(o) { return o.kind === "rejected" ? "void" : o.succeeded ? "ok" : "fail"; }
+
+function renderOrders() {
+  const field = orderField();
+  const table = state[field] || {};
+  const {current, movement} = outcomesOf(last);
+  const tbody = $("orders").querySelector("tbody");
+  tbody.textContent = "";
+  const used = new Set();
+  const find = (p, text) => {
+    const i = current.findIndex((o, j) => !used.has(j) && o.power.toLowerCase() === p.toLowerCase() && o.order === text);
+    if (i < 0) return null;
+    used.add(i);
+    return current[i];
+  };
+  for (const [p, texts] of Object.entries(table)) {
+    texts.forEach((text, i) => {
+      const o = find(p, text);
+      const input = el("input", {value: text, list: "legal-" + p, "aria-label": `order of ${p}`});
+      input.addEventListener("change", () => {
+        if (input.value.trim()) table[p][i] = input.value.trim(); else table[p].splice(i, 1);
+        tidy(table); changed();
+      });
+      tbody.append(el("tr", {dataset: {power: p, order: text, result: o ? o.result : ""}},
+        el("td", {class: "power"}, p), el("td", {}, input, el("div", {class: "reason"}, o ? o.reason || "" : "")),
+        el("td", {class: "result " + (o ? status(o) : "")}, o ? o.result.replace(/_/g, " ") : ""),
+        el("td", {}, el("button", {title: "what this outcome hinges on", class: "why", onclick: () => askWhy(p, text)}, "why"),
+          el("button", {title: "remove", onclick: () => { table[p].splice(i, 1); tidy(table); changed(); }}, "×"))));
+    });
+  }
+  current.forEach((o, j) => {  // outcomes of units without an order (they hold)
+    if (used.has(j)) return;
+    tbody.append(el("tr", {class: "implied", dataset: {power: o.power, order: o.order, result: o.result}},
+      el("td", {class: "power"}, o.power), el("td", {}, o.order, el("div", {class: "reason"}, o.reason || "")),
+      el("td", {class: "result " + status(o)}, o.result.replace(/_/g, " ")), el("td")));
+  });
+  const mv = $("movement-orders");
+  mv.textContent = "";
+  if (state.phase === "retreat") {
+    mv.append(el("div", {}, "Movement before the retreats:"));
+    for (const o of movement) mv.append(el("div", {class: status(o)}, `${o.power}: ${o.order} — ${o.result.replace(/_/g, " ")}`));
+    mv.append(el("div", {}, "Retreat orders:"));
+  }
+}
+
+function renderResult() {
+  showError(last.error || "");
+  if (last.svg) { $("map").innerHTML = last.svg; markSelection(); }
+  renderOrders();
+  $("text").textContent = last.text || "";
+  const box = $("paradox");
+  box.textContent = "";
+  const r = last.result;
+  if (last.resolutions) {
+    const n = last.resolutions.count;
+    box.append(el("div", {id: "resolution-count", "data-count": String(n)},
+      `Consistent resolutions before any backup rule: ${n}${last.resolutions.capped ? "+" : ""}` +
+      (n === 0 ? " — no resolution is consistent (a paradox)" : n === 1 ? " — the rules decide the turn" : " — several readings")));
+    box.append(el("pre", {}, last.resolutions.text));
+  }
+  for (const b of (r && r.backups) || []) {
+    box.append(el("div", {class: "backup", "data-kind": b.kind},
+      `Backup rule — ${b.kind.replace(/_/g, " ")} (${b.resolutions} consistent resolutions): ${b.rule}`));
+  }
+  if (r && !((r.backups || []).length)) box.append(el("div", {class: "backup", "data-kind": "none"}, "No backup rule was needed."));
+  const btn = $("continue");
+  btn.hidden = !last.next;
+  if (last.next) btn.textContent = `Continue to the ${last.next.phase}` + (last.next.season && last.next.year ? ` (${last.next.season} ${last.next.year})` : "");
+}
+
+function renderReadings(rd) {
+  const box = $("readings");
+  box.textContent = "";
+  if (!rd.switches.length) box.append(el("div", {}, "No reading of the rules changes an order of this turn."));
+  else box.append(el("div", {}, "Switch a reading (the orders it changes):"));
+  for (const s of rd.switches) {
+    const changes = s.changes.map((c) => `${c.order}: ${c.from} → ${c.to}`).join("; ");
+    box.append(el("button", {class: "switch", dataset: {option: s.option, value: s.value},
+      onclick: () => { state.options = Object.assign({}, state.options, {[s.option]: s.value}); changed(); }},
+      `${s.option} = ${s.value} (now ${s.current}): ${changes}`));
+  }
+  const deps = rd.orders.filter((o) => o.depends_on.length);
+  if (deps.length) box.append(el("div", {}, "Orders whose outcome depends on the rules:"));
+  for (const o of deps) {
+    box.append(el("div", {class: "cond"}, `${o.order}: ` + o.outcomes.map((x) => `${x.result} when ${x.when}`).join("; ")));
+  }
+  if (rd.never_matter.length) box.append(el("div", {class: "cond"}, `Options that never matter here: ${rd.never_matter.join(", ")}`));
+}
+
+async function askWhy(power, text) {
+  $("why-panel").open = true;
+  $("why").textContent = "…";
+  try {
+    const ans = await api("/api/why", {state, order: text});
+    $("why").textContent = ans.text;
+  } catch (e) { $("why").textContent = e.message; }
+}
+
+// -- clicking the map ---------------------------------------------------------------------------
+function mode() { return document.querySelector('input[name="mode"]:checked').value; }
+function parseLabel(label) {  // "England: F Lon" -> {power, kind, loc: "lon"}
+  const [power, rest] = label.split(/:\s*/, 2);
+  const words = rest.trim().split(/\s+/);
+  return {power, kind: words.length > 1 ? words[words.length - 2] : "", loc: words[words.length - 1].toLowerCase()};
+}
+function place(loc) { return variant().places[loc] || loc; }
+function provinceOf(loc) { return loc.split("/")[0]; }
+function unitWords(label) { const u = parseLabel(label); return `${u.kind} ${place(u.loc)}`; }
+function orderKind() { return $("order-kind").value; }
+function markSelection() {
+  document.querySelectorAll("#map .unit-token").forEach((t) => {
+    t.classList.toggle("selected", t.dataset.unit === selection[0]);
+    t.classList.toggle("target", selection.length > 1 && t.dataset.unit === selection[1]);
+  });
+  const kind = orderKind();
+  const hints = {
+    move: ["Move: click a unit, then where it goes (the unit again: it holds).",
+      `${selection[0]}: click where it moves (a province, a coast or the unit there; the unit itself: it holds).`],
+    support: ["Support: click the supporting unit, then the unit it supports, then where that one goes (or it again: it holds).",
+      `${selection[0]} supports: click the unit it supports.`,
+      `${selection[0]} supports ${selection[1]}: click where ${selection[1]} goes, or ${selection[1]} again if it holds.`],
+    convoy: ["Convoy: click the fleet, then the army it carries, then where the army goes.",
+      `${selection[0]} convoys: click the army.`, `${selection[0]} convoys ${selection[1]}: click where the army goes.`],
+  };
+  $("hint").textContent = mode() === "orders" ? hints[kind][selection.length] || "" :
+    mode() === "place" ? "Place: click a province (or coast) to put a unit of the chosen power and kind there." :
+      "Remove: click a unit to take it off the board.";
+}
+function setOrder(power, unitLabel, text) {
+  const field = orderField();
+  state[field] = state[field] || {};
+  const table = state[field];
+  const mine = unitWords(unitLabel).toLowerCase();
+  const list = table[power] = table[power] || [];
+  const i = list.findIndex((t) => t.toLowerCase().startsWith(mine + " ") || t.toLowerCase() === mine);
+  if (i >= 0) list[i] = text; else list.push(text);
+  changed();
+}
+function orderClick(target) {
+  if (!target) { selection = []; markSelection(); return; }
+  const kind = orderKind();
+  const where = target.unit ? parseLabel(target.unit).loc : target.loc;
+  if (selection.length === 0) {
+    if (target.unit) selection = [target.unit];
+    markSelection();
+    return;
+  }
+  const u = selection[0], me = parseLabel(u);
+  if (kind === "move") {
+    if (target.unit === u) setOrder(me.power, u, `${unitWords(u)} Hold`);
+    else setOrder(me.power, u, `${unitWords(u)} - ${place(where)}`);
+    return;
+  }
+  if (selection.length === 1) {
+    if (target.unit && target.unit !== u) selection = [u, target.unit];
+    markSelection();
+    return;
+  }
+  const v = selection[1];
+  if (kind === "support" && target.unit === v) { setOrder(me.power, u, `${unitWords(u)} Supports ${unitWords(v)}`); return; }
+  const verb = kind === "convoy" ? "Convoys" : "Supports";
+  setOrder(me.power, u, `${unitWords(u)} ${verb} ${unitWords(v)} - ${place(provinceOf(where))}`);
+}
+function mapClick(ev) {
+  const tok = ev.target.closest(".unit-token"), coast = ev.target.closest(".coast"), prov = ev.target.closest(".province");
+  const loc = coast ? coast.dataset.id : prov ? prov.dataset.id : tok ? parseLabel(tok.dataset.unit).loc : null;
+  if (mode() === "place") {
+    if (loc) addUnit($("place-power").value, `${$("place-kind").value} ${place(loc)}`);
+  } else if (mode() === "remove") {
+    if (tok) removeUnit(tok.dataset.unit);
+  } else {
+    orderClick(tok ? {unit: tok.dataset.unit} : loc ? {loc} : null);
+  }
+}
+function removeUnit(label) {
+  const u = parseLabel(label);
+  const list = (state.units || {})[u.power] || [];
+  const names = new Set([u.loc, place(u.loc).toLowerCase(), provinceOf(u.loc), place(provinceOf(u.loc)).toLowerCase()]);
+  const i = list.findIndex((spec) => {
+    const w = spec.trim().split(/\s+/);
+    const at = w.slice(1).join(" ").toLowerCase();
+    return names.has(at) || names.has(at.replace(/\s*\((\w+)\)$/, "($1)")) || names.has(at.replace(/[\/(].*$/, "").trim());
+  });
+  if (i >= 0) { list.splice(i, 1); tidy(state.units); changed(); }
+}
+
+// -- setting up ---------------------------------------------------------------------------------
+async function load(promise, push = true) {
+  try {
+    const s = await promise;
+    last = null;
+    setState(s, push);
+  } catch (e) { showError(e.message); }
+}
+function blank(v) { return {variant: v, phase: "movement", units: {}, orders: {}}; }
+
+async function exportRun() {
+  const fmt = document.querySelector('input[name="format"]:checked').value;
+  const rules = [...document.querySelectorAll("#export-rules input:checked")].map((i) => i.value);
+  try {
+    const ans = await api("/api/export", {state, format: fmt, rules, id: $("export-id").value, title: $("export-title").value});
+    $("export-text").value = ans.text;
+    const a = $("export-download");
+    a.href = URL.createObjectURL(new Blob([ans.text], {type: "text/plain"}));
+    a.download = fmt === "case" ? `${$("export-id").value || "sandbox"}.toml` : "turn.jsonl";
+    a.hidden = false;
+  } catch (e) { $("export-text").value = "error: " + e.message; }
+}
+function exportOpen() {
+  const box = $("export-rules");
+  box.textContent = "";
+  const now = state.rules || variant().default_rules;
+  for (const p of variant().presets) {
+    const cb = el("input", {type: "checkbox", value: p});
+    cb.checked = p === now;
+    box.append(el("label", {}, cb, " " + p + " "));
+  }
+  const meta = state.meta || {};
+  $("export-id").value = meta.id || "";
+  $("export-title").value = meta.title || "";
+  $("export-text").value = "";
+  $("export-download").hidden = true;
+  $("export-dialog").showModal();
+}
+
+async function start() {
+  const [vs, cases] = await Promise.all([api("/api/variants"), api("/api/cases")]);
+  for (const v of vs) { VARIANTS[v.name] = v; $("variant").append(el("option", {value: v.name}, v.name)); }
+  for (const c of cases) $("cases").append(el("option", {value: c.name}, c.title));
+  $("variant").addEventListener("change", () => {
+    const v = $("variant").value;
+    load(VARIANTS[v].board ? api("/api/opening?variant=" + encodeURIComponent(v)) : Promise.resolve(blank(v)));
+  });
+  $("opening").addEventListener("click", () => load(api("/api/opening?variant=" + encodeURIComponent(state.variant || "standard"))));
+  $("clear").addEventListener("click", () => load(Promise.resolve(blank(state.variant || "standard"))));
+  $("load-case").addEventListener("click", () => load(api("/api/case?name=" + encodeURIComponent($("case").value.trim()))));
+  $("case").addEventListener("keydown", (ev) => { if (ev.key === "Enter") $("load-case").click(); });
+  $("paste-open").addEventListener("click", () => $("paste-dialog").showModal());
+  $("paste-load").addEventListener("click", () => load(api("/api/paste", {text: $("paste-text").value})));
+  $("export-open").addEventListener("click", exportOpen);
+  $("export-run").addEventListener("click", exportRun);
+  $("rules").addEventListener("change", () => { state.rules = $("rules").value; changed(); });
+  $("continue").addEventListener("click", () => {
+    if (last && last.next) setState(Object.assign({}, last.next, state.meta ? {meta: {title: state.meta.title}} : {}), true);
+  });
+  $("order-power").addEventListener("change", () => $("order-text").setAttribute("list", "legal-" + $("order-power").value));
+  const addTyped = () => {
+    const text = $("order-text").value.trim();
+    if (!text) return;
+    const field = orderField(), p = $("order-power").value;
+    state[field] = state[field] || {};
+    (state[field][p] = state[field][p] || []).push(text);
+    $("order-text").value = "";
+    changed();
+  };
+  $("order-add").addEventListener("click", addTyped);
+  $("order-text").addEventListener("keydown", (ev) => { if (ev.key === "Enter") addTyped(); });
+  $("map").addEventListener("click", mapClick);
+  document.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListener("change", () => { selection = []; markSelection(); }));
+  $("order-kind").addEventListener("change", () => { selection = []; $("mode-orders").checked = true; markSelection(); });
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { selection = []; markSelection(); } });
+  window.addEventListener("popstate", fromAddress);
+  document.body.dataset.ready = "yes";
+  if (!fromAddress()) await load(api("/api/opening?variant=standard"), false);
+}
+function fromAddress() {
+  const m = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
+  if (!m) return false;
+  try {
+    const s = decodeState(m[1]);
+    if (state && encodeState(state) === m[1]) return true;
+    last = null;
+    setState(s);
+    return true;
+  } catch (e) {
+    showError("the address does not hold a position the sandbox can read");
+    return false;
+  }
+}
+start().catch((e) => showError(e.message));

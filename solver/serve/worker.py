@@ -1,0 +1,130 @@
+"""Where the sandbox's calls run: a worker process, within the command line's limits.
+
+Every call of the page (adjudicate, readings, why, export, ...) runs in a worker process, on its
+main thread, under the command's wall-clock limit (``--time-limit``, :func:`dipsat.limits.deadline`:
+parsing, checking and solving together, as a command's turn), with the request limits
+(``--max-request-bytes``, ``--max-orders``, ``--max-depth``) and the file rules of the command
+line (only bundled map names, and ``--allow-files`` folders).  A call that does not come back a
+few seconds after its limit (stuck where the alarm cannot reach, e.g. inside a solver) has its
+worker killed and replaced: the server keeps answering.  An error of the input comes back as
+its message; a bug as an internal error naming where, never a traceback.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import traceback
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from dipsat.errors import DipsatError
+from dipsat.limits import DEFAULT_LIMITS, Limits
+
+GRACE = 5.0  # seconds past the limit before a worker is killed
+
+
+class CallFailed(Exception):
+    """A call's input was refused (``status`` 400), ran out of time (504), or hit a bug (500)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def _calls() -> dict[str, Callable[..., Any]]:
+    from . import export, legal, sandbox
+
+    return {"adjudicate": sandbox.adjudicate, "readings": sandbox.readings, "why": sandbox.why,
+            "opening": lambda variant, limits: sandbox.opening(variant), "pasted": sandbox.pasted,
+            "state_of_data": sandbox.state_of_data, "variants": lambda limits: sandbox.variants(),
+            "export_case": export.corpus_case, "export_batch": export.batch_line, "legal": legal.legal_orders}
+
+
+def warm_up() -> None:
+    """A worker's first act: import what the calls use (an import cut short by a call's time
+    limit would leave a module half made for the calls after it), and load the standard board."""
+    import dipsat.readings
+    import dipsat.readings_format
+    import dipsat.render
+    import dipsat.research
+    import dipsat.research_games  # noqa: F401
+    from dipsat.variants import find_variant
+
+    from . import export, legal, sandbox  # noqa: F401
+
+    find_variant("standard").map
+
+
+def run_call(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], limits: Limits,
+             allowed: tuple[str, ...]) -> tuple[str, Any]:
+    """One call, in the worker: ``("ok", value)``, ``("refused", message)``, ``("timeout",
+    message)`` or ``("bug", message)``."""
+    from dipsat.files import file_access
+    from dipsat.limits import TurnTimeout, deadline
+
+    try:
+        with file_access(origin=None, allowed=allowed, max_bytes=limits.max_request_bytes), \
+                deadline(limits.turn_time_limit):
+            return "ok", _calls()[name](*args, limits=limits, **kwargs)
+    except TurnTimeout as exc:
+        return "timeout", str(exc)
+    except DipsatError as exc:
+        return "refused", str(exc)
+    except RecursionError:
+        return "refused", f"the input is nested more than {limits.max_depth} levels deep"
+    except Exception as exc:  # a bug: say where, without a traceback
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return "bug", (f"internal error: {type(exc).__name__}: {str(exc)[:300]} (at {Path(where.filename).name}:"
+                       f"{where.lineno}); please report it with the position that caused it")
+
+
+class Runner:
+    """Calls run in a pool of worker processes (``jobs``), each within the limits; a worker that
+    overruns its limit by :data:`GRACE` seconds is killed and the pool made anew."""
+
+    def __init__(self, limits: Limits = DEFAULT_LIMITS, allowed: tuple[str, ...] = (), jobs: int = 1):
+        self.limits = limits
+        self.allowed = allowed
+        self.jobs = jobs
+        self._pool: Optional[Any] = None
+        self._lock = threading.Lock()
+        self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
+
+    def _get_pool(self) -> Any:
+        with self._lock:
+            if self._pool is None:
+                self._pool = self._ctx.Pool(self.jobs, initializer=warm_up)
+            return self._pool
+
+    def start(self) -> None:
+        """Start the workers now (and have them import dipsat), not on the first call."""
+        self.call("variants")
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        pool = self._get_pool()
+        pending = pool.apply_async(run_call, (name, args, kwargs, self.limits, self.allowed))
+        wait = (self.limits.turn_time_limit or 3600.0) + GRACE
+        try:
+            status, value = pending.get(timeout=wait)
+        except multiprocessing.TimeoutError:
+            self._restart(pool)
+            raise CallFailed(f"the call took more than its time limit of {self.limits.turn_time_limit:g} s "
+                             "and was stopped", 504) from None
+        if status == "ok":
+            return value
+        raise CallFailed(value, {"refused": 400, "timeout": 504}.get(status, 500))
+
+    def _restart(self, pool: Any) -> None:
+        with self._lock:
+            if self._pool is pool:
+                self._pool = None
+        pool.terminate()
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.terminate()
+            pool.join()

@@ -1,0 +1,235 @@
+"""The sandbox as a new user meets it, in a real headless Chromium (driven by Playwright): run
+``dipsat serve``, open the address it prints, and
+
+* load the opening, type two orders, see their outcomes and the map change;
+* reproduce DATC 6.F.16 (Pandin's paradox) by clicking: place the six units on an empty board,
+  draw the six orders; see that no resolution is consistent and that the convoy paradox rule
+  decided; switch a reading and see the convoy change; switch to the 1982 rulebook and see its
+  single resolution; export the case for both rulebooks: ``dipsat corpus`` passes it and its
+  expectations are those of ``tests/corpora/datc/6.F.16.toml``;
+* reload the page's address and find the same position (the state lives in the address).
+
+The browser is the system's Chromium (Debian: ``apt-get install chromium``; ``.ci/run`` installs
+it), driven by the ``playwright`` package of the test extra, which downloads no browser of its
+own.  Without a Chromium the tests skip and say so, except under CI (``CI`` set), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dipsat.render import find_browser
+
+ROOT = Path(__file__).resolve().parent.parent
+BROWSER = find_browser()
+WHY_NOT = None
+try:
+    from playwright.sync_api import Page, sync_playwright
+except ImportError:  # pragma: no cover - the test extra has it
+    WHY_NOT = "the playwright package is not installed (pip install '.[test]')"
+if WHY_NOT is None and BROWSER is None:
+    WHY_NOT = "no headless Chromium installed (Debian: apt-get install chromium); .ci/run installs it"
+try:
+    import starlette  # noqa: F401
+    import uvicorn  # noqa: F401
+except ImportError:  # pragma: no cover
+    WHY_NOT = WHY_NOT or "the serve extra is not installed (pip install '.[serve]')"
+
+if WHY_NOT is not None and os.environ.get("CI"):
+    pytest.fail(f"CI must run the sandbox's browser test: {WHY_NOT}", pytrace=False)
+pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    """``dipsat serve --port 0`` running, and the address it printed."""
+    proc = subprocess.Popen([sys.executable, "-m", "dipsat.cli", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert m, f"dipsat serve printed no address: {line!r} {proc.stderr.read() if proc.poll() is not None else ''}"
+        yield m.group(0)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=BROWSER, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, address: str) -> Iterator["Page"]:
+    pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(address)
+    pg.wait_for_selector('body[data-ready="yes"]')
+    settle(pg)
+    yield pg
+    pg.close()
+    assert not errors, f"the page's script failed: {errors}"
+
+
+def settle(pg: "Page") -> None:
+    """Wait until the page has decided the current position (and its readings)."""
+    pg.wait_for_timeout(50)
+    pg.wait_for_selector('body[data-busy="no"]', timeout=60_000)
+
+
+def result_of(pg: "Page", order: str) -> str:
+    row = pg.locator(f'#orders tr[data-order="{order}"]')
+    assert row.count() == 1, f"no row for {order!r}: {pg.inner_text('#orders')}"
+    return str(row.get_attribute("data-result"))
+
+
+def click_unit(pg: "Page", label: str) -> None:
+    pg.locator(f'#map g.unit-token[data-unit="{label}"]').first.click()
+
+
+def click_province(pg: "Page", pid: str) -> None:
+    """A click where the province is drawn (on the unit standing there, if any: as a user would)."""
+    pg.locator(f'#map g.province[data-id="{pid}"]').first.click(force=True)
+
+
+def test_opening_two_typed_orders_are_decided_and_drawn(page: "Page") -> None:
+    pg = page
+    assert pg.locator("#map g.unit-token").count() == 22
+    before = pg.inner_html("#map")
+    pg.select_option("#order-power", "France")
+    for text in ("A Paris - Burgundy", "F Brest - Mid-Atlantic Ocean"):
+        pg.fill("#order-text", text)
+        pg.press("#order-text", "Enter")
+        settle(pg)
+    assert result_of(pg, "A Paris - Burgundy") == "moved"
+    assert result_of(pg, "F Brest - Mid-Atlantic Ocean") == "moved"
+    assert "moves" in pg.inner_text("#orders")  # each order's reason
+    assert pg.inner_html("#map") != before
+    assert pg.locator("#map g.o.move").count() == 2  # the two moves drawn
+    # an illegal order is marked at once with dipsat's message
+    pg.fill("#order-text", "A Marseilles - Munich")
+    pg.press("#order-text", "Enter")
+    settle(pg)
+    assert result_of(pg, "A Marseilles - Munich") == "illegal"
+    assert "does not border" in pg.inner_text("#orders")
+
+
+def test_pandin_by_clicking_paradox_readings_rulebooks_and_export(page: "Page", tmp_path: Path) -> None:
+    pg = page
+    pg.click("#clear")
+    settle(pg)
+    assert pg.locator("#map g.unit-token").count() == 0
+    pg.check("#mode-place")
+    for power, kind, pids in (("England", "F", ("lon", "wal")), ("France", "A", ("bre",)), ("France", "F", ("eng",)),
+                              ("Germany", "F", ("nth", "bel"))):
+        pg.select_option("#place-power", power)
+        pg.select_option("#place-kind", kind)
+        for pid in pids:
+            click_province(pg, pid)
+            settle(pg)
+    assert pg.locator("#map g.unit-token").count() == 6
+    pg.check("#mode-orders")
+    drawn = [("support", ["England: F Lon", "England: F Wal", "England: F Wal"], "eng"),
+             ("move", ["England: F Wal"], "eng"),
+             ("move", ["France: A Bre"], "lon"),
+             ("convoy", ["France: F Eng", "France: A Bre"], "lon"),
+             ("support", ["Germany: F Nth", "Germany: F Bel"], "eng"),
+             ("move", ["Germany: F Bel"], "eng")]
+    for kind, units, dest in drawn:
+        pg.select_option("#order-kind", kind)
+        pg.check("#mode-orders")
+        for label in units[:2]:
+            click_unit(pg, label)
+        click_province(pg, dest)
+        settle(pg)
+    case = tomllib.loads((ROOT / "tests/corpora/datc/6.F.16.toml").read_text(encoding="utf-8"))
+    written = sorted(t for ts in case["orders"].values() for t in ts)
+    rows = sorted(str(r.get_attribute("data-order")) for r in pg.locator("#orders tr:not(.implied)").all())
+    assert rows == written, "the clicked orders are the DATC's, word for word"
+    # no consistent resolution; the convoy paradox rule (Szykman) decided
+    assert pg.get_attribute("#resolution-count", "data-count") == "0"
+    assert pg.locator('#paradox .backup[data-kind="convoy_paradox"]').count() == 1
+    assert "Szykman" in pg.inner_text("#paradox")
+    convoy = "F English Channel Convoys A Brest - London"
+    assert result_of(pg, convoy) == "disrupted"
+    # a reading switched: the convoy is carried out under the 1982 paradox rule
+    pg.locator('#readings button.switch[data-option="convoy_paradox_rule"][data-value="1982"]').click()
+    settle(pg)
+    assert result_of(pg, convoy) == "convoyed"
+    pg.locator('#overrides .chip[data-option="convoy_paradox_rule"] button').click()
+    settle(pg)
+    assert result_of(pg, convoy) == "disrupted"
+    # the 1982 rulebook: a single consistent resolution, no backup rule
+    pg.select_option("#rules", "1982")
+    settle(pg)
+    assert pg.get_attribute("#resolution-count", "data-count") == "1"
+    assert pg.locator('#paradox .backup[data-kind="none"]').count() == 1
+    assert result_of(pg, convoy) == "convoyed"
+    # why, on any order
+    pg.locator(f'#orders tr[data-order="{convoy}"] button.why').click()
+    pg.wait_for_function("document.getElementById('why').textContent.length > 5")
+    assert convoy in pg.inner_text("#why")
+    # export for both rulebooks
+    pg.click("#export-open")
+    pg.check('#export-rules input[value="datc"]')
+    pg.check('#export-rules input[value="1982"]')
+    pg.fill("#export-id", "6.F.16")
+    pg.click("#export-run")
+    pg.wait_for_function("document.getElementById('export-text').value.includes('[[expect]]')")
+    text = pg.input_value("#export-text")
+    out = tmp_path / "pandin.toml"
+    out.write_text(text, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "dipsat.cli", "corpus", str(out)], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert_same_expectations(tomllib.loads(text), case, ["datc", "1982"])
+    # the address holds the position: opened again, the page shows the same orders
+    url = pg.url
+    pg.goto("about:blank")
+    pg.goto(url)
+    pg.wait_for_selector('body[data-ready="yes"]')
+    settle(pg)
+    assert result_of(pg, convoy) == "convoyed" and pg.input_value("#rules") == "1982"
+
+
+def expectation_for(case: dict[str, Any], rules: str) -> dict[str, Any]:
+    hits = [e for e in case["expect"] if rules in e["rules"]]
+    assert len(hits) == 1, f"{rules}: {len(hits)} expectations"
+    return hits[0]
+
+
+def assert_same_expectations(exported: dict[str, Any], datc: dict[str, Any], presets: list[str]) -> None:
+    """The exported expectation of each rulebook says what the DATC case's says: each order's
+    outcome, the units dislodged, the backup rule, the position after (as units)."""
+    from dipsat.variants import find_variant
+
+    v = find_variant("standard")
+
+    def units(table: dict[str, list[str]]) -> list[tuple[str, str, str]]:
+        return sorted((u.power, u.kind, u.location) for p, specs in table.items() for s in specs
+                      for u in v.notation.unit_specs(p, s))
+
+    for rules in presets:
+        got, want = expectation_for(exported, rules), expectation_for(datc, rules)
+        assert got["orders"] == want["orders"], rules
+        assert got.get("dislodged", []) == want.get("dislodged", []), rules
+        assert got.get("backup", "none") == want.get("backup", "none"), rules
+        assert units(got["units_after"]) == units(want["units_after"]), rules
