@@ -94,26 +94,61 @@ def corpus_case(state: Any, presets: Sequence[str], case_id: str = "", title: st
         else:
             groups.append(([label], exp))
     cid = case_id.strip() or str(meta.get("id") or "sandbox")
-    head: dict[str, Any] = {"id": cid, "title": title.strip() or str(meta.get("title") or "a position from the sandbox")}
+    case: dict[str, Any] = {"id": cid, "title": title.strip() or str(meta.get("title") or "a position from the sandbox")}
     for k in ("source", "url"):
         if meta.get(k):
-            head[k] = meta[k]
-    head["variant"] = game.name
+            case[k] = meta[k]
+    case["variant"] = game.name
     notes = str(meta.get("notes") or "").strip()
-    head["notes"] = (notes + "\n\n" if notes else "") + NOTE
-    fields = [k for k in ("phase", "units", "owners", "orders", "retreat_orders", "data") if data.get(k)]
-    lines = [f"{_key(k)} = {_value(v)}" for k, v in head.items()]
+    case["notes"] = (notes + "\n\n" if notes else "") + NOTE
     if board:
-        lines.append(f"phase = {_value(req.phase)}")
-    for k in fields:
-        if k == "phase":
-            continue
-        lines += ["", f"[{k}]"] + [f"{_key(p)} = {_value(v)}" for p, v in data[k].items()]
-    for rules, exp in groups:
-        lines += ["", "[[expect]]", f"rules = {_value(rules)}"]
-        if options:
-            lines.append(f"options = {_value(options)}")
-        for k in ("dislodged", "backup"):
+        case["phase"] = req.phase
+    for k in ("units", "owners", "orders", "retreat_orders"):
+        if data.get(k):
+            case[k] = data[k]
+    # a family's own request fields (a continents map, a Supremacy state) go in [data]
+    own = {k: v for k, v in data.items() if k not in CASE_FIELDS and v not in (None, {}, [])}
+    if own or data.get("data"):
+        case["data"] = {**(data.get("data") or {}), **own}
+    case["expect"] = [{"rules": rules, **({"options": options} if options else {}), **exp} for rules, exp in groups]
+    problems = self_check(case, cid)
+    if problems and any("units_after" in p for p in problems):  # a family whose cases state no position
+        for e in case["expect"]:
+            e.pop("units_after", None)
+        problems = self_check(case, cid)
+    if problems:
+        raise DipsatError("export: the case would not pass 'dipsat corpus': " + "; ".join(problems[:5]))
+    return to_toml(case)
+
+
+CASE_FIELDS = {"variant", "rules", "options", "phase", "year", "season", "units", "owners", "orders", "retreat_orders",
+               "data"}
+
+
+def self_check(case: dict[str, Any], where: str) -> list[str]:
+    """The problems ``dipsat corpus`` would find running the case (none: it passes)."""
+    from pydantic import ValidationError
+
+    from dipsat.api import describe_validation
+    from dipsat.corpus import CorpusCase, run_expectation, runs_of
+
+    try:
+        model = CorpusCase.model_validate(case)
+    except ValidationError as exc:
+        return [describe_validation(exc)]
+    return [f"{rules}: {p}" for rules, exp in runs_of(model) for p in run_expectation(model, rules, exp, where).problems]
+
+
+def to_toml(case: dict[str, Any]) -> str:
+    """A case as TOML, written as the corpus's own cases are: its fields, its tables, then each
+    expectation."""
+    lines = [f"{_key(k)} = {_value(v)}" for k, v in case.items() if not isinstance(v, (dict, list)) or k == "notes"]
+    for k in ("units", "owners", "orders", "retreat_orders", "data"):
+        if k in case:
+            lines += ["", f"[{k}]"] + [f"{_key(p)} = {_value(v)}" for p, v in case[k].items()]
+    for exp in case["expect"]:
+        lines += ["", "[[expect]]", f"rules = {_value(exp['rules'])}"]
+        for k in ("options", "dislodged", "backup"):
             if k in exp:
                 lines.append(f"{k} = {_value(exp[k])}")
         for k in ("orders", "retreats", "units_after"):
