@@ -33,7 +33,7 @@ BASE = "http://127.0.0.1"
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     mine = tmp_path_factory.mktemp("named") / "mine.toml"
     mine.write_text('variant = "standard"\n[units]\nFrance = ["A Paris"]\n[orders]\nFrance = ["A Paris - Picardy"]\n')
-    runner = Runner(Limits(max_orders=60))
+    runner = Runner(Limits(max_orders=200))
     with TestClient(make_app(runner, Library([str(mine)])), base_url=BASE) as c:
         c.named = str(mine)  # type: ignore[attr-defined]
         yield c
@@ -87,6 +87,21 @@ def test_cases_by_name_bundled_and_named_on_the_command_line(client: TestClient)
     assert state["meta"]["title"] == "Pandin's paradox" and "expect" not in state
     mine = client.get("/api/case", params={"name": client.named}).json()  # type: ignore[attr-defined]
     assert mine["orders"] == {"France": ["A Paris - Picardy"]}
+
+
+def test_a_saved_games_phases_load_one_by_one(client: TestClient) -> None:
+    last = client.get("/api/case", params={"name": "examples/game"}).json()
+    assert last["meta"]["phases"][:3] == ["S1901M", "F1901M", "W1901A"] and last["meta"]["phase"] == "W1902A"
+    assert last["phase"] == "adjustment" and last["orders"]["Russia"] == ["Build A Mos"]
+    fall = client.get("/api/case", params={"name": "examples/game@F1901M"}).json()
+    assert (fall["phase"], fall["season"], fall["year"]) == ("movement", "fall", 1901)
+    assert "A Bur" in fall["units"]["France"] and fall["orders"]["France"] == ["F Mao - Por", "A Bur - Bel", "A Spa H"]
+    res = post(client, "/api/adjudicate", {"state": fall})
+    assert outcome(res, "A Bur - Bel")["result"] == "moved" and res["next"]["phase"] == "adjustment"
+    retreat = client.get("/api/case", params={"name": "examples/game", "phase": "S1902R"}).json()
+    assert retreat["phase"] == "retreat" and retreat["retreat_orders"] and retreat["orders"]
+    r = client.get("/api/case", params={"name": "examples/game@X1999M"})
+    assert r.status_code == 400 and "its phases: S1901M" in r.json()["error"]
 
 
 def test_no_endpoint_reads_a_path(client: TestClient) -> None:
@@ -235,11 +250,11 @@ def test_completion_lists_each_units_orders(client: TestClient) -> None:
 
 
 def test_request_limits_apply_to_every_call(client: TestClient) -> None:
-    big = {"state": {"variant": "standard", "units": {"France": ["A Par"] * 61}}}
+    big = {"state": {"variant": "standard", "units": {"France": ["A Par"] * 201}}}
     res = post(client, "/api/adjudicate", big)
-    assert "the limit is 60" in res["error"]
+    assert "the limit is 200" in res["error"]
     r = client.post("/api/readings", json=big)
-    assert r.status_code == 400 and "the limit is 60" in r.json()["error"]
+    assert r.status_code == 400 and "the limit is 200" in r.json()["error"]
     huge = client.post("/api/adjudicate", content=b'{"state": "' + b"x" * (1 << 20) + b'"}',
                        headers={"content-type": "application/json"})
     assert huge.status_code == 413 and "limit" in huge.json()["error"]

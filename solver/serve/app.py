@@ -3,7 +3,7 @@
     GET  /                      the page (static/index.html; its script and style beside it)
     GET  /api/variants          the variants, their powers, unit kinds, presets and options
     GET  /api/cases             the cases a page may load by name (:mod:`dipsat.serve.library`)
-    GET  /api/case?name=6.F.16  one case as a state
+    GET  /api/case?name=6.F.16  one case as a state (a saved game's phase: name=examples/game@F1901M)
     GET  /api/opening?variant=  a board's opening as a state
     POST /api/paste             {"text": TOML or JSON} -> a state
     POST /api/adjudicate        {"state"} -> outcomes, picture, resolutions, the next phase's state
@@ -94,8 +94,8 @@ def make_app(runner: Runner, library: Library, hosts: tuple[str, ...] = ("127.0.
 
     async def case(request: Request) -> Any:
         name = request.query_params.get("name", "")
-        data, entry = await run_in_threadpool(library.load, name)
-        return await call("state_of_data", data, entry.name)
+        data, entry, phase = await run_in_threadpool(library.load, name)
+        return await call("state_of_data", data, entry.name, phase=request.query_params.get("phase") or phase)
 
     async def opening(request: Request) -> Any:
         return await call("opening", request.query_params.get("variant", "standard"))

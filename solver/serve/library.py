@@ -74,10 +74,13 @@ class Library:
             if strict:
                 raise
             return
-        if not isinstance(data, dict) or "phases" in data or data.get("phase") == "game":
+        if not isinstance(data, dict) or data.get("phase") == "game":
             if strict:
-                raise DipsatError(f"{path}: a whole game (several phases); the sandbox takes one phase")
+                raise DipsatError(f"{path}: a corpus case of several phases; the sandbox takes one phase "
+                                  "(a saved game's phases load one by one)")
             return
+        if "phases" in data:
+            group = "games" if group != "command line" else group
         title = f"{data.get('id', '')} {data.get('title', '')}".strip()
         if group == "datc" and isinstance(data.get("id"), str):
             name = data["id"]  # 6.F.16, as the DATC numbers it (the file is 6.F.16.toml, or 6.A.01.toml)
@@ -91,11 +94,15 @@ class Library:
     def listing(self) -> list[dict[str, str]]:
         return [{"name": e.name, "title": e.title, "variant": e.variant, "group": e.group} for e in self.entries.values()]
 
-    def load(self, name: str) -> tuple[Any, Entry]:
-        """The data of the case called ``name`` (read now, within the limits)."""
+    def load(self, name: str) -> tuple[Any, Entry, Optional[str]]:
+        """The data of the case called ``name`` (read now, within the limits), and the phase it
+        names (a saved game's: ``examples/game@F1901M``)."""
+        phase = None
+        if isinstance(name, str) and name.strip() not in self.entries and "@" in name:
+            name, _, phase = name.strip().rpartition("@")
         entry = self.entries.get(name.strip()) if isinstance(name, str) else None
         if entry is None:
             near = [n for n in self.entries if isinstance(name, str) and name.strip().lower() in n.lower()][:8]
             raise InputFileError(f"no case called {name!r}" + (f"; did you mean: {', '.join(near)}" if near else
                                                                " (the DATC by number, e.g. 6.F.16; others as corpus/file)"))
-        return self._read(entry.path), entry
+        return self._read(entry.path), entry, phase

@@ -107,12 +107,15 @@ def pasted(text: str, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
     return state_of_data(data, "the pasted text", limits)
 
 
-def state_of_data(data: Any, where: str, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
-    """A file's or a case's data as a page's state, checked as the file would be."""
+def state_of_data(data: Any, where: str, limits: Limits = DEFAULT_LIMITS, phase: Optional[str] = None) -> dict[str, Any]:
+    """A file's or a case's data as a page's state, checked as the file would be (a board's
+    saved game: the position and orders of its phase ``phase``, by default the last)."""
     if not isinstance(data, dict):
         raise DipsatError(f"{where}: expected a table of fields, got {type(data).__name__}")
-    if "phases" in data or data.get("phase") == "game":
-        raise DipsatError(f"{where}: a whole game (several phases); the sandbox takes one phase: "
+    if "phases" in data:
+        return saved_game_phase(data, where, phase, limits)
+    if data.get("phase") == "game":
+        raise DipsatError(f"{where}: a corpus case of several phases; the sandbox takes one phase: "
                           "paste the position and orders of the phase you want")
     meta_keys = ("id", "title", "source", "url", "notes")
     meta = {k: data[k] for k in meta_keys if isinstance(data.get(k), str)}
@@ -124,6 +127,64 @@ def state_of_data(data: Any, where: str, limits: Limits = DEFAULT_LIMITS) -> dic
     if meta:
         state["meta"] = meta
     return state
+
+
+def saved_game_phase(data: dict[str, Any], where: str, phase: Optional[str], limits: Limits) -> dict[str, Any]:
+    """The state of one phase of a board's saved game (``dipsat play``'s file): the game replayed
+    up to it, its position and its orders (a retreat phase: the movement's too); ``meta.phases``
+    names every phase, ``meta.phase`` this one."""
+    from dataclasses import replace
+
+    from dipsat.api import describe_validation
+    from dipsat.game import SavedGame, replay
+    from pydantic import ValidationError
+
+    game = find_game(variant_of(data))
+    if not is_board(game):
+        raise DipsatError(f"{where}: a saved game of {game.name}; the sandbox loads the saved games of a Diplomacy board")
+    try:
+        saved = SavedGame.model_validate(data)
+    except ValidationError as exc:
+        raise DipsatError(f"{where}: {describe_validation(exc)}") from None
+    # the whole call is under the command's time limit already: no second alarm per phase
+    played = replay(saved, check=False, limits=replace(limits, turn_time_limit=None), where=f"{where}: phases")
+    names = [r.name for r in played.history]
+    if not names:
+        raise DipsatError(f"{where}: the game has no phases")
+    want = (phase or names[-1]).strip().upper()
+    if want not in names:
+        raise DipsatError(f"{where}: no phase {phase!r}; its phases: {', '.join(names)}")
+    i = names.index(want)
+    rec = played.history[i]
+    kind = {"M": "movement", "R": "retreat", "A": "adjustment", "P": "placement"}.get(want[-1], "movement")
+    first = played.history[i - 1] if kind == "retreat" and i > 0 else rec
+    before = first.result.position
+    variant = played.variant
+    state: dict[str, Any] = {"variant": variant.name, "phase": kind, "units": _units_of(before)}
+    owners: dict[str, list[str]] = {}
+    for pid, power in sorted(before.owners.items()):
+        owners.setdefault(power, []).append(variant.map.provinces[pid].name)
+    if owners:
+        state["owners"] = owners
+    if saved.rules:
+        state["rules"] = saved.rules
+    if saved.options:
+        state["options"] = dict(saved.options)
+    if kind == "retreat":
+        state |= {"orders": saved.phases[i - 1].orders, "retreat_orders": saved.phases[i].orders}
+    else:
+        state["orders"] = saved.phases[i].orders
+    if before.year is not None and before.season is not None and kind != "retreat":
+        state |= {"year": before.year, "season": before.season}
+    state["meta"] = {"title": f"{where}, {want}", "phases": names, "phase": want, "game": where}
+    return state
+
+
+def _units_of(pos: Any) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for u in pos.units:
+        out.setdefault(u.power, []).append(u.short())
+    return out
 
 
 # -- adjudication ---------------------------------------------------------------------------------

@@ -137,6 +137,12 @@ function renderState() {
   const when = [state.season, state.year].filter((x) => x !== undefined && x !== null).join(" ");
   $("phase").textContent = `${state.variant || "standard"} — ${state.phase || "movement"}${when ? " — " + when : ""}` +
     (state.meta && state.meta.title ? ` — ${state.meta.title}` : "");
+  const phases = (state.meta && state.meta.phases) || [];
+  const gp = $("game-phase");
+  gp.hidden = !phases.length;
+  gp.textContent = "";
+  for (const p of phases) gp.append(el("option", {value: p}, p));
+  if (phases.length) gp.value = state.meta.phase;
   renderUnits();
   renderOrders();
 }
@@ -410,6 +416,8 @@ async function start() {
   $("paste-open").addEventListener("click", () => $("paste-dialog").showModal());
   $("paste-load").addEventListener("click", () => load(api("/api/paste", {text: $("paste-text").value})));
   $("export-open").addEventListener("click", exportOpen);
+  $("game-phase").addEventListener("change", () => load(api("/api/case?name=" + encodeURIComponent(state.meta.game) +
+    "&phase=" + encodeURIComponent($("game-phase").value))));
   $("export-run").addEventListener("click", exportRun);
   $("rules").addEventListener("change", () => { state.rules = $("rules").value; changed(); });
   $("continue").addEventListener("click", () => {
