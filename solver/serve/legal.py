@@ -4,8 +4,9 @@ support, and a fleet's convoys of the armies on the coasts of its sea), in the v
 words.  A list to choose from, not a judgement: dipsat adjudicates whatever is written, and says
 why an order is illegal.
 
-This is the sandbox's own small adapter over the map (a unit's neighbours); the public legal-
-orders API of issue 28 replaces it when it lands.
+Where dipsat has its public legal-orders API (``dipsat.legal_orders``, issue 28: every order the
+binder accepts, convoy routes included, every phase), the lists are its own; until then, this
+module's small adapter over the map (a unit's neighbours) gives the common ones.
 """
 
 from __future__ import annotations
@@ -23,7 +24,15 @@ def legal_orders(state: Any, limits: Limits = DEFAULT_LIMITS) -> dict[str, dict[
     """``{power: {unit: [order, ...]}}`` for a board's movement phase (other phases and
     families: no list)."""
     game, req, _ = read_state(state, limits)
-    if not is_board(game) or req.phase != "movement":
+    if not is_board(game):
+        return {}
+    import dipsat
+
+    public = getattr(dipsat, "legal_orders", None) if "legal_orders" in getattr(dipsat, "__all__", ()) else None
+    if public is not None:
+        found: dict[str, dict[str, list[str]]] = public(req)
+        return found
+    if req.phase != "movement":
         return {}
     from dipsat.api import build_position
 
