@@ -233,3 +233,47 @@ def assert_same_expectations(exported: dict[str, Any], datc: dict[str, Any], pre
         assert got.get("dislodged", []) == want.get("dislodged", []), rules
         assert got.get("backup", "none") == want.get("backup", "none"), rules
         assert units(got["units_after"]) == units(want["units_after"]), rules
+
+
+FALL = """variant = "standard"
+year = 1901
+season = "fall"
+[units]
+Germany = ["A Munich", "A Ruhr"]
+France = ["A Burgundy"]
+[owners]
+Germany = ["Munich", "Berlin", "Kiel"]
+France = ["Paris", "Brest", "Marseilles"]
+[orders]
+Germany = ["A Munich - Burgundy", "A Ruhr Supports A Munich - Burgundy"]
+"""
+
+
+def test_a_pasted_fall_continues_to_retreats_and_adjustments_by_clicking(page: "Page") -> None:
+    pg = page
+    pg.click("#paste-open")
+    pg.fill("#paste-text", FALL)
+    pg.click("#paste-load")
+    settle(pg)
+    assert result_of(pg, "A Munich - Burgundy") == "moved"
+    assert pg.locator("#map g.unit-token.dislodged").count() == 1
+    pg.click("#continue")
+    settle(pg)
+    assert "retreat" in pg.inner_text("#phase")
+    pg.select_option("#order-kind", "move")
+    click_unit(pg, "France: A Bur")
+    click_province(pg, "par")
+    settle(pg)
+    assert result_of(pg, "A Burgundy - Paris") in ("moved", "retreated")
+    pg.click("#continue")
+    settle(pg)
+    assert "adjustment" in pg.inner_text("#phase") and "winter 1901" in pg.inner_text("#phase")
+    pg.select_option("#place-power", "Germany")
+    pg.select_option("#place-kind", "F")
+    click_province(pg, "kie")
+    settle(pg)
+    assert result_of(pg, "Build F Kiel") == "built"
+    pg.click("#continue")
+    settle(pg)
+    assert "spring 1902" in pg.inner_text("#phase")
+    assert pg.locator('#map g.unit-token[data-unit="Germany: F Kie"]').count() == 1

@@ -300,9 +300,17 @@ function markSelection() {
     convoy: ["Convoy: click the fleet, then the army it carries, then where the army goes.",
       `${selection[0]} convoys: click the army.`, `${selection[0]} convoys ${selection[1]}: click where the army goes.`],
   };
-  $("hint").textContent = mode() === "orders" ? hints[kind][selection.length] || "" :
+  $("hint").textContent = mode() === "orders" && state && state.phase === "adjustment" ?
+    "Adjustments: click a unit to disband it, a home centre to build a unit of the power and kind chosen under Place." :
+    mode() === "orders" ? hints[kind][selection.length] || "" :
     mode() === "place" ? "Place: click a province (or coast) to put a unit of the chosen power and kind there." :
       "Remove: click a unit to take it off the board.";
+}
+function addOrder(power, text) {
+  const field = orderField();
+  state[field] = state[field] || {};
+  (state[field][power] = state[field][power] || []).push(text);
+  changed();
 }
 function setOrder(power, unitLabel, text) {
   const field = orderField();
@@ -310,12 +318,17 @@ function setOrder(power, unitLabel, text) {
   const table = state[field];
   const mine = unitWords(unitLabel).toLowerCase();
   const list = table[power] = table[power] || [];
-  const i = list.findIndex((t) => t.toLowerCase().startsWith(mine + " ") || t.toLowerCase() === mine);
+  const i = list.findIndex((t) => { t = t.toLowerCase().replace(/^disband /, ""); return t.startsWith(mine + " ") || t === mine; });
   if (i >= 0) list[i] = text; else list.push(text);
   changed();
 }
 function orderClick(target) {
   if (!target) { selection = []; markSelection(); return; }
+  if (state.phase === "adjustment") {  // a unit: it disbands; a place: a build of the chosen power and kind
+    if (target.unit) setOrder(parseLabel(target.unit).power, target.unit, `Disband ${unitWords(target.unit)}`);
+    else addOrder($("place-power").value, `Build ${$("place-kind").value} ${place(target.loc)}`);
+    return;
+  }
   const kind = orderKind();
   const where = target.unit ? parseLabel(target.unit).loc : target.loc;
   if (selection.length === 0) {
