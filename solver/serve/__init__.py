@@ -59,7 +59,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from .app import make_app
     from .library import Library
-    from .worker import Runner
+    from .worker import CallFailed, Runner
 
     if not 0 <= args.port <= 65535:
         raise DipsatError(f"--port {args.port}: not a port number (0 to 65535)")
@@ -76,7 +76,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sock = _listen(args.host, args.port)
     config = uvicorn.Config(app, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
-    runner.start()
+    try:
+        runner.start()
+    except CallFailed as exc:
+        runner.close()
+        sock.close()
+        raise DipsatError(f"the worker process did not start: {exc.message}") from None
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"dipsat sandbox: http://{host}:{port}/  ({len(library.entries)} cases by name; Ctrl-C stops it)", flush=True)

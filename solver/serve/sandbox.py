@@ -58,7 +58,7 @@ def variants() -> list[dict[str, Any]]:
         for name, f in model.model_fields.items():
             values = option_values(f.annotation)
             if name != "name" and values:
-                options.append({"name": name, "values": [str(v) for v in values], "default": _text(f.default),
+                options.append({"name": name, "values": [_text(v) for v in values], "default": _text(f.default),
                                 "help": f.description or ""})
         entry: dict[str, Any] = {"name": record.name, "description": getattr(record, "description", ""),
                                  "board": isinstance(record, Variant), "options": options}
@@ -66,7 +66,9 @@ def variants() -> list[dict[str, Any]]:
             m = record.map
             places = {pid: p.name for pid, p in m.provinces.items()}
             places |= {cid: f"{m.provinces[c.province].name}({cid.split('/')[-1]})" for cid, c in m.coasts.items()}
+            values = {p: {o["name"]: _text(getattr(record.rules(p), o["name"], None)) for o in options} for p in PRESETS}
             entry |= {"powers": list(record.map.powers), "unit_kinds": list(record.unit_kinds), "places": places,
+                      "preset_values": values,
                       "presets": list(PRESETS), "default_rules": record.default_rules or "datc"}
         else:
             entry |= {"powers": [], "unit_kinds": [], "presets": [], "default_rules": None}

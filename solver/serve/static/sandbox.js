@@ -122,6 +122,7 @@ function renderState() {
     ov.append(el("span", {class: "chip", "data-option": k}, `${k} = ${val}`,
       el("button", {title: "back to the rulebook's value", onclick: () => { delete state.options[k]; changed(); }}, "×")));
   }
+  renderOptions();
   for (const id of ["place-power", "order-power"]) {
     const sel = $(id), keep = sel.value;
     sel.textContent = "";
@@ -145,6 +146,24 @@ function renderState() {
   if (phases.length) gp.value = state.meta.phase;
   renderUnits();
   renderOrders();
+}
+
+function renderOptions() {
+  const v = variant(), box = $("options");
+  box.textContent = "";
+  const base = (v.preset_values || {})[state.rules || v.default_rules] || {};
+  for (const o of v.options || []) {
+    const sel = el("select", {"aria-label": o.name, "data-option": o.name});
+    for (const val of o.values) sel.append(el("option", {value: val}, val));
+    const over = (state.options || {})[o.name];
+    sel.value = over !== undefined ? String(over) : String(base[o.name] ?? o.default);
+    sel.addEventListener("change", () => {
+      state.options = Object.assign({}, state.options);
+      if (sel.value === String(base[o.name])) delete state.options[o.name]; else state.options[o.name] = sel.value;
+      changed();
+    });
+    box.append(el("div", {class: "option", title: o.help}, el("code", {}, o.name), " ", sel));
+  }
 }
 
 function renderUnits() {
