@@ -136,7 +136,8 @@ function renderState() {
   if (v.unit_kinds.includes(keepKind)) kind.value = keepKind;
   $("order-text").setAttribute("list", "legal-" + $("order-power").value);
   const when = [state.season, state.year].filter((x) => x !== undefined && x !== null).join(" ");
-  $("phase").textContent = `${state.variant || "standard"} — ${state.phase || "movement"}${when ? " — " + when : ""}` +
+  const phaseKind = state.phase || (v.board ? "movement" : "");
+  $("phase").textContent = `${state.variant || "standard"}${phaseKind ? " — " + phaseKind : ""}${when ? " — " + when : ""}` +
     (state.meta && state.meta.title ? ` — ${state.meta.title}` : "");
   const phases = (state.meta && state.meta.phases) || [];
   const gp = $("game-phase");
@@ -259,7 +260,7 @@ function renderResult() {
     box.append(el("div", {class: "backup", "data-kind": b.kind},
       `Backup rule — ${b.kind.replace(/_/g, " ")} (${b.resolutions} consistent resolutions): ${b.rule}`));
   }
-  if (r && !((r.backups || []).length)) box.append(el("div", {class: "backup", "data-kind": "none"}, "No backup rule was needed."));
+  if (r && last.board && !((r.backups || []).length)) box.append(el("div", {class: "backup", "data-kind": "none"}, "No backup rule was needed."));
   const btn = $("continue");
   btn.hidden = !last.next;
   if (last.next) btn.textContent = `Continue to the ${last.next.phase}` + (last.next.season && last.next.year ? ` (${last.next.season} ${last.next.year})` : "");
