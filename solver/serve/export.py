@@ -106,7 +106,7 @@ def corpus_case(state: Any, presets: Sequence[str], case_id: str = "", title: st
     for k in ("units", "owners", "orders", "retreat_orders"):
         if data.get(k):
             case[k] = data[k]
-    # a family's own request fields (a continents map, a Supremacy state) go in [data]
+    # a family's own request fields (a map of its own, a state) go in [data]
     own = {k: v for k, v in data.items() if k not in CASE_FIELDS and v not in (None, {}, [])}
     if own or data.get("data"):
         case["data"] = {**(data.get("data") or {}), **own}
