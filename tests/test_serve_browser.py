@@ -146,6 +146,16 @@ def test_pandin_by_clicking_paradox_readings_rulebooks_and_export(page: "Page", 
             click_province(pg, pid)
             settle(pg)
     assert pg.locator("#map g.unit-token").count() == 6
+    pg.select_option("#place-power", "France")
+    pg.select_option("#place-kind", "A")
+    click_province(pg, "pic")  # one too many: placed, then removed by clicking it
+    settle(pg)
+    assert pg.locator('#map g.unit-token[data-unit="France: A Pic"]').count() == 1
+    pg.check("#mode-remove")
+    click_unit(pg, "France: A Pic")
+    settle(pg)
+    assert pg.locator("#map g.unit-token").count() == 6
+    assert "Picardy" not in pg.inner_text("#units")
     pg.check("#mode-orders")
     drawn = [("support", ["England: F Lon", "England: F Wal", "England: F Wal"], "eng"),
              ("move", ["England: F Wal"], "eng"),
