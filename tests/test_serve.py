@@ -20,9 +20,9 @@ pytest.importorskip("httpx", reason="Starlette's test client needs httpx (pip in
 from starlette.testclient import TestClient  # noqa: E402
 
 from dipsat.limits import Limits  # noqa: E402
-from dipsat.serve.app import make_app  # noqa: E402
-from dipsat.serve.library import Library  # noqa: E402
-from dipsat.serve.worker import Runner  # noqa: E402
+from dipsat.face.serve.app import make_app  # noqa: E402
+from dipsat.face.serve.library import Library  # noqa: E402
+from dipsat.face.serve.worker import Runner  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PANDIN = ROOT / "tests/corpora/datc/6.F.16.toml"
@@ -209,7 +209,7 @@ def test_why_of_an_order(client: TestClient) -> None:
 
 
 def test_export_as_a_corpus_case_that_dipsat_corpus_passes(client: TestClient, tmp_path: Path) -> None:
-    from dipsat.corpus import run_corpus
+    from dipsat.io.corpus import run_corpus
 
     out = post(client, "/api/export", {"state": pandin(client), "format": "case", "rules": ["datc", "1971", "1982", "2000"]})
     case = tomllib.loads(out["text"])
@@ -225,7 +225,7 @@ def test_export_as_a_corpus_case_that_dipsat_corpus_passes(client: TestClient, t
 
 def test_export_a_retreat_phase_and_a_batch_line(client: TestClient, tmp_path: Path) -> None:
     from dipsat import adjudicate
-    from dipsat.corpus import run_corpus
+    from dipsat.io.corpus import run_corpus
 
     st = {"variant": "standard", "phase": "retreat", "units": {"Germany": ["A Munich", "A Ruhr"], "France": ["A Burgundy"]},
           "orders": {"Germany": ["A Munich - Burgundy", "A Ruhr Supports A Munich - Burgundy"]},
@@ -292,7 +292,7 @@ def test_the_time_limit_applies_to_every_call() -> None:
 
 
 def test_serve_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from dipsat.cli import main
+    from dipsat.face.cli import main
 
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn fails, as without the extra
     assert main(["serve"]) == 2
@@ -302,7 +302,7 @@ def test_serve_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch, capsy
 def test_serve_refuses_a_missing_file_and_a_port_in_use(capsys: pytest.CaptureFixture[str]) -> None:
     import socket
 
-    from dipsat.cli import main
+    from dipsat.face.cli import main
 
     assert main(["serve", "no/such/file.toml"]) == 2
     assert "no/such/file.toml: no such file or folder" in capsys.readouterr().err

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from dipsat.render import find_browser
+from dipsat.face.render import find_browser
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSER = find_browser()
@@ -52,7 +52,7 @@ pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
     """``dipsat serve --port 0`` running, and the address it printed."""
-    proc = subprocess.Popen([sys.executable, "-m", "dipsat.cli", "serve", "--port", "0"], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "dipsat.face.cli", "serve", "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         assert proc.stdout is not None
@@ -207,7 +207,7 @@ def test_pandin_by_clicking_paradox_readings_rulebooks_and_export(page: "Page", 
     text = pg.input_value("#export-text")
     out = tmp_path / "pandin.toml"
     out.write_text(text, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "dipsat.cli", "corpus", str(out)], capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-m", "dipsat.face.cli", "corpus", str(out)], capture_output=True, text=True,
                          cwd=ROOT, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert_same_expectations(tomllib.loads(text), case, ["datc", "1982"])
@@ -229,7 +229,7 @@ def expectation_for(case: dict[str, Any], rules: str) -> dict[str, Any]:
 def assert_same_expectations(exported: dict[str, Any], datc: dict[str, Any], presets: list[str]) -> None:
     """The exported expectation of each rulebook says what the DATC case's says: each order's
     outcome, the units dislodged, the backup rule, the position after (as units)."""
-    from dipsat.variants import find_variant
+    from dipsat.game.registry import find_variant
 
     v = find_variant("standard")
 

@@ -15,9 +15,9 @@ from typing import Any, Sequence
 
 from dipsat.errors import DipsatError
 from dipsat.limits import DEFAULT_LIMITS, Limits
-from dipsat.protocol import Engine, PhaseResult
+from dipsat.game.protocol import Engine, PhaseResult
 
-from .sandbox import is_board, read_state
+from dipsat.face.serve.sandbox import is_board, read_state
 
 REJECTED = ("invalid", "illegal", "ambiguous")
 NOTE = ("Exported from the dipsat sandbox (dipsat serve): each expectation is dipsat's own result under its "
@@ -129,8 +129,9 @@ def self_check(case: dict[str, Any], where: str) -> list[str]:
     """The problems ``dipsat corpus`` would find running the case (none: it passes)."""
     from pydantic import ValidationError
 
-    from dipsat.api import describe_validation
-    from dipsat.corpus import CorpusCase, run_expectation, runs_of
+    from dipsat.game.request import describe_validation
+    from dipsat.io.cases import CorpusCase
+    from dipsat.io.corpus import run_expectation, runs_of
 
     try:
         model = CorpusCase.model_validate(case)

@@ -1,13 +1,13 @@
 """What the sandbox's page asks, answered without the web: plain functions from a *state* (the
-page's position as JSON) to JSON values.  The web application (:mod:`dipsat.serve.app`) only
-reads requests, runs these in its worker (:mod:`dipsat.serve.worker`, within the limits) and
+page's position as JSON) to JSON values.  The web application (:mod:`dipsat.face.serve.app`) only
+reads requests, runs these in its worker (:mod:`dipsat.face.serve.worker`, within the limits) and
 sends their answers back.
 
 A state is what a request file holds, as JSON: ``variant``, ``rules`` (a preset), ``options``
 (overrides), ``phase``, ``year``, ``season``, ``units``, ``orders``, ``owners``,
 ``retreat_orders`` (a Diplomacy board), or another family's own fields; and ``meta`` (the case's
 ``id``, ``title``, ``notes``, ... when it was loaded from one), which is the page's alone.  Each
-function reads the state through the game protocol (:func:`dipsat.protocol.find_game`), so a
+function reads the state through the game protocol (:func:`dipsat.game.protocol.find_game`), so a
 state is checked as a file is: the same errors, the same limits on units and orders.
 """
 
@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from dipsat.errors import DipsatError
 from dipsat.limits import DEFAULT_LIMITS, Limits, TurnTimeout
-from dipsat.protocol import GameProtocol, PhaseResult, find_game, variant_of
+from dipsat.game.families import find_game, variant_of
+from dipsat.game.protocol import GameProtocol, PhaseResult
 
 if TYPE_CHECKING:
-    from dipsat.board_game import BoardGame
+    from dipsat.game.board_game import BoardGame
 
 WHERE = "the page's position"
 PAGE_ONLY = ("meta",)  # fields of a state that are not the request's
@@ -38,7 +39,7 @@ def read_state(state: Any, limits: Limits = DEFAULT_LIMITS) -> tuple[GameProtoco
 
 
 def is_board(game: GameProtocol) -> bool:
-    from dipsat.board_game import BoardGame
+    from dipsat.game.board_game import BoardGame
 
     return isinstance(game, BoardGame)
 
@@ -46,12 +47,12 @@ def is_board(game: GameProtocol) -> bool:
 def variants() -> list[dict[str, Any]]:
     """Every variant a page offers: its name, whether it is a Diplomacy board, its powers and
     unit kinds (boards), its presets and its rule options with their values."""
-    from dipsat.research import option_values
-    from dipsat.variant import Variant
-    from dipsat.variants import VARIANTS
+    from dipsat.research.research import option_values
+    from dipsat.game.variant import Variant
+    from dipsat.game.registry import all_records
 
     out = []
-    for record in VARIANTS:
+    for record in all_records():
         game = find_game(record.name)
         model = game.options_model()
         options = []
@@ -66,9 +67,9 @@ def variants() -> list[dict[str, Any]]:
             m = record.map
             places = {pid: p.name for pid, p in m.provinces.items()}
             places |= {cid: f"{m.provinces[c.province].name}({cid.split('/')[-1]})" for cid, c in m.coasts.items()}
-            values = {p: {o["name"]: _text(getattr(record.rules(p), o["name"], None)) for o in options} for p in PRESETS}
+            by_preset = {p: {o["name"]: _text(getattr(record.rules(p), o["name"], None)) for o in options} for p in PRESETS}
             entry |= {"powers": list(record.map.powers), "unit_kinds": list(record.unit_kinds), "places": places,
-                      "preset_values": values,
+                      "preset_values": by_preset,
                       "presets": list(PRESETS), "default_rules": record.default_rules or "datc"}
         else:
             entry |= {"powers": [], "unit_kinds": [], "presets": [], "default_rules": None}
@@ -79,8 +80,8 @@ def variants() -> list[dict[str, Any]]:
 def opening(variant: str) -> dict[str, Any]:
     """The state of a board variant's opening: its start position, or (a variant that starts
     with a placement phase) an empty board in that phase."""
-    from dipsat.variants import find_record
-    from dipsat.variant import Variant
+    from dipsat.game.registry import find_record
+    from dipsat.game.variant import Variant
 
     record = find_record(variant)
     if not isinstance(record, Variant):
@@ -137,8 +138,9 @@ def saved_game_phase(data: dict[str, Any], where: str, phase: Optional[str], lim
     names every phase, ``meta.phase`` this one."""
     from dataclasses import replace
 
-    from dipsat.api import describe_validation
-    from dipsat.game import SavedGame, replay
+    from dipsat.game.request import describe_validation
+    from dipsat.game.game import replay
+    from dipsat.game.request import SavedGame
     from pydantic import ValidationError
 
     game = find_game(variant_of(data))
@@ -196,7 +198,7 @@ def adjudicate(state: Any, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
     """The phase adjudicated: every outcome with its reason, culprits and strengths, the
     picture, the backup rules used and (a board's movement) every consistent resolution before
     them, and the state the next phase starts from."""
-    from dipsat.protocol import Engine
+    from dipsat.game.protocol import Engine
 
     try:
         game, req, data = read_state(state, limits)
@@ -219,11 +221,12 @@ def adjudicate(state: Any, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
 def bare_picture(state: Any) -> Optional[str]:
     """A board's picture without orders: the units of the state that can be read, on the map
     (None: the state names no board)."""
-    from dipsat.api import TurnRequest, build_position
+    from dipsat.game.positions import build_position
+    from dipsat.game.request import TurnRequest
     from dipsat.models import Position
-    from dipsat.render import render_svg
-    from dipsat.variant import Variant
-    from dipsat.variants import find_record
+    from dipsat.face.render import render_svg
+    from dipsat.game.variant import Variant
+    from dipsat.game.registry import find_record
 
     try:
         record = find_record(variant_of(state))
@@ -249,7 +252,7 @@ def bare_picture(state: Any) -> Optional[str]:
 def resolutions(req: Any) -> dict[str, Any]:
     """Every consistent resolution of a board's movement before any backup rule, and what each
     paradox rule picks (``dipsat explore``)."""
-    from dipsat.research import explore, format_exploration
+    from dipsat.research.research import explore, format_exploration
 
     ex = explore(req, limit=16)
     return {"count": len(ex.resolutions), "capped": ex.capped, "text": format_exploration(ex)}
@@ -258,7 +261,7 @@ def resolutions(req: Any) -> dict[str, Any]:
 def next_state(game: GameProtocol, state: dict[str, Any], res: PhaseResult) -> Optional[dict[str, Any]]:
     """The state the next phase of a board starts from (retreats after a movement that
     dislodged, adjustments at the end of a year, the next movement), or None."""
-    from dipsat.board_game import BoardGame
+    from dipsat.game.board_game import BoardGame
 
     if not isinstance(game, BoardGame) or res.phase == "placement" and not res.units_after:
         return None
@@ -302,8 +305,8 @@ def readings(state: Any, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
     """Every reading of the rules at once (``dipsat readings``): each order's outcome as
     conditions on the options, and for each option that matters and each of its other values,
     the orders whose outcome it changes from the current reading's."""
-    from dipsat.readings import protocol_readings, turn_readings
-    from dipsat.readings_format import readings_json
+    from dipsat.research.readings import protocol_readings, turn_readings
+    from dipsat.research.readings_format import readings_json
     from dipsat.rules import RuleOptions
 
     game, req, data = read_state(state, limits)
@@ -343,16 +346,16 @@ def req_rules(data: dict[str, Any]) -> Optional[str]:
 
 def why(state: Any, order: str, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
     """What one order's outcome hinges on (``dipsat why``)."""
-    from dipsat.research import format_why
+    from dipsat.research.research import format_why
 
     if not isinstance(order, str) or not order.strip():
         raise DipsatError("why: name an order")
     game, req, _ = read_state(state, limits)
     if is_board(game):
-        from dipsat.research import why as board_why
+        from dipsat.research.research import why as board_why
 
         return {"order": order, "text": format_why(board_why(req, order))}
-    from dipsat.research_games import why_game
+    from dipsat.research.research_games import why_game
 
     return {"order": order, "text": format_why(why_game(game, req, game.options(req), order))}
 

@@ -2,7 +2,7 @@
 
     GET  /                      the page (static/index.html; its script and style beside it)
     GET  /api/variants          the variants, their powers, unit kinds, presets and options
-    GET  /api/cases             the cases a page may load by name (:mod:`dipsat.serve.library`)
+    GET  /api/cases             the cases a page may load by name (:mod:`dipsat.face.serve.library`)
     GET  /api/case?name=6.F.16  one case as a state (a saved game's phase: name=examples/game@F1901M)
     GET  /api/opening?variant=  a board's opening as a state
     POST /api/paste             {"text": TOML or JSON} -> a state
@@ -36,8 +36,8 @@ from starlette.staticfiles import StaticFiles
 from dipsat.errors import DipsatError
 from dipsat.limits import LimitExceeded, Limits, parse_data
 
-from .library import Library
-from .worker import CallFailed, Runner
+from dipsat.face.serve.library import Library
+from dipsat.face.serve.worker import CallFailed, Runner
 
 STATIC = Path(__file__).resolve().parent / "static"
 

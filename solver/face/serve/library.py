@@ -29,9 +29,7 @@ class Entry:
 
 def bundled_folder(which: str) -> Optional[Path]:
     """Where the bundled ``corpora`` or ``examples`` are (None: not shipped with this install)."""
-    import dipsat
-
-    here = Path(dipsat.__file__).resolve().parent
+    here = Path(__file__).resolve().parents[2]  # the package dipsat (solver/ in a source tree)
     source = {"corpora": here.parent / "tests" / "corpora", "examples": here.parent / "examples"}[which]
     for folder in (here / which, source):
         if folder.is_dir():
@@ -87,7 +85,7 @@ class Library:
         self.entries[name] = Entry(name, path, title, str(data.get("variant") or "standard"), group)
 
     def _read(self, path: Path) -> Any:
-        from dipsat.api import read_data_file
+        from dipsat.game.request import read_data_file
 
         return read_data_file(path, self.limits)
 

@@ -34,7 +34,7 @@ class CallFailed(Exception):
 
 
 def _calls() -> dict[str, Callable[..., Any]]:
-    from . import export, legal, sandbox
+    from dipsat.face.serve import export, legal, sandbox
 
     return {"adjudicate": sandbox.adjudicate, "readings": sandbox.readings, "why": sandbox.why,
             "opening": lambda variant, limits: sandbox.opening(variant), "pasted": sandbox.pasted,
@@ -45,14 +45,14 @@ def _calls() -> dict[str, Callable[..., Any]]:
 def warm_up() -> None:
     """A worker's first act: import what the calls use (an import cut short by a call's time
     limit would leave a module half made for the calls after it), and load the standard board."""
-    import dipsat.readings
-    import dipsat.readings_format
-    import dipsat.render
-    import dipsat.research
-    import dipsat.research_games  # noqa: F401
-    from dipsat.variants import find_variant
+    import dipsat.research.readings
+    import dipsat.research.readings_format
+    import dipsat.face.render
+    import dipsat.research.research
+    import dipsat.research.research_games  # noqa: F401
+    from dipsat.game.registry import find_variant
 
-    from . import export, legal, sandbox  # noqa: F401
+    from dipsat.face.serve import export, legal, sandbox  # noqa: F401
 
     find_variant("standard").map
 
@@ -61,7 +61,7 @@ def run_call(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], limits: L
              allowed: tuple[str, ...]) -> tuple[str, Any]:
     """One call, in the worker: ``("ok", value)``, ``("refused", message)``, ``("timeout",
     message)`` or ``("bug", message)``."""
-    from dipsat.files import file_access
+    from dipsat.io.files import file_access
     from dipsat.limits import TurnTimeout, deadline
 
     try:

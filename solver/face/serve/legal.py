@@ -4,7 +4,7 @@ support, and a fleet's convoys of the armies on the coasts of its sea), in the v
 words.  A list to choose from, not a judgement: dipsat adjudicates whatever is written, and says
 why an order is illegal.
 
-Where dipsat has its public legal-orders API (``dipsat.legal_orders``, issue 28: every order the
+Where dipsat has its public legal-orders API (``dipsat.io.legal.legal_orders``, issue 28: every order the
 binder accepts, convoy routes included, every phase), the lists are its own; until then, this
 module's small adapter over the map (a unit's neighbours) gives the common ones.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 from dipsat.limits import DEFAULT_LIMITS, Limits
 
-from .sandbox import is_board, read_state
+from dipsat.face.serve.sandbox import is_board, read_state
 
 MOST = 400  # orders listed per unit at most (a stacked board's supports grow fast)
 
@@ -26,15 +26,18 @@ def legal_orders(state: Any, limits: Limits = DEFAULT_LIMITS) -> dict[str, dict[
     game, req, _ = read_state(state, limits)
     if not is_board(game):
         return {}
-    import dipsat
+    from importlib import import_module
 
-    public = getattr(dipsat, "legal_orders", None) if "legal_orders" in getattr(dipsat, "__all__", ()) else None
+    try:  # issue 28's module, where this dipsat has it
+        public = getattr(import_module("dipsat.io.legal"), "legal_orders", None)
+    except ImportError:
+        public = None
     if public is not None:
         found: dict[str, dict[str, list[str]]] = public(req)
         return found
     if req.phase != "movement":
         return {}
-    from dipsat.api import build_position
+    from dipsat.game.positions import build_position
 
     variant = game.variant  # type: ignore[attr-defined]
     m = variant.map

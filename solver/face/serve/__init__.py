@@ -55,17 +55,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
     except ImportError:
         raise DipsatError(MISSING) from None
-    from dipsat.cli import _limits
+    from dipsat.face.cli_phase import limits_of
 
-    from .app import make_app
-    from .library import Library
-    from .worker import CallFailed, Runner
+    from dipsat.face.serve.app import make_app
+    from dipsat.face.serve.library import Library
+    from dipsat.face.serve.worker import CallFailed, Runner
 
     if not 0 <= args.port <= 65535:
         raise DipsatError(f"--port {args.port}: not a port number (0 to 65535)")
     if args.jobs < 1:
         raise DipsatError(f"--jobs {args.jobs}: at least 1")
-    limits = _limits(args)
+    limits = limits_of(args)
     library = Library(args.files, limits=limits)
     runner = Runner(limits, tuple(args.allow_files or ()), jobs=args.jobs)
     hosts: tuple[str, ...] = ("127.0.0.1", "localhost", args.host)
