@@ -7,7 +7,7 @@ A state is what a request file holds, as JSON: ``variant``, ``rules`` (a preset)
 (overrides), ``phase``, ``year``, ``season``, ``units``, ``orders``, ``owners``,
 ``retreat_orders`` (a Diplomacy board), or another family's own fields; and ``meta`` (the case's
 ``id``, ``title``, ``notes``, ... when it was loaded from one), which is the page's alone.  Each
-function reads the state through the game protocol (:func:`dipsat.game.protocol.find_game`), so a
+function reads the state through the game protocol (:func:`dipsat.game.families.find_game`), so a
 state is checked as a file is: the same errors, the same limits on units and orders.
 """
 
