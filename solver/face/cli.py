@@ -163,6 +163,9 @@ EXAMPLES = {
     "rules": """dipsat rules
   dipsat rules 1982
   dipsat rules VARIANT     (a variant's own options and fixed readings)""",
+    "serve": """dipsat serve      (then open the address it prints: http://127.0.0.1:8765/)
+  dipsat serve mycases/ --port 9000     (your own case files too, loadable by name)
+  dipsat serve --time-limit 5 --max-orders 500""",
     "schema": """dipsat schema turn > turn.schema.json
   dipsat schema result
   dipsat schema readings""",
@@ -333,9 +336,9 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
                         "(coverage --json)")
     s.set_defaults(func=cmd_schema)
 
-    sv = sub.add_parser("serve", help="the sandbox: a local web page to set up a position, write orders and watch "
-                        "dipsat decide (needs the extra dipsat[serve])")
-    from .serve import configure
+    sv = _command(sub, "serve", "the sandbox: a local web page to set up a position, write orders and watch dipsat "
+                  "decide (needs the extra dipsat[serve])")
+    from dipsat.face.serve import configure
 
     configure(sv)
     _limit_arguments(sv)
@@ -357,7 +360,7 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import cmd_serve
+    from dipsat.face.serve import cmd_serve
 
     return cmd_serve(args)
 
