@@ -43,13 +43,14 @@ def _calls() -> dict[str, Callable[..., Any]]:
 
 
 def warm_up() -> None:
-    """A worker's first act: import what the calls use (an import cut short by a call's time
-    limit would leave a module half made for the calls after it), and load the standard board."""
+    """A worker's first act: import what the calls use and load the standard board, before any
+    call's clock runs (a call's time limit then measures its own work)."""
     import dipsat.research.readings
     import dipsat.research.readings_format
     import dipsat.face.render
     import dipsat.research.research
-    import dipsat.research.research_games  # noqa: F401
+    import dipsat.research.research_games
+    import dipsat.game.legal  # noqa: F401
     from dipsat.game.registry import find_variant
 
     from dipsat.face.serve import export, legal, sandbox  # noqa: F401
