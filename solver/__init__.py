@@ -21,9 +21,20 @@ first use (importing dipsat stays cheap).
     ['moved']
 """
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from dipsat import seams as _seams
+
+if TYPE_CHECKING:  # a type checker sees the public API's real types, re-exported (at run time: imported on first use)
+    from dipsat.errors import DipsatError as DipsatError
+    from dipsat.game.api import TurnRequest as TurnRequest, adjudicate as adjudicate
+    from dipsat.game.api import load_request as load_request, result_to_json as result_to_json
+    from dipsat.game.game import Game as Game
+    from dipsat.game.legal import legal_orders as legal_orders
+    from dipsat.game.registry import find_variant as find_variant
+    from dipsat.io.corpus import load_case as load_case, run_corpus as run_corpus
+    from dipsat.research.research import compare as compare, explore as explore, why as why
+    from dipsat.rules import RuleOptions as RuleOptions, preset as preset
 
 _API = {
     "adjudicate": "dipsat.game.api",

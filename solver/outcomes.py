@@ -10,28 +10,12 @@ movement phase's result is a :class:`MovementResult`.  Everything is a frozen py
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import (
-    Annotated,
-    Any,
-    ClassVar,
-    Literal,
-    Optional,
-    TypeVar,
-    Union,
-    get_args,
-)
+from typing import Annotated, Any, ClassVar, Literal, Optional, TypeVar, Union, get_args
 
 from pydantic import Field, SerializeAsAny, field_validator
 
-from dipsat.models import (
-    Drawable,
-    Frozen,
-    Order,
-    Position,
-    Rejected,
-    VariantRecord,
-    construct_frozen,
-)
+from dipsat.models import (Drawable, Frozen, Order, Position, Rejected, Unit, VariantRecord, construct_frozen,
+                           dislodged_units)
 from dipsat.rules import RuleOptions
 
 # -- outcomes --------------------------------------------------------------------------------
@@ -166,6 +150,11 @@ def detail_from(data: object) -> Detail:
     return cls.model_validate(data)
 
 
+# every outcome kind (the closed union below; a variant's own facts are its details)
+OutcomeKind = Literal["moved", "bounced", "no_path", "held", "dislodged", "given", "cut", "void", "convoyed",
+                      "disrupted", "partial", "built", "disbanded", "waived", "invalid", "illegal", "ambiguous", "duplicate"]
+
+
 class Outcome(Frozen):
     """What happened to one order: the base of a discriminated union of outcome kinds (the
     ``kind`` tag: :class:`Moved`, :class:`Bounced`, :class:`NoPath`, :class:`Held`,
@@ -175,7 +164,7 @@ class Outcome(Frozen):
     words (:attr:`reason`) are rendered from the typed values.  ``succeeded`` is derived from
     the kind."""
 
-    kind: str
+    kind: OutcomeKind
     power: str
     text: str  # the order as written (or the implied hold)
     unit: Optional[int] = None
@@ -193,9 +182,12 @@ class Outcome(Frozen):
         return tuple(detail_from(d) for d in v) if isinstance(v, (list, tuple)) else v
 
     @property
-    def result(self) -> str:
+    def result(self) -> OutcomeKind:
         """The kind (the name results have in JSON, corpora and ``compare``)."""
         return self.kind
+
+    def __str__(self) -> str:
+        return f"{self.power}: {self.text}: {self.kind} — {self.reason}"
 
     @property
     def succeeded(self) -> bool:
@@ -584,3 +576,13 @@ class MovementResult(Drawable, Frozen):
     # False: adjudicated without explanations (outcome kinds and culprits only; no strength
     # terms, and the JSON output leaves out reasons): see ``adjudicate(..., explain=False)``
     explained: bool = True
+
+    @property
+    def dislodged_units(self) -> tuple[Unit, ...]:
+        """The units dislodged (``dislodged`` holds their indices in ``position``)."""
+        return tuple(u for _, u in dislodged_units(self.position, self.dislodged))
+
+    def __str__(self) -> str:
+        """Each order's outcome and why, the units dislodged and the position after."""
+        lines = [str(o) for o in self.outcomes] + [f"dislodged: {u.label()}" for u in self.dislodged_units]
+        return "\n".join(lines + ["after: " + ", ".join(u.label() for u in self.after.units)])

@@ -25,6 +25,19 @@ class RuleError(DipsatError):
 
 
 class RuleOptions(BaseModel):
+    """The rule options of a run: one field per reading the rules leave open (the DATC's issues
+    4.A-4.E, civil disorder, ...), ``name`` the preset they came from.  Frozen: :meth:`with_`
+    gives a copy with some changed.  Get one with :func:`preset` (``datc``, ``1971``, ``1982``,
+    ``2000``, ``dptg``) or a variant's ``rules(...)``; a variant's options model extends this one.
+    ``dipsat rules`` lists every field with its default and values.
+
+        >>> from dipsat import preset
+        >>> preset("1982").convoy_paradox_rule
+        '1982'
+        >>> preset("datc").with_(convoy_paradox_rule="all_hold").convoy_paradox_rule
+        'all_hold'
+    """
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str = "datc"

@@ -122,3 +122,38 @@ if __name__ == "__main__":
         code, text = run_mypy(build_package(Path(tmp)))
     print(text, end="")
     sys.exit(code)
+
+
+USER_SCRIPT = '''
+from typing import assert_type
+
+from dipsat import Game, RuleOptions, adjudicate, legal_orders, preset
+from dipsat.outcomes import MovementResult, Outcome, OutcomeKind
+
+res = adjudicate({"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}})
+for o in res.outcomes:
+    print(o.power, o.text, o.result, o.reason, o.succeeded)
+if isinstance(res, MovementResult):
+    assert_type(res.outcomes[0], Outcome)
+    assert_type(res.outcomes[0].result, OutcomeKind)
+    print([u.power for u in res.dislodged_units])
+assert_type(legal_orders({"units": {"France": ["A Par"]}}), dict[str, dict[str, list[str]]])
+assert_type(preset("1982"), RuleOptions)
+game = Game("standard")
+assert_type(game.phase_name, str)
+res.no_such_field  # the one error: results are typed, not Any
+'''
+
+
+def test_a_users_script_sees_typed_results(built: Path, tmp_path: Path) -> None:
+    """mypy --strict on a user's script against the built package: the public API's results are
+    typed (an outcome's ``result`` is the closed Literal of kinds), not ``Any``."""
+    script = tmp_path / "user.py"
+    script.write_text(USER_SCRIPT, encoding="utf-8")
+    env = {**os.environ, "MYPYPATH": str(built)}
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(CACHE), "--no-error-summary",
+                           "--python-version", "3.11", str(script)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    errors = [line for line in (proc.stdout + proc.stderr).splitlines() if line.startswith("user.py:")]
+    assert errors and all(line.startswith("user.py:18: error:") and "no_such_field" in line for line in errors), \
+        proc.stdout + proc.stderr

@@ -8,7 +8,7 @@ result, :func:`load_request` reads a request file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 from pydantic import ValidationError
 
@@ -20,14 +20,21 @@ from dipsat.limits import DEFAULT_LIMITS
 from dipsat.rules import RuleOptions
 
 if TYPE_CHECKING:
-    from dipsat.game.pipeline import PhaseResult
+    from dipsat.board.adjustments import AdjustmentResult
+    from dipsat.board.retreats import RetreatResult
+    from dipsat.game.protocol import PhaseResult
+    from dipsat.outcomes import MovementResult
+
+# what adjudicate gives: a Diplomacy board's phase (its outcomes are typed :class:`Outcome`s), or
+# another game family's :class:`PhaseResult`
+TurnResult = Union["MovementResult", "RetreatResult", "AdjustmentResult", "PhaseResult"]
 
 __all__ = ["TurnRequest", "adjudicate", "build_owners", "build_position", "describe_validation", "load_model",
            "load_request", "power_name", "read_data_file", "resolve_rules", "result_to_json"]
 
 
 def adjudicate(req: TurnRequest | dict[str, Any], rules: str | RuleOptions | None = None,
-               time_limit: float | None = None, all_cpsat: bool = False, explain: bool = True) -> PhaseResult:
+               time_limit: float | None = None, all_cpsat: bool = False, explain: bool = True) -> TurnResult:
     """Adjudicate one turn.  ``all_cpsat`` is an engine setting, not a rule: every part of the
     movement equations goes to CP-SAT instead of only the cycles (the outcome is the same).
     ``explain=False`` skips what only explanations need: a movement result then has the outcome
@@ -54,4 +61,5 @@ def adjudicate(req: TurnRequest | dict[str, Any], rules: str | RuleOptions | Non
     from dipsat.game.pipeline import Pipeline
 
     pipe = Pipeline.for_request(req, rules)
-    return pipe.adjudicate(pipe.prepare(req), "cpsat" if all_cpsat else "direct", time_limit, explain=explain)
+    result: TurnResult = pipe.adjudicate(pipe.prepare(req), "cpsat" if all_cpsat else "direct", time_limit, explain=explain)
+    return result

@@ -43,6 +43,7 @@ def legal_orders(request: "TurnRequest | dict[str, Any]", rules: "str | RuleOpti
     are splits (part of a stack ordered apart), merges written as one order, and orders only a
     variant's own grammar writes (a fly-over's route, an allowance, a merge of several powers' units).
 
+        >>> from dipsat import legal_orders
         >>> legal = legal_orders({"units": {"England": ["F Lon", "A Yor"]}})
         >>> "F Lon S A Yor - Wal" in legal["England"]["F Lon"]
         True

@@ -74,6 +74,11 @@ class PhaseOutcome(_Edge):
                                               "these, as JSON values (None: not explained)")
     reason: Optional[str] = Field(default=None, description="why, in words rendered from the values (None: not explained)")
 
+    @property
+    def text(self) -> str:
+        """The order as written (``order``; the name a board's outcomes give it)."""
+        return self.order
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"power": self.power, "order": self.order, "unit": self.unit, "kind": self.kind,
                                "result": self.result, "succeeded": self.succeeded}

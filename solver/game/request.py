@@ -14,27 +14,73 @@ the orders as written.  Units without an order hold.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Optional, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from dipsat.errors import InputFileError
 from dipsat.limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
 
+# a phase label, as games and ``play`` write it: season letter, year, phase letter ("F1901M")
+_LABEL = re.compile(r"^([SFWA])(\d{1,4})([MRAP])$", re.I)
+_LABEL_SEASONS = {"S": "spring", "F": "fall", "A": "fall", "W": "winter"}
+_LABEL_PHASES = {"M": "movement", "R": "retreat", "A": "adjustment", "P": "placement"}
+
+
 class TurnRequest(BaseModel):
+    """One phase to adjudicate, as a turn file, a batch line or a dict gives it: ``variant``
+    (default ``standard``), ``rules`` (a preset; default the variant's), ``options`` (rule
+    options by name), ``year`` and ``season``, ``phase`` (``movement``, ``retreat``,
+    ``adjustment``, ``placement``), ``units`` and ``orders`` per power (every unit on the board;
+    a unit without an order holds), ``owners`` (the centres each power owns) and, in a retreat
+    phase, ``retreat_orders`` after the movement ``orders``.  Unknown fields are refused.
+
+        >>> from dipsat import TurnRequest, adjudicate
+        >>> req = TurnRequest(units={"France": ["A Par"]}, orders={"France": ["A Par - Bur"]})
+        >>> [o.result for o in adjudicate(req).outcomes]
+        ['moved']
+    """
+
     model_config = ConfigDict(extra="forbid")
 
-    variant: str = "standard"
-    rules: Optional[str] = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    variant: str = Field(default="standard", description="the variant's name (dipsat rules lists them)",
+                         examples=["standard"])
+    rules: Optional[str] = Field(default=None, description="a rules preset (default: the variant's)",
+                                 examples=["datc", "1971", "1982", "2000", "dptg"])
+    options: dict[str, Any] = Field(default_factory=dict, description="rule options by name (dipsat rules lists them)")
     year: Optional[int] = Field(default=None, ge=1, le=9999)
-    season: Optional[str] = None
-    phase: str = "movement"
-    units: dict[str, list[str]] = Field(default_factory=dict)
-    orders: dict[str, list[str]] = Field(default_factory=dict)
+    season: Optional[str] = Field(default=None, description="a season of the variant's calendar, any case ('autumn' "
+                                  "for 'fall')", examples=["spring", "fall", "autumn", "winter"])
+    phase: str = Field(default="movement", description="the phase: its kind, or a phase label as play prints it "
+                       "(season letter, year, phase letter: F1901M), which also gives the season and year",
+                       json_schema_extra={"anyOf": [{"enum": ["movement", "retreat", "adjustment", "placement"]},
+                                                    {"pattern": "^[SFWAsfwa][0-9]{1,4}[MRAPmrap]$"}]})
+    units: dict[str, list[str]] = Field(default_factory=dict, description="every unit on the board, per power "
+                                        "('A Par', 'F Spa/nc', 'F Spain (north coast)')")
+    orders: dict[str, list[str]] = Field(default_factory=dict, description="the orders as written, per power; a unit "
+                                         "without an order holds")
     owners: dict[str, list[str]] = Field(default_factory=dict, description="supply centres owned, per power (adjustments)")
     retreat_orders: dict[str, list[str]] = Field(default_factory=dict, description="retreat phase: orders after the movement")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _phase_label(cls, data: Any) -> Any:
+        """A phase label as ``play`` prints it (``phase = "F1901M"``): the season, year and phase
+        it names; a ``year`` or ``season`` also given must agree with it."""
+        if not isinstance(data, dict) or not isinstance(data.get("phase"), str):
+            return data
+        m = _LABEL.match(data["phase"].strip())
+        if m is None:
+            return data
+        season, year, phase = _LABEL_SEASONS[m.group(1).upper()], int(m.group(2)), _LABEL_PHASES[m.group(3).upper()]
+        given = data.get("season")
+        if isinstance(given, str) and given.strip().lower() not in (season, "autumn" if season == "fall" else season):
+            raise ValueError(f"phase {data['phase']!r} is in {season}, but season is {given!r}")
+        if data.get("year") not in (None, year):
+            raise ValueError(f"phase {data['phase']!r} is in {year}, but year is {data['year']!r}")
+        return {**data, "phase": phase, "season": given if isinstance(given, str) else season, "year": year}
 
     @field_validator("phase")
     @classmethod

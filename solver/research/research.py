@@ -96,6 +96,14 @@ READING_RULES = {
 
 
 def explore(req: TurnRequest, limit: int = 64) -> Exploration:
+    """Every consistent resolution of a movement turn before any backup rule (up to ``limit``;
+    ``capped`` says when there were more), the decisions on which they differ, and which
+    resolution each paradox rule picks (``picks``).  ``dipsat explore FILE`` prints it.
+
+        >>> from dipsat import explore, load_request
+        >>> len(explore(load_request("tests/corpora/datc/6.F.14.toml")).resolutions)
+        2
+    """
     r = _prepare(req)
     pipe, enc = r.pipe, r.enc
     sols = pipe.enumerate(enc, limit=limit + 1)
@@ -385,6 +393,15 @@ def _target(res: PhaseResult, text: str, notation: Optional[Notation] = None) ->
 
 
 def why(req: TurnRequest, order: str) -> WhyAnswer:
+    """What the outcome of ``order`` (as written in the request) hinges on: the other decisions
+    that force it (a minimal unsatisfiable core), the other orders (each left out in turn: the
+    outcome without it) and the rule options (each other value).  ``dipsat why FILE --order``
+    prints it; a :class:`DipsatError` lists the orders when ``order`` is not one of them.
+
+        >>> from dipsat import load_request, why
+        >>> why(load_request("tests/corpora/datc/6.F.14.toml"), "F Wales - English Channel").outcome
+        'moved'
+    """
     r = _prepare(req)
     pipe, enc, opts = r.pipe, r.enc, r.pipe.rules
     sol = pipe.solve(enc, "cpsat")
