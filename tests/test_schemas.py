@@ -13,7 +13,7 @@ from conftest import ROOT
 SCHEMAS = ROOT / "docs" / "schemas"
 
 
-@pytest.mark.parametrize("what", ["turn", "result", "batch", "play"])
+@pytest.mark.parametrize("what", ["corpus", "turn", "result", "batch", "play"])
 def test_published_schema_is_current(what, capsys):
     assert main(["schema", what]) == 0
     assert json.loads(capsys.readouterr().out) == json.loads((SCHEMAS / f"{what}.schema.json").read_text())
@@ -99,3 +99,23 @@ def test_coverage_json_of_every_family_matches_the_coverage_schema(family, tmp_p
     assert main(["coverage", "--json", "-q", str(tmp_path)]) == 0
     out = CoverageJSON.model_validate_json(capsys.readouterr().out).root
     assert out and all(c.cases for c in out) and all(c.pairs for c in out)
+
+
+def test_schemas_name_their_closed_sets():
+    """The turn schema's phase is an enum (or a phase label), the result schema names the board's
+    closed set of outcome kinds and the backup kinds, the batch schema its error kinds."""
+    from typing import get_args
+
+    from dipsat.outcomes import OutcomeKind
+
+    turn = json.loads((SCHEMAS / "turn.schema.json").read_text())
+    assert {"enum": ["movement", "retreat", "adjustment", "placement"]} in turn["properties"]["phase"]["anyOf"]
+    assert "autumn" in turn["properties"]["season"]["examples"]
+    text = (SCHEMAS / "result.schema.json").read_text()
+    result = json.loads(text)
+    assert result["$defs"]["OutcomeJSON"]["properties"]["result"]["examples"] == list(get_args(OutcomeKind))
+    assert result["$defs"]["BackupJSON"]["properties"]["kind"]["enum"] == ["circular_movement", "convoy_paradox",
+                                                                           "other_cycle"]
+    batch = json.loads((SCHEMAS / "batch.schema.json").read_text())
+    kinds = batch["$defs"]["BatchErrorJSON"]["properties"]["kind"]["anyOf"]
+    assert "worker_died" in kinds[0]["enum"] and kinds[1] == {"pattern": "^[A-Z][A-Za-z]+$"}

@@ -42,6 +42,7 @@ from dipsat.board.parsed import (
     format_order,
     format_unit,
 )
+from dipsat.board.pasted import from_other_programs
 from dipsat.errors import AmbiguousOrder, InvalidOrder
 from dipsat.models import Unit
 
@@ -68,7 +69,7 @@ KEYWORDS = {
     "disband": "DISBAND", "disbands": "DISBAND", "d": "DISBAND", "remove": "DISBAND",
 }
 
-DASH_RE = re.compile(r"(->|=>|–|—|-)")
+DASH_RE = re.compile(r"(->|=>|–|—|-|→|⇒|⟶|➔|➜)")  # the arrows people paste too
 _WORD_RE = re.compile(r"[a-z][a-z']*")
 _NUM_RE = re.compile(r"[0-9]+")
 _SLASH_COAST_RE = re.compile(r"/\s*([a-z]+(?:\s+coast)?)")
@@ -266,7 +267,7 @@ class Notation:
             if ch.isspace() or ch in ",.;":
                 i += 1
                 continue
-            if ch in "-–—=":
+            if ch in "-–—=→⇒⟶➔➜":
                 m = DASH_RE.match(s, i)
                 if m:
                     toks.append(_Tok("DASH", None, i))
@@ -401,6 +402,9 @@ class Notation:
             if m and m.group(1).lower() not in self._name_set:
                 written_power = m.group(1).strip()
                 stripped = m.group(2)
+        pasted = from_other_programs(stripped)  # webDiplomacy's sentences, godip's word orders
+        if pasted is not None:
+            stripped = pasted
         toks = self.tokenize(stripped)
         p = Cursor(stripped, toks)
         unit = self.read_unit(p, "the ordered unit")

@@ -3,7 +3,7 @@ against the board, the centres each power owns, and the rule options it asks for
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from dipsat.errors import OrderError, PositionError
 from dipsat.game.request import TurnRequest
@@ -26,6 +26,18 @@ def power_name(variant: Variant, name: str, where: str) -> str:
 _power_name = power_name  # the name the core's modules use
 
 
+# the other names a season goes by ("autumn" for a calendar's "fall", and back)
+SEASON_NAMES = {"autumn": "fall", "fall": "autumn"}
+
+
+def season_word(text: str, seasons: Sequence[str]) -> str:
+    """A season as written (any case; "autumn" for "fall"), as the calendar names it."""
+    word = text.strip().lower()
+    if word not in seasons and SEASON_NAMES.get(word) in seasons:
+        return SEASON_NAMES[word]
+    return word if word in seasons else text
+
+
 def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[str, ...]] = None) -> Position:
     """The request's position, checked; ``seasons``: those the variant's calendar has (by
     default, under the variant's own rules)."""
@@ -38,15 +50,17 @@ def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[s
                 units.extend(unit_specs(pname, spec))
             except OrderError as exc:
                 raise PositionError(f"units.{power}: bad unit {spec!r}: {exc.reason}") from None
-    if req.season is not None:
+    season = req.season
+    if season is not None:
         if seasons is None:
             seasons = variant.calendar(variant, variant.rules()).seasons
-        if req.season not in seasons:
+        season = season_word(season, seasons)
+        if season not in seasons:
             raise PositionError(f"season: {req.season!r} is not one of {', '.join(seasons)} (the {variant.name} variant's seasons)")
     # Checked before units are merged into stacks: two identical units are two units.
     # (built from the validated request and engine-made units: no second validation pass)
-    variant.check_position(variant, Position.build(variant=variant.name, year=req.year, season=req.season, units=tuple(units)))
-    pos = Position.build(variant=variant.name, year=req.year, season=req.season, units=canonical_units(units),
+    variant.check_position(variant, Position.build(variant=variant.name, year=req.year, season=season, units=tuple(units)))
+    pos = Position.build(variant=variant.name, year=req.year, season=season, units=canonical_units(units),
                          owners=build_owners(variant, req))
     if len(pos.units) != len(units):  # units were merged into stacks: check the stacks too
         variant.check_position(variant, pos)

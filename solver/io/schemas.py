@@ -8,9 +8,11 @@ against them fails as soon as the output and its published schema drift apart.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+from dipsat.outcomes import OutcomeKind
 
 
 class _Out(BaseModel):
@@ -40,8 +42,9 @@ class OutcomeJSON(_Out):
     order: str = Field(description="the order as written, or the implied hold")
     unit: Optional[str] = Field(description="'Power: unit' the order is for; null when it names no unit")
     kind: str = Field(description="hold, move, support, convoy, retreat, build, disband, ..., or rejected")
-    result: str = Field(description="moved, bounced, no_path, held, dislodged, given, cut, void, convoyed, disrupted, "
-                                    "illegal, invalid, ambiguous, duplicate, built, disbanded, waived, partial, ...")
+    result: str = Field(description="the outcome's kind: on a Diplomacy board exactly one of the examples (a closed "
+                                    "set, dipsat.outcomes.OutcomeKind); another game family's own (won, lost, ...)",
+                        examples=list(get_args(OutcomeKind)))
     succeeded: bool
     reason: Optional[str] = Field(default=None, description="why, in words: the culprit orders and the strengths "
                                   "compared (left out of a batch line unless explanations are asked for)")
@@ -63,7 +66,7 @@ class DislodgedJSON(_Out):
 
 
 class BackupJSON(_Out):
-    kind: str = Field(description="circular_movement, convoy_paradox or other_cycle")
+    kind: Literal["circular_movement", "convoy_paradox", "other_cycle"]
     resolutions: int = Field(description="consistent resolutions before the backup rule (0, or 2 and more)")
     rule: str
     orders: list[str]
@@ -96,9 +99,14 @@ class TurnResultJSON(_Out):
                                               "(battles, units created, readings, a stage's conflict, ...)")
 
 
+# the kinds of a batch line's error besides the names of dipsat's errors
+BATCH_ERROR_KINDS = ("invalid_json", "invalid_request", "too_large", "timeout", "worker_died", "internal_error")
+
+
 class BatchErrorJSON(_Out):
     kind: str = Field(description="invalid_json, invalid_request, too_large, timeout, worker_died, internal_error, "
-                                  "or the name of a dipsat error (PositionError, RuleError, UnknownVariant, ...)")
+                                  "or the name of a dipsat error (PositionError, RuleError, UnknownVariant, ...)",
+                      json_schema_extra={"anyOf": [{"enum": list(BATCH_ERROR_KINDS)}, {"pattern": "^[A-Z][A-Za-z]+$"}]})
     message: str = Field(description="what is wrong and where (line, field), quoting the bad text")
 
 
