@@ -318,3 +318,20 @@ def test_attack_into_a_vacated_country_keeps_its_capacity():
                               reinforcement_losses="arrivals_first", crowding_in_attack="survivors")
     res = adjudicate_round(MAP, board, orders, rules)
     assert res.after.holdings["nim"] == ("P1", 3)
+
+
+@pytest.mark.parametrize("case,field,value,expected", [
+    (True, "phases", 0, "data.phases: expected a list, got int"),
+    (False, "phases", "x", "phases: expected a list, got str"),
+    (False, "options", 5, "options: expected a table, got int"),
+    (False, "rules", [1], "rules: expected a preset's name, got list")])
+def test_a_game_with_a_field_of_the_wrong_kind_is_an_error_naming_it(case, field, value, expected):
+    """Found by the fuzz (seed 27): a game case whose phases were a number was an internal error
+    ('int' object is not iterable); a saved game's options of a number would have been one too."""
+    from dipsat.io.batch import answer_line
+
+    game = {"players": ["Ann", "Bo"], "phases": [], field: value}
+    req = ({"variant": "continents", "id": "g", "data": {"kind": "game", **game}, "expect": []} if case
+           else {"variant": "continents", **game})
+    res = answer_line(json.dumps(req), 1)
+    assert res["error"] == {"kind": "invalid_request", "message": f"line 1: {expected}"}

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional
 
 from pydantic import BaseModel
 
-from dipsat.errors import DipsatError, InputFileError
+from dipsat.errors import DipsatError, InputFileError, InvalidRequest
 from dipsat.limits import LimitExceeded, Limits, check_request_size
 from dipsat.game.protocol import Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
 
@@ -69,16 +69,22 @@ class ContinentsGame:
             raise InputFileError(f"{where}: expected a table of fields, got {type(data).__name__}")
         check_request_size(data, where, limits)
         game: Optional[dict[str, Any]] = None
+        at = ""  # where the game's fields are
         if is_game_case(data):
-            game = {k: v for k, v in case_data(data).items() if k != "kind"}
+            game, at = {k: v for k, v in case_data(data).items() if k != "kind"}, "data."
         elif "phases" in data:  # a saved game
             game = {k: v for k, v in data.items() if k != "variant"}
         if game is not None:
-            n = sum(_count(ph) for ph in game.get("phases", []) if isinstance(ph, dict))
+            phases, opts, rules = game.get("phases", []), game.pop("options", None) or {}, game.pop("rules", None)
+            for field, value, kind in (("phases", phases, list), ("options", opts, dict)):
+                if not isinstance(value, kind):  # a number where the list goes was an internal error (fuzz)
+                    raise InvalidRequest(f"{where}: {at}{field}: expected {'a list' if kind is list else 'a table'}, "
+                                         f"got {type(value).__name__}")
+            if rules is not None and not isinstance(rules, str):
+                raise InvalidRequest(f"{where}: {at}rules: expected a preset's name, got {type(rules).__name__}")
+            n = sum(_count(ph) for ph in phases if isinstance(ph, dict))
             if n > limits.max_orders:
                 raise LimitExceeded(f"{where}: {n:,} units and orders; the limit is {limits.max_orders:,}")
-            opts = game.pop("options", {}) or {}
-            rules = game.pop("rules", None)
             return ContinentsRequest(where, game=game, game_options=dict(opts), game_rules=rules, raw=data)
         return ContinentsRequest(where, round=read_request(data, where), raw=data)
 
