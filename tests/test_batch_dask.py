@@ -4,7 +4,8 @@ error guarantees as the local process pool, also when a worker dies."""
 import io
 import json
 
-from dipsat.io.batch import BatchSettings, Line, run_dask, run_pool
+from dipsat.io.batch import BatchSettings, Line
+from dipsat.io.batch_pool import run_dask, run_pool
 
 from batch_helpers import crash_on_marker
 

@@ -4,7 +4,8 @@ when asked for (``--explain``, or ``"explain": true`` on a line)."""
 import io
 import json
 
-from dipsat.io.batch import BatchSettings, Line, adjudicate_line, run_pool
+from dipsat.io.batch import BatchSettings, Line, adjudicate_line
+from dipsat.io.batch_pool import run_pool
 from dipsat.face.cli import main
 from dipsat.io.schemas import BatchLineJSON
 

@@ -1,5 +1,5 @@
 """A batch worker freezes what start-up built and collects its young objects less often, once its
-first message is answered (:func:`dipsat.io.batch.settle_gc`); the answers do not change."""
+first message is answered (:func:`dipsat.io.batch_pool.settle_gc`); the answers do not change."""
 
 import io
 import json
@@ -7,7 +7,8 @@ import json
 from batch_helpers import gc_state
 
 from benchmarks.workload import generate
-from dipsat.io.batch import GC_THRESHOLDS, BatchSettings, Line, answer_line, run_pool
+from dipsat.io.batch import BatchSettings, Line, answer_line
+from dipsat.io.batch_pool import GC_THRESHOLDS, run_pool
 
 
 def test_worker_settles_its_collector_after_the_first_message():

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.io.batch import BatchSettings, Line, read_lines, run_pool
+from dipsat.io.batch import BatchSettings, Line, read_lines
+from dipsat.io.batch_pool import run_pool
 from dipsat.face.cli import main
 from dipsat.limits import Limits
 
@@ -149,7 +150,7 @@ def test_a_dying_worker_in_the_middle_of_a_chunk_costs_only_its_line():
     """Lines travel to the workers in chunks: when the killing line is one of a chunk, every line
     of that chunk is tried again alone, so only the killer is answered with an error (after the
     second death, its own) and every other line keeps its result, in order."""
-    from dipsat.io.batch import CHUNK
+    from dipsat.io.batch_pool import CHUNK
 
     lines = [Line(i + 1, json.dumps({**GOOD, "id": i}).encode()) for i in range(60)]
     lines[45] = Line(46, b'{"id": "CRASH"}')

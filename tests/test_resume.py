@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.io.batch import BatchSettings, read_lines, run_pool
+from dipsat.io.batch import BatchSettings, read_lines
+from dipsat.io.batch_pool import run_pool
 from dipsat.face.cli import main
 
 GOOD = {"units": {"France": ["A Par"], "Germany": ["A Mun"]}, "orders": {"France": ["A Par - Bur"], "Germany": ["A Mun - Bur"]}}
@@ -123,10 +124,10 @@ def test_resume_refuses_a_file_that_is_not_batch_output(tmp_path, capsys):
 # what is written: the point is the output's.)
 CHILD = """
 import os, sys
-import dipsat.io.batch as b
+import dipsat.io.batch_pool as b
 from dipsat.face.cli import main
 at, tell, wait = (int(x) for x in sys.argv[1:4])
-real = b._count
+real = b.count_result
 written = 0
 def count(report, text, number):
     global written
@@ -135,7 +136,7 @@ def count(report, text, number):
     if written == at:
         os.write(tell, b"!")
         os.read(wait, 1)  # the SIGINT arrives while this waits
-b._count = count
+b.count_result = count
 sys.exit(main(sys.argv[4:]))
 """
 

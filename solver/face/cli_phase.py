@@ -75,7 +75,8 @@ def count_requests(path: str) -> int:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from dipsat.io.batch import BatchSettings, Resume, load_done, read_lines, run_pool
+    from dipsat.io.batch import BatchSettings, Resume, load_done, read_lines
+    from dipsat.io.batch_pool import run_pool
     from dipsat.face.progress import progress_bar
 
     settings = BatchSettings(variant=args.variant, limits=limits_of(args), explain=args.explain,
@@ -115,7 +116,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     try:
         with bar:
             if args.dask:
-                from dipsat.io.batch import run_dask
+                from dipsat.io.batch_pool import run_dask
 
                 report = run_dask(lines, out, settings, args.dask, args.jobs or 2, on_result=bar.advance)
             else:
