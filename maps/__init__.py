@@ -81,6 +81,7 @@ class Layout:
     at: dict[str, tuple[float, float]]
     automatic: bool = False
     colours: dict[str, str] = field(default_factory=dict)  # power -> "#rrggbb"
+    shapes: bool = False  # the points are a planar drawing that province shapes are computed from
 
     def point(self, location: str) -> tuple[float, float]:
         """The point of a location; a coast without its own point is drawn at its province."""
@@ -208,6 +209,26 @@ class GameMap:
 
     def supply_centres(self) -> list[str]:
         return sorted(p.id for p in self.provinces.values() if p.supply_centre)
+
+    @cached_property
+    def shapes(self) -> Optional[dict[str, tuple[tuple[float, float], ...]]]:
+        """Each province's shape (a polygon in the layout's units) when the map's ``[layout]``
+        says ``shapes = true``, computed from its points and adjacency (:mod:`dipsat.maps.shapes`);
+        None otherwise.  Raises :class:`MapError` naming what keeps the points from carrying
+        shapes, or a coast whose point lies outside its province's shape."""
+        if self.layout is None or not self.layout.shapes:
+            return None
+        from dipsat.maps.shapes import ShapeError, inside, province_edges, province_shapes
+
+        points = {p: self.layout.at[p] for p in self.provinces}
+        try:
+            out = province_shapes(points, province_edges((*self.army_edges, *self.fleet_edges)), self.layout.size)
+        except ShapeError as exc:
+            raise _err(self.source, "[layout] shapes", str(exc)) from None
+        for cid, coast in sorted(self.coasts.items()):
+            if cid in self.layout.at and not inside(self.layout.at[cid], out[coast.province]):
+                raise _err(self.source, f"[layout.at] {cid}", f"the point of coast {cid!r} lies outside the shape of {coast.province!r}")
+        return out
 
     def drawing(self) -> Layout:
         """The map's layout from its file, or an automatic one (any map can be drawn)."""
@@ -462,7 +483,7 @@ def _read_layout(data: Any, provinces: dict[str, Province], coasts: dict[str, Co
         return None
     if not isinstance(data, dict):
         raise _err(path, "[layout]", "must be a table")
-    unknown = set(data) - {"size", "at", "colours"}
+    unknown = set(data) - {"size", "at", "colours", "shapes"}
     if unknown:
         raise _err(path, "[layout]", f"unknown key(s) {sorted(unknown)}")
 
@@ -496,7 +517,10 @@ def _read_layout(data: Any, provinces: dict[str, Province], coasts: dict[str, Co
                 and all(c in "0123456789abcdefABCDEF" for c in colour[1:])):
             raise _err(path, f"[layout.colours] {power}", f"{colour!r} must be a colour written #rrggbb")
         colours[power] = colour.lower()
-    return Layout(size=size, at=at, colours=colours)
+    shapes = data.get("shapes", False)
+    if not isinstance(shapes, bool):
+        raise _err(path, "[layout] shapes", f"{shapes!r} must be true or false")
+    return Layout(size=size, at=at, colours=colours, shapes=shapes)
 
 
 def auto_layout(game_map: GameMap, size: tuple[float, float] = (1000.0, 800.0)) -> Layout:
