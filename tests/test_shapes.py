@@ -334,3 +334,29 @@ def test_a_coast_drawn_outside_its_province_is_an_error() -> None:
     raw["layout"]["at"]["spa/nc"] = list(data.layout.at["gas"])
     with pytest.raises(MapError, match=re.escape("[layout.at] spa/nc: the point of coast 'spa/nc' lies outside the shape of 'spa'")):
         _ = build_map(raw, "standard.toml").shapes
+
+
+# -- the picture --------------------------------------------------------------------------------------
+
+
+def test_the_standard_picture_draws_the_shapes_and_other_boards_keep_their_schematic() -> None:
+    from dipsat.face.render import render_svg
+    from dipsat.game.api import adjudicate
+
+    res = adjudicate({"year": 1901, "season": "spring", "units": {"France": ["A Paris"]}, "orders": {"France": ["A Par - Bur"]}})
+    svg = render_svg(res)
+    assert svg == render_svg(res)  # deterministic
+    root = ET.fromstring(svg)
+    shapes = [p for p in root.iter(SVG + "path") if "shape" in (p.get("class") or "").split()]
+    assert len(shapes) == 76
+    kinds = [(p.get("class") or "").split()[1] for p in shapes]
+    assert kinds.count("sea") == 19 and kinds.count("impassable") == 1 and kinds.count("inland") == 14
+    assert not [ln for ln in root.iter(SVG + "line") if "adj" in (ln.get("class") or "")]  # no schematic edges
+    owned = [p for p in root.iter(SVG + "path") if "owned" in (p.get("class") or "").split()]
+    assert len(owned) == 22  # the home centres, tinted at the start of the game
+    from dipsat.face.render import render_svg as draw
+    from dipsat.game.registry import find_variant
+
+    multinational = find_variant("multinational")
+    other = draw(multinational.start_position(multinational))
+    assert 'class="shape' not in other and 'class="adj' in other

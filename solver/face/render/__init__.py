@@ -1,6 +1,10 @@
 """Pictures of a turn: an SVG map of the position, every order drawn and coloured by outcome.
 
-The drawing is a schematic of the map's graph, not map artwork: each province is a node at the
+A map whose ``[layout]`` says ``shapes = true`` (the standard board) is drawn as province shapes
+computed from its own points and adjacency (:mod:`dipsat.maps.shapes`; no artwork): seas pale
+blue, coastal and inland provinces in two shades of land, Switzerland grey, each supply centre
+tinted in its owner's colour; labels, coasts and supply-centre dots as below.  Any other map is
+drawn as a schematic of its graph, not map artwork: each province is a node at the
 point its map file gives in ``[layout]`` (or an automatic networkx layout for maps without one),
 land and sea told apart by colour and shape, adjacency drawn as faint lines, supply centres as
 small dots coloured by owner (at the opening of a game, a position of the first year that gives

@@ -81,7 +81,7 @@ def text_colour(hex_colour: str) -> str:
     return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.6 else "#fff"
 
 
-def _lighter(hex_colour: str, amount: float = 0.55) -> str:
+def lighter(hex_colour: str, amount: float = 0.55) -> str:
     r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
     h, l, s = colorsys.rgb_to_hls(r, g, b)
     r, g, b = colorsys.hls_to_rgb(h, l + (1 - l) * amount, s)

@@ -19,6 +19,7 @@ Status = Literal["ok", "fail", "rejected"]
 COLOURS: dict[Status, str] = {"ok": "#1a9641", "fail": "#d7191c", "rejected": "#8c8c8c"}
 RETREAT_OPTION = "#7b3294"
 LAND = "#efe6cf"
+COASTAL = "#e4d6b0"  # a coastal province, when the board is drawn as shapes
 SEA = "#cfe3f3"
 IMPASSABLE = "#bdbdbd"
 

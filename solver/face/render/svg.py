@@ -12,10 +12,12 @@ from dipsat.models import FLEET, Unit
 if TYPE_CHECKING:
     pass
 
-from dipsat.face.render.geometry import H2H_OFFSET, Box, Point, circle_box, fmt, place_labels, power_colours, shorten, side_by_side, text_colour
+from dipsat.face.render.geometry import (H2H_OFFSET, Box, Point, circle_box, fmt, lighter, place_labels, power_colours, shorten,
+                                         side_by_side, text_colour)
 from dipsat.game.variant import RenderHints
 from dipsat.face.render.scene import (
     COLOURS,
+    COASTAL,
     IMPASSABLE,
     LAND,
     LEGEND_H,
@@ -40,6 +42,12 @@ CSS = """
 .land{fill:%(land)s}
 .impassable{fill:%(imp)s}
 .adj{stroke:#b9ad92;stroke-width:1;opacity:.55}
+.shape{stroke:#a89a78;stroke-width:1;stroke-linejoin:round}
+.shape.sea{fill:%(sea)s;stroke:#9dbcd6}
+.shape.coastal{fill:%(coastal)s}
+.shape.inland{fill:%(land)s}
+.shape.impassable{fill:%(imp)s}
+.owned{stroke:#a89a78;stroke-width:1;pointer-events:none}
 .adj.fleet{stroke:#8fb3d1}
 .lbl{font:11px sans-serif;fill:#333;text-anchor:middle;pointer-events:none}
 .sealbl{font:italic 11px sans-serif;fill:#2c5d87;text-anchor:middle;pointer-events:none}
@@ -81,9 +89,51 @@ def base_id(m: GameMap) -> str:
     return "dipsat-base-" + "".join(c if c.isalnum() else "-" for c in m.name)
 
 
-def base_layer(m: GameMap, layout: Layout, hints: Optional[RenderHints] = None) -> str:
-    """The board without any position: adjacency lines, province nodes and labels, coasts."""
+def shape_path(poly: tuple[Point, ...]) -> str:
+    return "M" + " L".join(f"{fmt(x)},{fmt(y)}" for x, y in poly) + " Z"
+
+
+def _shapes_layer(m: GameMap, layout: Layout, shapes: dict[str, tuple[Point, ...]], classes: dict[str, str],
+                  part: str) -> str:
+    """The board as province shapes (a map whose layout carries them): seas, coastal and inland
+    provinces filled apart, the impassable grey (``part`` "board"); labels beside the points and
+    coasts as dots ("labels"), drawn over the owners' tints."""
+    if part == "board":
+        out = ['<g class="shapes">']
+        for pid in sorted(m.provinces):
+            p = m.provinces[pid]
+            kind = "sea" if p.is_sea else "impassable" if not p.passable else "coastal" if p.terrain == "coast" else "inland"
+            out.append(f'<g class="province" data-id="{pid}"><title>{escape(p.name)}</title>'
+                       f'<path class="shape {kind} {classes.get(pid, "")}" d="{shape_path(shapes[pid])}"/></g>')
+        out.append("</g>")
+        return "".join(out)
+    out = ['<g class="labels">']
+    places = label_places(m, layout)
+    for pid in sorted(m.provinces):
+        p = m.provinces[pid]
+        lx, ly, anchor = places[pid]
+        at = f'x="{fmt(lx)}" y="{fmt(ly)}"' + (f' text-anchor="{anchor}"' if anchor != "middle" else "")
+        out.append(f'<text class="{"sealbl" if p.is_sea else "lbl"}" {at}>{escape(m.display(pid))}</text>')
+        for cid in p.coasts:
+            if cid in layout.at:
+                cx, cy = layout.at[cid]
+                out.append(f'<g class="coast" data-id="{cid}"><title>{escape(p.name)} ({escape(m.coasts[cid].name)})</title>'
+                           f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="4" fill="{SEA}" stroke="#7fa7c9"/></g>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def base_layer(m: GameMap, layout: Layout, hints: Optional[RenderHints] = None, part: str = "board") -> str:
+    """The board without any position: province shapes when the map carries them (``part``
+    "board"; their labels and coasts are ``part`` "labels", drawn after the owners' tints),
+    otherwise a schematic of adjacency lines, province nodes, labels and coasts ("board"; no
+    "labels" part)."""
     classes = hints.province_classes if hints else {}
+    shapes = m.shapes if layout is m.layout else None
+    if shapes is not None:
+        return _shapes_layer(m, layout, shapes, classes, part)
+    if part != "board":
+        return ""
     out = ['<g class="adjacency">']
     seen: set[tuple[str, str]] = set()
     army_pairs = {(min(a, b), max(a, b)) for a, b in m.army_graph.edges}
@@ -164,9 +214,12 @@ def shared_defs(maps: list[GameMap]) -> str:
     """One hidden SVG with the style, the arrow heads and the board of each map, for pages that
     show many pictures drawn with ``shared=True`` (they refer to these instead of repeating them)."""
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" aria-hidden="true">',
-           "<style>" + CSS % {"sea": SEA, "land": LAND, "imp": IMPASSABLE} + "</style>", _marker_defs(), "<defs>"]
+           "<style>" + CSS % {"sea": SEA, "land": LAND, "imp": IMPASSABLE, "coastal": COASTAL} + "</style>", _marker_defs(), "<defs>"]
     for m in sorted({m.name: m for m in maps}.values(), key=lambda m: m.name):
         out.append(f'<g id="{base_id(m)}">{base_layer(m, m.drawing())}</g>')
+        labels = base_layer(m, m.drawing(), part="labels")
+        if labels:
+            out.append(f'<g id="{base_id(m)}-labels">{labels}</g>')
     out.append("</defs></svg>")
     return "".join(out)
 
@@ -205,6 +258,9 @@ def _view(scene: Scene, layout: Layout, crop: bool) -> tuple[tuple[float, float,
     if bh / bw < 0.36:
         bh = bw * 0.36
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    # kept on the drawing where it fits (no blank band beyond the map's edge)
+    cx = min(max(cx, bw / 2), width - bw / 2) if bw <= width else width / 2
+    cy = min(max(cy, bh / 2), height - bh / 2) if bh <= height else height / 2
     return (cx - bw / 2, cy - bh / 2, bw, bh), out_w, out_w * bh / bw
 
 
@@ -234,7 +290,7 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
     svg.add(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {fmt(width)} {fmt(total_h)}" '
             f'width="{fmt(width)}" height="{fmt(total_h)}" font-family="sans-serif" class="dipsat-map">')
     if not shared:
-        svg.add("<style>" + CSS % {"sea": SEA, "land": LAND, "imp": IMPASSABLE} + hints.css + "</style>")
+        svg.add("<style>" + CSS % {"sea": SEA, "land": LAND, "imp": IMPASSABLE, "coastal": COASTAL} + hints.css + "</style>")
         svg.add(_marker_defs())
     elif hints.css:
         svg.add("<style>" + hints.css + "</style>")
@@ -255,6 +311,14 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
         svg.add(f'<use href="#{base_id(m)}"/>')
     else:
         svg.add(base_layer(m, layout, hints))
+    shapes = m.shapes if layout is m.layout else None
+    if shapes is not None:  # supply centres tinted in their owner's colour
+        svg.add('<g class="owners">')
+        for pid in sorted(owners):
+            if pid in shapes and owners[pid] in colours:
+                svg.add(f'<path class="owned" d="{shape_path(shapes[pid])}" fill="{lighter(colours[owners[pid]])}"/>')
+        svg.add("</g>")
+        svg.add(f'<use href="#{base_id(m)}-labels"/>' if shared else base_layer(m, layout, hints, "labels"))
     svg.add('<g class="centres">')
     for pid in sorted(m.provinces):
         p = m.provinces[pid]
