@@ -360,3 +360,27 @@ def test_the_standard_picture_draws_the_shapes_and_other_boards_keep_their_schem
     multinational = find_variant("multinational")
     other = draw(multinational.start_position(multinational))
     assert 'class="shape' not in other and 'class="adj' in other
+
+
+def test_supply_centre_dots_and_coasts_are_drawn_inside_their_provinces() -> None:
+    from dipsat.face.render import render_svg
+    from dipsat.game.registry import find_variant
+
+    m = load_map("standard")
+    assert m.shapes is not None
+    standard = find_variant("standard")
+    root = ET.fromstring(render_svg(standard.start_position(standard)))
+    by_name = {p.name: pid for pid, p in m.provinces.items()}
+    dots = [c for c in root.iter(SVG + "circle") if "sc" in (c.get("class") or "").split() and c.find(SVG + "title") is not None]
+    assert len(dots) == 34
+    for c in dots:
+        pid = by_name[(c.find(SVG + "title").text or "").split(":")[0]]  # type: ignore[union-attr]
+        x, y, r = float(c.get("cx", 0)), float(c.get("cy", 0)), float(c.get("r", 0))
+        for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r)):
+            assert _strictly_inside((x + dx, y + dy), m.shapes[pid]), f"the centre dot of {pid} leaves its province"
+    for g in root.iter(SVG + "g"):
+        if "coast" in (g.get("class") or "").split():
+            c = g.find(SVG + "circle")
+            assert c is not None
+            cid = g.get("data-id") or ""
+            assert _strictly_inside((float(c.get("cx", 0)), float(c.get("cy", 0))), m.shapes[cid.split("/")[0]]), cid

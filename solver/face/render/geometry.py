@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import colorsys
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from dipsat.maps import GameMap
+from dipsat.maps.shapes import inside
 
 if TYPE_CHECKING:
     pass
@@ -135,22 +136,30 @@ def outside(box: Box, width: float, height: float) -> float:
 
 
 def place_labels(labels: list[tuple[str, str, Point, float]], obstacles: list[Box], width: float, height: float,
-                 size: float) -> dict[str, tuple[float, float, str]]:
+                 size: float, within: Optional[dict[str, tuple[Point, ...]]] = None) -> dict[str, tuple[float, float, str]]:
     """Where each label goes: ``labels`` are (key, text, centre, radius of what it labels), placed
     in the order given at the first of a few places around its centre (under it, over it, right,
     left, further off) whose box meets no obstacle, no label placed before and no edge of the
-    drawing; if every place meets something, the one that meets least.  Returns key -> (x,
-    baseline y, text-anchor)."""
+    drawing (and, given ``within``, a shape per key, lies inside the key's shape); if every place
+    meets something, the one that meets least.  Returns key -> (x, baseline y, text-anchor)."""
     placed: list[Box] = []
     out: dict[str, tuple[float, float, str]] = {}
     for key, text, (x, y), r in labels:
         candidates = [(x, y + r + size, "middle"), (x, y - r - 4, "middle"), (x + r + 5, y + size * 0.35, "start"),
                       (x - r - 5, y + size * 0.35, "end"), (x + r * 0.7, y + r + size, "start"),
                       (x - r * 0.7, y + r + size, "end"), (x, y + r + 2 * size, "middle"), (x, y - r - 4 - size, "middle")]
+        if within is not None:  # a board of shapes: more places that may lie inside the province
+            candidates += [(x + r * 0.7, y - r - 4, "start"), (x - r * 0.7, y - r - 4, "end"),
+                           (x + r + 5, y + r + size * 0.5, "start"), (x - r - 5, y + r + size * 0.5, "end"),
+                           (x + r + 5, y - r + size * 0.2, "start"), (x - r - 5, y - r + size * 0.2, "end")]
         best: tuple[float, int] | None = None
         for i, (cx, cy, anchor) in enumerate(candidates):
             box = text_box(text, cx, cy, size, anchor)
-            cost = outside(box, width, height) * 10 + sum(overlap(box, o) for o in (*obstacles, *placed))
+            met = [a for a in (overlap(box, o) for o in (*obstacles, *placed)) if a > 0]
+            cost = outside(box, width, height) * 10 + sum(met) + (1000 * len(met) if within is not None else 0)
+            if within is not None and key in within:  # a corner off its own province: worse than none, better than a collision
+                cost += 15 * sum(1 for c in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
+                                 if not inside(c, within[key]))
             if best is None or cost < best[0]:
                 best = (cost, i)
             if cost == 0:

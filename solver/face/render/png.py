@@ -85,6 +85,7 @@ def svg_to_png(svg: str, out_png: Path) -> str:
     else:
         with tempfile.TemporaryDirectory(prefix="dipsat-svg-") as tmp:
             page = Path(tmp) / "map.html"
-            page.write_text('<!doctype html><html><body style="margin:0">' + svg + "</body></html>", encoding="utf-8")
+            page.write_text('<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">' + svg
+                            + "</body></html>", encoding="utf-8")
             screenshot(page, out_png, svg_size(svg))
     return tool

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Optional
 from xml.sax.saxutils import escape
 
 from dipsat.maps import GameMap, Layout
+from dipsat.maps.shapes import inside
 from dipsat.models import FLEET, Unit
 
 if TYPE_CHECKING:
@@ -182,6 +183,21 @@ COAST_R = 4.0  # radius of a coast dot
 _PLACES: dict[tuple[object, ...], dict[str, tuple[float, float, str]]] = {}
 
 
+def centre_dot(m: GameMap, layout: Layout, pid: str) -> Point:
+    """Where a province's supply-centre dot goes: at its node's top right corner or, on a board
+    of shapes, the first corner (top right, top left, bottom right, bottom left) where the dot
+    lies inside the province's shape."""
+    x, y = layout.point(pid)
+    d = NODE_R - 3
+    spots = [(x + d, y - d), (x - d, y - d), (x + d, y + d), (x - d, y + d)]
+    shapes = m.shapes if layout is m.layout else None
+    if shapes is not None:
+        for cx, cy in spots:
+            if all(inside((cx + dx, cy + dy), shapes[pid]) for dx, dy in ((SC_R, SC_R), (-SC_R, SC_R), (SC_R, -SC_R), (-SC_R, -SC_R))):
+                return (cx, cy)
+    return spots[0]
+
+
 def label_places(m: GameMap, layout: Layout) -> dict[str, tuple[float, float, str]]:
     """Where each province's label goes (x, baseline y, text-anchor): beside its node where it
     meets no node, supply centre, coast (as big as a fleet standing there, ringed), other label or the
@@ -200,12 +216,13 @@ def label_places(m: GameMap, layout: Layout) -> dict[str, tuple[float, float, st
         r = SEA_R if p.is_sea else NODE_R
         obstacles.append((x - max(r, stack_half), y - r, x + max(r, stack_half), y + r))
         if p.supply_centre:
-            obstacles.append(circle_box(x + NODE_R - 3, y - NODE_R + 3, SC_R))
+            obstacles.append(circle_box(*centre_dot(m, layout, pid), SC_R))
         for cid in p.coasts:
             if cid in layout.at:
                 obstacles.append(circle_box(*layout.at[cid], UNIT_R + 4))  # a fleet and its ring
         labels.append((pid, m.display(pid), (x, y), r))
-    places = place_labels(labels, obstacles, layout.size[0], layout.size[1], LABEL_SIZE)
+    shapes = m.shapes if layout is m.layout else None
+    places = place_labels(labels, obstacles, layout.size[0], layout.size[1], LABEL_SIZE, within=shapes)
     _PLACES[key] = places
     return places
 
@@ -327,7 +344,8 @@ def render_scene(scene: Scene, colours: Optional[dict[str, str]] = None, crop: b
             owner = owners.get(pid)
             fill = colours.get(owner, "#ffffff") if owner else "#ffffff"
             tip = f"supply centre of {owner}" if owner else "supply centre"
-            svg.add(f'<circle class="sc" cx="{fmt(x + NODE_R - 3)}" cy="{fmt(y - NODE_R + 3)}" r="4.5" fill="{fill}">'
+            dx, dy = centre_dot(m, layout, pid)
+            svg.add(f'<circle class="sc" cx="{fmt(dx)}" cy="{fmt(dy)}" r="{fmt(SC_R)}" fill="{fill}">'
                     f'<title>{escape(p.name)}: {tip}</title></circle>')
         badge = hints.badges.get(pid)
         if badge:
