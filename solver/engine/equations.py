@@ -146,6 +146,20 @@ def check_value(system_domains: Mapping[Key, tuple[int, int]], defs: Mapping[Key
     return d[0] <= v <= d[1] and value_of(f, values) == v
 
 
+def acyclic_value(system: System, defs: Mapping[Key, Definition], values: Mapping[Key, Value], x: Key) -> Value:
+    """The value of ``x``, none of whose inputs depends on it, from the values of its inputs; an
+    integer outside its domain means the rules' equations have no solution (``SolverError``)."""
+    f = defs[x]
+    d = system.domains.get(x)
+    if d is None:
+        return evaluate(f, values) if is_formula(f) else bool(value_of(f, values))
+    v = value_of(f, values)
+    if not d[0] <= v <= d[1]:
+        raise SolverError(f"an acyclic part of the turn had no solution: {system.name(x)} = {v} "
+                          f"is outside its domain {d[0]}..{d[1]}")
+    return v
+
+
 def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: float | None = None,
                  all_cpsat: bool = False) -> Solution:
     """Solve by components; see the module docstring.
@@ -183,16 +197,7 @@ def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: flo
         values.update(sol[0])
 
     def direct(x: Key) -> None:
-        f = defs[x]
-        d = domains.get(x)
-        if d is None:
-            values[x] = evaluate(f, values) if is_formula(f) else bool(value_of(f, values))
-            return
-        v = value_of(f, values)
-        if not d[0] <= v <= d[1]:
-            raise SolverError(f"an acyclic part of the turn had no solution: {system.name(x)} = {v} "
-                              f"is outside its domain {d[0]}..{d[1]}")
-        values[x] = v
+        values[x] = acyclic_value(system, defs, values, x)
 
     def solve_names(names: set[Key]) -> None:
         deps = {x: sorted(y for y in variables(defs[x]) if y in names) for x in sorted(names)}

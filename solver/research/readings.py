@@ -54,6 +54,7 @@ from dipsat.engine.equations import (
     Component,
     Solution,
     System,
+    acyclic_value,
     check_value,
     strongly_connected,
 )
@@ -61,10 +62,7 @@ from dipsat.errors import DipsatError, SolverError
 from dipsat.engine.formulas import (
     Key,
     Value,
-    evaluate,
-    is_formula,
     substitute_def,
-    value_of,
     variables,
 )
 from dipsat.engine.option_space import (
@@ -352,16 +350,7 @@ def solve_from_space(system: System, backup: Backup, pool: Optional[list[dict[Ke
             live = [s for s in live if all(s.get(k) == values[k] for k in keys)]
 
     def direct(x: Key) -> None:
-        f = defs[x]
-        d = domains.get(x)
-        if d is None:
-            values[x] = evaluate(f, values) if is_formula(f) else bool(value_of(f, values))
-            return
-        v = value_of(f, values)
-        if not d[0] <= v <= d[1]:
-            raise SolverError(f"an acyclic part of the turn had no solution: {system.name(x)} = {v} "
-                              f"is outside its domain {d[0]}..{d[1]}")
-        values[x] = v
+        values[x] = acyclic_value(system, defs, values, x)
 
     def downstream_safe(members: list[Key]) -> bool:
         """Is nothing that depends on ``members`` cyclic or an integer decision?"""
