@@ -5,7 +5,9 @@ split the spaces three ways); ``render`` and ``compare`` hung on it.  Now every 
 text is at most :data:`dipsat.board.notation.MAX_ORDER_CHARS` characters, the patterns read white
 space as single spaces where they can split it, and the patterns that re-read runs were
 rewritten.  These tests run every module-level pattern of the code on long hostile strings, and
-each family's parsers on texts far over the limit."""
+each family's parsers on texts far over the limit.  Their bounds are on this process's processor
+time, not the wall clock: other processes on a loaded machine (a load of 10 on two cores made a
+0.3 s answer take 3.4 s of wall time) do not make them fail, a cubic pattern still does."""
 
 from __future__ import annotations
 
@@ -69,9 +71,9 @@ def test_every_pattern_is_quick_on_hostile_text_of_the_longest_order():
     slow = []
     for where, pat in module_patterns().items():
         for h in hostile(MAX_ORDER_CHARS):
-            t = time.perf_counter()
+            t = time.process_time()
             pat.search(h)
-            took = time.perf_counter() - t
+            took = time.process_time() - t
             if took > 1.0:
                 slow.append(f"{where} on {h[:12]!r}...: {took:.2f} s")
     assert not slow, "\n".join(slow)
@@ -83,9 +85,9 @@ def test_the_bracket_pattern_is_linear_on_its_own():
 
     for pat in (_BRACKET, _COMBO):
         for h in hostile(100_000):
-            t = time.perf_counter()
+            t = time.process_time()
             pat.search(h)
-            assert time.perf_counter() - t < 1.0, (pat.pattern, h[:12])
+            assert time.process_time() - t < 1.0, (pat.pattern, h[:12])
     assert _BRACKET.sub(lambda m: f"<{m.group(1)}|{m.group(2)}>", "2A( Bur ) and A&F(ENG)") == "<2A|Bur> and <A&F|ENG>"
 
 
@@ -103,9 +105,9 @@ LINES = {
 def test_orders_far_over_the_limit_are_refused_at_once(family):
     for text in ("2A(" + " " * 900_000, "A(" + "x " * 400_000, "merge " * 150_000):  # within the request limit
         line = json.dumps(LINES[family]).replace('"ORDER"', json.dumps(text))
-        t = time.perf_counter()
+        t = time.process_time()
         res = answer_line(line, 1, BatchSettings(explain=True))  # with the reasons
-        assert time.perf_counter() - t < 5.0
+        assert time.process_time() - t < 5.0
         assert "Traceback" not in json.dumps(res)
         words = json.dumps(res)
         assert f"at most {MAX_ORDER_CHARS:,}" in words, words[:500]
@@ -115,9 +117,9 @@ def test_orders_far_over_the_limit_are_refused_at_once(family):
 def test_hostile_orders_at_the_limit_are_answered_quickly(family):
     for text in hostile(MAX_ORDER_CHARS):
         line = json.dumps(LINES[family]).replace('"ORDER"', json.dumps(text))
-        t = time.perf_counter()
+        t = time.process_time()
         res = answer_line(line, 1)
-        assert time.perf_counter() - t < 3.0, (family, text[:12])
+        assert time.process_time() - t < 3.0, (family, text[:12])
         assert res.get("error", {}).get("kind") != "internal_error", res
 
 
