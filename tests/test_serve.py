@@ -259,6 +259,42 @@ def test_completion_lists_each_units_orders(client: TestClient) -> None:
     assert not any("Mun" in o for o in fleet)
 
 
+def test_units_placed_and_removed_by_clicking_stack_on_a_board_that_stacks(client: TestClient) -> None:
+    def click(state: dict[str, Any], power: str, place: str, kind: str | None, delta: int, status: int = 200) -> Any:
+        return post(client, "/api/units", {"state": state, "power": power, "place": place, "kind": kind, "delta": delta},
+                    status)
+
+    state: dict[str, Any] = {"variant": "multiplicity", "phase": "movement", "units": {"France": ["2A(Par)", "A Bur"]},
+                             "orders": {}, "meta": {"title": "mine"}}
+    state = click(state, "France", "bre", "A", 1)
+    state = click(state, "France", "bre", "A", 1)
+    state = click(state, "France", "bre", "F", 1)
+    assert state["units"]["France"] == ["2A(Par)", "A Bur", "2 A Bre", "F Bre"] and state["meta"] == {"title": "mine"}
+    state = click(state, "France", "par", "A", -1)  # one army off the stack written 2A(Par)
+    assert state["units"]["France"] == ["A Par", "A Bur", "2 A Bre", "F Bre"]
+    state = click(state, "France", "bre", "A", -1)
+    assert state["units"]["France"] == ["A Par", "A Bur", "A Bre", "F Bre"]
+    res = post(client, "/api/adjudicate", {"state": state | {"orders": {"France": ["A&F Brest - Picardy"]}}})
+    assert outcome(res, "A&F Brest - Picardy")["result"] == "moved"
+    state = click(state, "France", "bur", None, -1)
+    assert state["units"]["France"] == ["A Par", "A Bre", "F Bre"]
+    state = click(state, "France", "spa/sc", "F", 1)
+    assert "F Spa/sc" in state["units"]["France"]
+    assert "no unit in Burgundy" in click(state, "France", "bur", "A", -1, 400)["error"]
+    assert "not a place" in click(state, "France", "xyz", "A", 1, 400)["error"]
+    assert "cannot be placed there" in click(state, "France", "bur", "F", 1, 400)["error"]  # a fleet inland
+
+
+def test_units_placed_and_removed_by_clicking_on_a_board_of_one_unit_a_province(client: TestClient) -> None:
+    state: dict[str, Any] = {"variant": "standard", "units": {"France": ["A Paris"]}, "orders": {}}
+    state = post(client, "/api/units", {"state": state, "power": "England", "place": "spa/nc", "kind": "F", "delta": 1})
+    assert state["units"] == {"France": ["A Paris"], "England": ["F Spa/nc"]}
+    state = post(client, "/api/units", {"state": state, "power": "France", "place": "par", "kind": "A", "delta": -1})
+    assert state["units"] == {"England": ["F Spa/nc"]}
+    bad = post(client, "/api/units", {"state": state, "power": "England", "place": "spa", "kind": "F", "delta": 2}, 400)
+    assert "delta" in bad["error"]
+
+
 def test_request_limits_apply_to_every_call(client: TestClient) -> None:
     big = {"state": {"variant": "standard", "units": {"France": ["A Par"] * 201}}}
     res = post(client, "/api/adjudicate", big)
@@ -289,6 +325,53 @@ def test_the_time_limit_applies_to_every_call() -> None:
             assert r.status_code == 504 and "time limit" in r.json()["error"], r.text
     finally:
         runner.close()
+
+
+def test_a_stuck_worker_is_stopped_and_the_next_call_answers() -> None:
+    """A call stuck where the time limit's alarm cannot reach it (the worker blocks the alarm and
+    sleeps, as one stuck inside native code would) is answered with a time-out error once its
+    limit and the grace have passed; its worker is killed and replaced, and the next call is
+    answered as usual."""
+    import time
+
+    from serve_helpers import stall_marked_calls
+
+    runner = Runner(Limits(turn_time_limit=1.0), grace=1.0, setup=stall_marked_calls)
+    state = {"variant": "standard", "units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}
+    try:
+        with TestClient(make_app(runner, Library(bundled=False)), base_url=BASE) as c:
+            r = c.post("/api/adjudicate", json={"state": state})
+            assert r.status_code == 200 and r.json()["result"] is not None, r.text
+            pids = {p.pid for p in runner._pool._pool}  # type: ignore[union-attr]
+            t0 = time.monotonic()
+            r = c.post("/api/adjudicate", json={"state": state | {"meta": {"stall": True}}})
+            took = time.monotonic() - t0
+            assert r.status_code == 504, r.text
+            message = r.json()["error"]
+            assert "time limit of 1 s" in message and "worker process was stopped" in message, message
+            assert 1.5 < took < 30, took  # stopped after the limit and the grace, not left to sleep its 120 s
+            r = c.post("/api/adjudicate", json={"state": state})
+            assert r.status_code == 200, r.text
+            assert outcome(r.json(), "A Par - Bur")["result"] == "moved"
+            assert not pids & {p.pid for p in runner._pool._pool}  # type: ignore[union-attr]  # a new worker
+    finally:
+        runner.close()
+
+
+def test_ci_installs_the_browser_and_the_browser_test_fails_there_without_one() -> None:
+    """.ci/run sets CI and installs Chromium; under CI, without a browser, the sandbox's browser
+    test fails (it does not skip); elsewhere it skips and says why."""
+    import os
+    import subprocess
+
+    ci = (ROOT / ".ci/run").read_text(encoding="utf-8")
+    assert 'export CI="${CI:-true}"' in ci and "apt-get install -y -qq chromium" in ci
+    env = {k: v for k, v in os.environ.items() if k != "CI"} | {"PATH": str(Path(sys.executable).parent)}  # no chromium
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_serve_browser.py", "-k", "opening"]
+    under_ci = subprocess.run(cmd, env=env | {"CI": "true"}, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert under_ci.returncode != 0 and "CI must run the sandbox's browser test" in under_ci.stdout, under_ci.stdout
+    elsewhere = subprocess.run(cmd + ["-rs"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert elsewhere.returncode == 0 and "no headless Chromium installed" in elsewhere.stdout, elsewhere.stdout
 
 
 def test_serve_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

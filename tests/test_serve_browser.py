@@ -287,3 +287,71 @@ def test_a_pasted_fall_continues_to_retreats_and_adjustments_by_clicking(page: "
     settle(pg)
     assert "spring 1902" in pg.inner_text("#phase")
     assert pg.locator('#map g.unit-token[data-unit="Germany: F Kie"]').count() == 1
+
+
+STACKS = """variant = "multiplicity"
+phase = "movement"
+[units]
+France = ["A Par"]
+Germany = ["A Mun"]
+"""
+
+
+def test_stacked_units_placed_removed_and_ordered_by_clicking(page: "Page") -> None:
+    """Multiplicity Plus (seed 003): units of one power and kind in one space are one stack
+    ('2A(Bur)'); placing where one stands makes the stack larger, removing makes it smaller; a
+    stack clicked offers how much of it the order is for (rule 10: 'a player may split a
+    multiple unit ... by ordering the units to different locations'), the whole stack first."""
+    pg = page
+    pg.click("#paste-open")
+    pg.fill("#paste-text", STACKS)
+    pg.click("#paste-load")
+    settle(pg)
+    pg.check("#mode-place")
+    pg.select_option("#place-power", "France")
+    for kind, pid in (("A", "par"), ("A", "bre"), ("A", "bre"), ("A", "bre"), ("F", "bre")):
+        pg.select_option("#place-kind", kind)
+        click_province(pg, pid)
+        settle(pg)
+    labels = sorted(str(t.get_attribute("data-unit")) for t in pg.locator("#map g.unit-token").all())
+    assert labels == ["France: 2 A Par", "France: 3 A Bre", "France: F Bre", "Germany: A Mun"], labels
+    pg.check("#mode-remove")
+    click_unit(pg, "France: 3 A Bre")  # one army off the stack
+    settle(pg)
+    assert pg.locator('#map g.unit-token[data-unit="France: 2 A Bre"]').count() == 1
+    assert "2 A Bre" in pg.inner_text("#units") and "3 A Bre" not in pg.inner_text("#units")
+    pg.check("#mode-orders")
+    pg.select_option("#order-kind", "move")
+    # the whole stack of armies moves: the chooser offers it first
+    click_unit(pg, "France: 2 A Par")
+    assert pg.is_visible("#order-count") and pg.input_value("#order-count") == "2 A"
+    click_province(pg, "bur")
+    settle(pg)
+    assert result_of(pg, "2 A Paris - Burgundy") == "moved"
+    # a split: one army to Picardy, one to Gascony, the fleet holds (rule 10)
+    brest_armies = '#map g.unit-token[data-unit^="France: "][data-unit$=" A Bre"]'  # a split stack: a token a part
+    for dest in ("pic", "gas"):
+        pg.locator(brest_armies).first.click()
+        assert pg.input_value("#order-count") == "2A&F"  # an army and a fleet: the whole stack first
+        pg.select_option("#order-count", "A")
+        click_province(pg, dest)
+        settle(pg)
+    click_unit(pg, "France: F Bre")
+    pg.select_option("#order-count", "F")
+    click_unit(pg, "France: F Bre")
+    settle(pg)
+    assert result_of(pg, "A Brest - Picardy") == "moved" and result_of(pg, "A Brest - Gascony") == "moved"
+    assert result_of(pg, "F Brest Hold") == "held"
+    # the whole stack, army and fleet, moves: its order replaces the parts' orders
+    pg.locator(brest_armies).first.click()
+    click_province(pg, "pic")
+    settle(pg)
+    rows = sorted(str(r.get_attribute("data-order")) for r in pg.locator("#orders tr:not(.implied)").all())
+    assert rows == ["2 A Paris - Burgundy", "2A&F Brest - Picardy"], rows
+    assert result_of(pg, "2A&F Brest - Picardy") == "moved"
+    # a single unit offers no chooser
+    click_unit(pg, "Germany: A Mun")
+    assert not pg.is_visible("#order-count")
+    click_province(pg, "bur")
+    settle(pg)
+    assert result_of(pg, "A Munich - Burgundy") == "bounced"

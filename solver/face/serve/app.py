@@ -10,6 +10,8 @@
     POST /api/readings          {"state"} -> every reading of the rules at once
     POST /api/why               {"state", "order"} -> what the order's outcome hinges on
     POST /api/legal             {"state"} -> the orders to complete from, per unit
+    POST /api/units             {"state", "power", "place", "kind", "delta": 1|-1} -> the state with a
+                                unit placed or removed (:mod:`dipsat.face.serve.units`)
     POST /api/export            {"state", "format": "case"|"batch", "rules": [...], "id", "title"} -> text
 
 Every body is read within ``--max-request-bytes`` and ``--max-depth`` (as a file is), every call
@@ -116,6 +118,17 @@ def make_app(runner: Runner, library: Library, hosts: tuple[str, ...] = ("127.0.
     async def legal(request: Request) -> Any:
         return await call("legal", field(await body(request), "state", dict))
 
+    async def units(request: Request) -> Any:
+        data = await body(request)
+        kind = data.get("kind")
+        if kind is not None and not isinstance(kind, str):
+            raise DipsatError("the request: field 'kind' must be a text")
+        delta = data.get("delta", 1)
+        if delta not in (1, -1) or isinstance(delta, bool):
+            raise DipsatError("the request: field 'delta' must be 1 (place a unit) or -1 (remove one)")
+        return await call("units", field(data, "state", dict), field(data, "power", str), field(data, "place", str),
+                          kind or None, delta)
+
     async def export(request: Request) -> Any:
         data = await body(request)
         state = field(data, "state", dict)
@@ -144,6 +157,7 @@ def make_app(runner: Runner, library: Library, hosts: tuple[str, ...] = ("127.0.
         Route("/api/readings", endpoint(readings), methods=["POST"]),
         Route("/api/why", endpoint(why), methods=["POST"]),
         Route("/api/legal", endpoint(legal), methods=["POST"]),
+        Route("/api/units", endpoint(units), methods=["POST"]),
         Route("/api/export", endpoint(export), methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -22,6 +22,7 @@ from dipsat.errors import DipsatError
 from dipsat.limits import DEFAULT_LIMITS, Limits
 
 GRACE = 5.0  # seconds past the limit before a worker is killed
+STARTUP = 300.0  # seconds a new worker may take to start and import dipsat
 
 
 class CallFailed(Exception):
@@ -34,17 +35,17 @@ class CallFailed(Exception):
 
 
 def _calls() -> dict[str, Callable[..., Any]]:
-    from dipsat.face.serve import export, legal, sandbox
+    from dipsat.face.serve import export, legal, sandbox, units
 
-    return {"adjudicate": sandbox.adjudicate, "readings": sandbox.readings, "why": sandbox.why,
+    return {"units": units.edit_units, "adjudicate": sandbox.adjudicate, "readings": sandbox.readings, "why": sandbox.why,
             "opening": lambda variant, limits: sandbox.opening(variant), "pasted": sandbox.pasted,
             "state_of_data": sandbox.state_of_data, "variants": lambda limits: sandbox.variants(),
             "export_case": export.corpus_case, "export_batch": export.batch_line, "legal": legal.legal_orders}
 
 
 def warm_up() -> None:
-    """A worker's first act: import what the calls use and load the standard board, before any
-    call's clock runs (a call's time limit then measures its own work)."""
+    """A worker's first act: import what the calls use, load the standard board and adjudicate a
+    turn on it, before any call's clock runs (a call's time limit then measures its own work)."""
     import dipsat.research.readings
     import dipsat.research.readings_format
     import dipsat.face.render
@@ -53,9 +54,24 @@ def warm_up() -> None:
     import dipsat.game.legal  # noqa: F401
     from dipsat.game.registry import find_variant
 
-    from dipsat.face.serve import export, legal, sandbox  # noqa: F401
+    from dipsat.face.serve import export, legal, sandbox, units  # noqa: F401
 
     find_variant("standard").map
+    # one small turn, so that what a first adjudication loads (the solver, the picture's layout)
+    # is loaded here: measured 2.3 s for the first call without it, 0.06 s for the next ones
+    sandbox.adjudicate({"variant": "standard", "units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}})
+
+
+def start_worker(setup: Optional[Callable[[], None]] = None) -> None:
+    """A worker's initializer: :func:`warm_up`, then ``setup`` (a caller's own preparation, run
+    in each worker process: the tests make a call stall there, as one stuck in native code)."""
+    warm_up()
+    if setup is not None:
+        setup()
+
+
+def _ready() -> bool:
+    return True
 
 
 def run_call(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], limits: Limits,
@@ -83,12 +99,16 @@ def run_call(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], limits: L
 
 class Runner:
     """Calls run in a pool of worker processes (``jobs``), each within the limits; a worker that
-    overruns its limit by :data:`GRACE` seconds is killed and the pool made anew."""
+    overruns its limit by ``grace`` seconds (:data:`GRACE`) is killed and the pool made anew.
+    ``setup``, a function importable by name, runs in each worker after it has warmed up."""
 
-    def __init__(self, limits: Limits = DEFAULT_LIMITS, allowed: tuple[str, ...] = (), jobs: int = 1):
+    def __init__(self, limits: Limits = DEFAULT_LIMITS, allowed: tuple[str, ...] = (), jobs: int = 1, *,
+                 grace: float = GRACE, setup: Optional[Callable[[], None]] = None):
         self.limits = limits
         self.allowed = allowed
         self.jobs = jobs
+        self.grace = grace
+        self.setup = setup
         self._pool: Optional[Any] = None
         self._lock = threading.Lock()
         self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
@@ -96,7 +116,13 @@ class Runner:
     def _get_pool(self) -> Any:
         with self._lock:
             if self._pool is None:
-                self._pool = self._ctx.Pool(self.jobs, initializer=warm_up)
+                pool = self._ctx.Pool(self.jobs, initializer=start_worker, initargs=(self.setup,))
+                try:  # started and warmed up before a call's clock runs (under load, seconds)
+                    pool.apply_async(_ready).get(timeout=STARTUP)
+                except multiprocessing.TimeoutError:
+                    pool.terminate()
+                    raise CallFailed(f"the worker process did not start within {STARTUP:g} s", 500) from None
+                self._pool = pool
             return self._pool
 
     def start(self) -> None:
@@ -106,13 +132,15 @@ class Runner:
     def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         pool = self._get_pool()
         pending = pool.apply_async(run_call, (name, args, kwargs, self.limits, self.allowed))
-        wait = (self.limits.turn_time_limit or 3600.0) + GRACE
+        wait = (self.limits.turn_time_limit or 3600.0) + self.grace
         try:
             status, value = pending.get(timeout=wait)
         except multiprocessing.TimeoutError:
             self._restart(pool)
-            raise CallFailed(f"the call took more than its time limit of {self.limits.turn_time_limit:g} s "
-                             "and was stopped", 504) from None
+            limit = f"its time limit of {self.limits.turn_time_limit:g} s" if self.limits.turn_time_limit else "an hour"
+            raise CallFailed(f"the call took more than {limit} and did not stop: its worker process was "
+                             "stopped and a new one started; try again, or with fewer orders or a longer "
+                             "--time-limit", 504) from None
         if status == "ok":
             return value
         raise CallFailed(value, {"refused": 400, "timeout": 504}.get(status, 500))

@@ -296,16 +296,52 @@ async function askWhy(power, text) {
 
 // -- clicking the map ---------------------------------------------------------------------------
 function mode() { return document.querySelector('input[name="mode"]:checked').value; }
-function parseLabel(label) {  // "England: F Lon" -> {power, kind, loc: "lon"}
+function parseLabel(label) {  // "England: F Lon" -> {power, kind, loc: "lon", count: 1}; "France: 2 A Bre": count 2
   const [power, rest] = label.split(/:\s*/, 2);
   const words = rest.trim().split(/\s+/);
-  return {power, kind: words.length > 1 ? words[words.length - 2] : "", loc: words[words.length - 1].toLowerCase()};
+  const count = words.length > 2 && /^\d+$/.test(words[0]) ? parseInt(words[0], 10) : 1;
+  return {power, kind: words.length > 1 ? words[words.length - 2] : "", loc: words[words.length - 1].toLowerCase(), count};
 }
 function place(loc) { return variant().places[loc] || loc; }
 function provinceOf(loc) { return loc.split("/")[0]; }
-function unitWords(label) { const u = parseLabel(label); return `${u.kind} ${place(u.loc)}`; }
+function unitWords(label) { const u = parseLabel(label); return `${u.count > 1 ? u.count + " " : ""}${u.kind} ${place(u.loc)}`; }
+// -- stacks (a board without a limit of units per province): one token per power, kind and place
+function stackAt(label) {  // the clicked unit's power's units in its province by kind, from the map's tokens
+  const me = parseLabel(label), prov = provinceOf(me.loc), parts = [];  // (a split stack is drawn a token a part)
+  document.querySelectorAll("#map .unit-token:not(.built)").forEach((t) => {
+    const u = parseLabel(t.dataset.unit || ":"), same = parts.find((p) => p.kind === u.kind);
+    if (u.power !== me.power || provinceOf(u.loc) !== prov) return;
+    if (same) same.count += u.count; else parts.push(u);
+  });
+  return parts;
+}
+function offerCounts(label) {  // the chooser of how much of a stack the order is for (the whole stack first chosen)
+  const sel = $("order-count"), parts = stackAt(label), me = parts.find((p) => p.kind === parseLabel(label).kind);
+  sel.textContent = "";
+  const word = (n, k) => (n > 1 ? `${n} ` : "") + k;
+  const whole = parts.length > 1 ? parts.map((p) => (p.count > 1 ? p.count : "") + p.kind).join("&") : word(me.count, me.kind);
+  sel.hidden = parts.reduce((n, p) => n + p.count, 0) <= 1;
+  if (sel.hidden) return;
+  if (parts.length > 1) sel.append(el("option", {value: whole}, `${whole.replace(/&/g, "/")}: the whole stack`));
+  for (let n = me.count; n >= 1; n--) {
+    sel.append(el("option", {value: word(n, me.kind)}, `${word(n, me.kind)}` + (n === me.count && parts.length === 1 ? ": the whole stack" : ": split off")));
+  }
+  sel.dataset.whole = whole;
+  sel.value = whole;
+}
+function chosenWords(label) {  // the first clicked unit as its order writes it: the chooser's part of a stack
+  const sel = $("order-count");
+  return sel.hidden ? unitWords(label) : `${sel.value} ${place(parseLabel(label).loc)}`;
+}
+function wholeChosen() { const sel = $("order-count"); return sel.hidden || sel.value === sel.dataset.whole; }
+function orderAt(text, label) {  // whether an order written on the page is for a unit in the clicked unit's province
+  const u = parseLabel(label), names = [place(u.loc), place(provinceOf(u.loc))].map((x) => x.toLowerCase());
+  const t = text.toLowerCase().replace(/^disband\s+/, "").replace(/^(\d+\s*)?[a-z](\s*&\s*\d*\s*[a-z])*\s+/, "");
+  return names.some((n) => t === n || t.startsWith(n + " "));
+}
 function orderKind() { return $("order-kind").value; }
 function markSelection() {
+  if (!selection.length) $("order-count").hidden = true;
   document.querySelectorAll("#map .unit-token").forEach((t) => {
     t.classList.toggle("selected", t.dataset.unit === selection[0]);
     t.classList.toggle("target", selection.length > 1 && t.dataset.unit === selection[1]);
@@ -313,7 +349,8 @@ function markSelection() {
   const kind = orderKind();
   const hints = {
     move: ["Move: click a unit, then where it goes (the unit again: it holds).",
-      `${selection[0]}: click where it moves (a province, a coast or the unit there; the unit itself: it holds).`],
+      `${selection[0]}: click where it moves (a province, a coast or the unit there; the unit itself: it holds)` +
+      ($("order-count").hidden ? "." : "; choose how much of the stack goes.")],
     support: ["Support: click the supporting unit, then the unit it supports, then where that one goes (or it again: it holds).",
       `${selection[0]} supports: click the unit it supports.`,
       `${selection[0]} supports ${selection[1]}: click where ${selection[1]} goes, or ${selection[1]} again if it holds.`],
@@ -332,14 +369,15 @@ function addOrder(power, text) {
   (state[field][power] = state[field][power] || []).push(text);
   changed();
 }
-function setOrder(power, unitLabel, text) {
+function setOrder(power, unitLabel, text) {  // an order of the whole unit (stack) replaces its others; a part's is added
   const field = orderField();
   state[field] = state[field] || {};
   const table = state[field];
-  const mine = unitWords(unitLabel).toLowerCase();
   const list = table[power] = table[power] || [];
-  const i = list.findIndex((t) => { t = t.toLowerCase().replace(/^disband /, ""); return t.startsWith(mine + " ") || t === mine; });
+  const whole = wholeChosen();
+  const i = list.findIndex((t) => (whole ? orderAt(t, unitLabel) : t === text));
   if (i >= 0) list[i] = text; else list.push(text);
+  if (whole) table[power] = list.filter((t, j) => j === (i >= 0 ? i : list.length - 1) || !orderAt(t, unitLabel));
   changed();
 }
 function orderClick(target) {
@@ -352,14 +390,14 @@ function orderClick(target) {
   const kind = orderKind();
   const where = target.unit ? parseLabel(target.unit).loc : target.loc;
   if (selection.length === 0) {
-    if (target.unit) selection = [target.unit];
+    if (target.unit) { selection = [target.unit]; offerCounts(target.unit); }
     markSelection();
     return;
   }
-  const u = selection[0], me = parseLabel(u);
+  const u = selection[0], me = parseLabel(u), mine = chosenWords(u);
   if (kind === "move") {
-    if (target.unit === u) setOrder(me.power, u, `${unitWords(u)} Hold`);
-    else setOrder(me.power, u, `${unitWords(u)} - ${place(where)}`);
+    if (target.unit === u) setOrder(me.power, u, `${mine} Hold`);
+    else setOrder(me.power, u, `${mine} - ${place(where)}`);
     return;
   }
   if (selection.length === 1) {
@@ -368,31 +406,27 @@ function orderClick(target) {
     return;
   }
   const v = selection[1];
-  if (kind === "support" && target.unit === v) { setOrder(me.power, u, `${unitWords(u)} Supports ${unitWords(v)}`); return; }
+  if (kind === "support" && target.unit === v) { setOrder(me.power, u, `${mine} Supports ${unitWords(v)}`); return; }
   const verb = kind === "convoy" ? "Convoys" : "Supports";
-  setOrder(me.power, u, `${unitWords(u)} ${verb} ${unitWords(v)} - ${place(provinceOf(where))}`);
+  setOrder(me.power, u, `${mine} ${verb} ${unitWords(v)} - ${place(provinceOf(where))}`);
 }
 function mapClick(ev) {
   const tok = ev.target.closest(".unit-token"), coast = ev.target.closest(".coast"), prov = ev.target.closest(".province");
   const loc = coast ? coast.dataset.id : prov ? prov.dataset.id : tok ? parseLabel(tok.dataset.unit).loc : null;
   if (mode() === "place") {
-    if (loc) addUnit($("place-power").value, `${$("place-kind").value} ${place(loc)}`);
+    if (loc) editUnits($("place-power").value, loc, $("place-kind").value, 1);
   } else if (mode() === "remove") {
-    if (tok) removeUnit(tok.dataset.unit);
+    if (tok) { const u = parseLabel(tok.dataset.unit); editUnits(u.power, u.loc, u.kind, -1); }
   } else {
     orderClick(tok ? {unit: tok.dataset.unit} : loc ? {loc} : null);
   }
 }
-function removeUnit(label) {
-  const u = parseLabel(label);
-  const list = (state.units || {})[u.power] || [];
-  const names = new Set([u.loc, place(u.loc).toLowerCase(), provinceOf(u.loc), place(provinceOf(u.loc)).toLowerCase()]);
-  const i = list.findIndex((spec) => {
-    const w = spec.trim().split(/\s+/);
-    const at = w.slice(1).join(" ").toLowerCase();
-    return names.has(at) || names.has(at.replace(/\s*\((\w+)\)$/, "($1)")) || names.has(at.replace(/[\/(].*$/, "").trim());
-  });
-  if (i >= 0) { list.splice(i, 1); tidy(state.units); changed(); }
+async function editUnits(power, where, kind, delta) {  // a unit placed (+1) or removed (-1): one more or less in a stack
+  const g = gen;
+  try {
+    const next = await api("/api/units", {state, power, place: where, kind, delta});
+    if (g === gen) setState(next);
+  } catch (e) { if (g === gen) showError(e.message); }
 }
 
 // -- setting up ---------------------------------------------------------------------------------
