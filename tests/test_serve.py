@@ -64,6 +64,7 @@ def test_the_page_and_its_assets_are_served(client: TestClient) -> None:
     assert page.status_code == 200 and "dipsat sandbox" in page.text and "/static/sandbox.js" in page.text
     js = client.get("/static/sandbox.js")
     assert js.status_code == 200 and "/api/adjudicate" in js.text
+    assert "/static/families.js" in page.text and "/api/order" in client.get("/static/families.js").text
     assert client.get("/static/../app.py").status_code == 404
 
 
@@ -117,8 +118,8 @@ def test_no_endpoint_reads_a_path(client: TestClient) -> None:
 def test_opening_and_errors_of_set_up(client: TestClient) -> None:
     st = client.get("/api/opening", params={"variant": "standard"}).json()
     assert sum(len(u) for u in st["units"].values()) == 22 and st["season"] == "spring" and st["year"] == 1901
-    r = client.get("/api/opening", params={"variant": "supremacy"})
-    assert r.status_code == 400 and "not a Diplomacy board" in r.json()["error"]
+    r = client.get("/api/opening", params={"variant": "supremacy"})  # another family: its empty position
+    assert r.status_code == 200 and r.json()["data"]["kind"] == "drill", r.text
     r = client.get("/api/opening", params={"variant": "chess"})
     assert r.status_code == 400 and "unknown variant" in r.json()["error"]
 
@@ -293,6 +294,87 @@ def test_units_placed_and_removed_by_clicking_on_a_board_of_one_unit_a_province(
     assert state["units"] == {"England": ["F Spa/nc"]}
     bad = post(client, "/api/units", {"state": state, "power": "England", "place": "spa", "kind": "F", "delta": 2}, 400)
     assert "delta" in bad["error"]
+
+
+def test_continents_units_and_orders_by_clicking(client: TestClient) -> None:
+    """Continents (seed 004): its empty round, its units placed and removed one a click (one
+    player a country, at most its capacity), its orders written in the seed's notation."""
+    vs = {v["name"]: v for v in client.get("/api/variants").json()}
+    assert vs["continents"]["clicks"]["place"] == "node" and vs["continents"]["blank"]["units"] == {}
+    state = client.get("/api/opening", params={"variant": "continents"}).json()
+    assert state["units"] == {} and state["variant"] == "continents"
+
+    def click(power: str, place: str, delta: int, status: int = 200) -> Any:
+        return post(client, "/api/units", {"state": state, "power": power, "place": place, "delta": delta}, status)
+
+    for power, place in (("A", "Yug"), ("A", "yug"), ("A", "Yugant"), ("B", "tar"), ("C", "dis")):
+        state = click(power, place, 1)
+    assert state["units"] == {"A": ["3 Yug"], "B": ["1 Tar"], "C": ["1 Dis"]}
+    assert "held by A" in click("B", "yug", 1, 400)["error"]
+    assert "nobody has a unit in" in click("B", "pie", -1, 400)["error"]
+    state = click("A", "yug", -1)
+    assert state["units"]["A"] == ["2 Yug"]
+
+    def order(action: str, origin: str, target: str, count: int | None = None, ally: str | None = None,
+              status: int = 200) -> Any:
+        return post(client, "/api/order", {"state": state, "action": action, "origin": origin, "target": target,
+                                           "count": count, "ally": ally}, status)
+
+    state = order("move", "yug", "tar", 1)
+    state = order("support", "dis", "pie", ally="tar")  # Tar's attack on Pietes, all of Dis's units
+    state = order("support", "dis", "tar", 1, ally="tar")  # Tar's defence
+    state = order("move", "tar", "tar")
+    assert state["orders"] == {"A": ["A 1 Yug-Tar"], "C": ["SA Tar-Pie 1 Dis", "SD Tar 1 Dis"], "B": ["H Tar"]}
+    res = post(client, "/api/adjudicate", {"state": state})
+    assert {o["order"] for o in res["result"]["outcomes"]} >= {"A 1 Yug-Tar", "SD Tar 1 Dis", "H Tar"}
+    assert "nobody has a unit in" in order("move", "pie", "tar", status=400)["error"]
+    assert "count" in order("move", "yug", "tar", 0, status=400)["error"]
+    board = {"variant": "standard", "units": {"France": ["A Par"]}}
+    bad = post(client, "/api/order", {"state": board, "action": "move", "origin": "par", "target": "bur"}, 400)
+    assert "not drawn by clicking here" in bad["error"]
+
+
+def test_supremacy_drill_units_and_assault_by_clicking(client: TestClient) -> None:
+    """Supremacy (seed 002): a battle drill's armies and navies placed and removed a click at a
+    time, the assault drawn from forces to target; other kinds of case are refused by name."""
+    vs = {v["name"]: v for v in client.get("/api/variants").json()}
+    assert vs["supremacy"]["unit_kinds"] == ["army", "navy"] and "USA" in vs["supremacy"]["clicks"]["players"]
+    state = client.get("/api/opening", params={"variant": "supremacy"}).json()
+    assert state["data"]["kind"] == "drill" and state["data"]["drill"]["forces"] == []
+
+    def click(power: str, place: str, kind: str | None, delta: int, status: int = 200) -> Any:
+        return post(client, "/api/units", {"state": state, "power": power, "place": place, "kind": kind, "delta": delta},
+                    status)
+
+    for power, place, kind in (("USA", "us_west", "army"), ("usa", "American West", "army"), ("CSA", "mexico", None),
+                               ("USA", "caribbean", None), ("USA", "caribbean", "navy")):
+        state = click(power, place, kind, 1)
+    usa = state["data"]["state"]["powers"]["USA"]
+    assert usa["armies"] == {"us_west": 2} and usa["navies"] == [{"sea": "caribbean"}, {"sea": "caribbean"}]
+    assert "a navy stands at sea" in click("USA", "mexico", "navy", 1, 400)["error"]
+    assert "is a sea" in click("USA", "caribbean", "army", 1, 400)["error"]
+    state = click("USA", "caribbean", None, -1)
+    assert state["data"]["state"]["powers"]["USA"]["navies"] == [{"sea": "caribbean"}]
+    assert "has no army in" in click("CSA", "us_west", "army", -1, 400)["error"]
+
+    def order(origin: str, target: str, count: int | None = None, status: int = 200) -> Any:
+        return post(client, "/api/order", {"state": state, "action": "move", "origin": origin, "target": target,
+                                           "count": count}, status)
+
+    state = order("us_west", "mexico", 1)
+    assert state["data"]["drill"] == {"attacker": "USA", "target": "mexico", "forces": ["1 army us_west"]}
+    state = order("caribbean", "mexico")  # forces of another zone join the assault
+    assert state["data"]["drill"]["forces"] == ["1 army us_west", "1 navy caribbean"]
+    state = order("caribbean", "caribbean")  # the forces' own zone: taken out
+    state = order("us_west", "mexico")  # all of them: the zone's force written anew
+    assert state["data"]["drill"]["forces"] == ["2 army us_west"]
+    res = post(client, "/api/adjudicate", {"state": state})
+    assert "error" not in res and res["result"]["details"]["defender"] == "CSA", res
+    assert res["result"]["details"]["attacker_dice"] == 2  # 1, and 1 for the most forces (2 to 1)
+    assert "no forces in" in order("brazil", "mexico", status=400)["error"]
+    stage = {"variant": "supremacy", "data": {"kind": "wealth", "state": {"powers": {}}}}
+    bad = post(client, "/api/units", {"state": stage, "power": "USA", "place": "us_west", "kind": "army", "delta": 1}, 400)
+    assert "battle drill" in bad["error"] and "'wealth'" in bad["error"]
 
 
 def test_request_limits_apply_to_every_call(client: TestClient) -> None:

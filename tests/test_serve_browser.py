@@ -355,3 +355,98 @@ def test_stacked_units_placed_removed_and_ordered_by_clicking(page: "Page") -> N
     click_province(pg, "bur")
     settle(pg)
     assert result_of(pg, "A Munich - Burgundy") == "bounced"
+
+
+def test_continents_set_up_and_ordered_by_clicking(page: "Page") -> None:
+    """Continents (seed 004): an empty round from the variant menu; units placed one a click (one
+    player a country) and removed one a click; the seed's defence-support example (the corpus's
+    continents.rule.12: 'A 4 Dis-Pie', 'SD Pie 2 Ciu') drawn by clicking, with the number of
+    units chosen, and decided."""
+    pg = page
+    pg.select_option("#variant", "continents")
+    settle(pg)
+    assert pg.locator("#map g.province[data-node]").count() > 20 and pg.locator("#map g.unit-token").count() == 0
+
+    def place_at(player: str, node: str, times: int) -> None:
+        pg.select_option("#place-power", player)
+        for _ in range(times):
+            pg.locator(f'#map g.province[data-node="{node}"]').first.click(force=True)
+            settle(pg)
+
+    pg.check("#mode-place")
+    for player, node, n in (("A", "dis", 4), ("B", "pie", 4), ("C", "ciu", 2)):
+        place_at(player, node, n)
+    token = '#map g.unit-token[data-node="{}"]'
+    assert pg.get_attribute(token.format("pie"), "data-count") == "4"
+    place_at("C", "pie", 1)  # B holds Pietes: one player per country
+    assert "held by B" in pg.inner_text("#error")
+    pg.check("#mode-remove")
+    pg.locator(token.format("pie")).click()
+    settle(pg)
+    assert pg.get_attribute(token.format("pie"), "data-count") == "3" and pg.get_attribute(token.format("pie"), "data-player") == "B"
+    assert "3 Pie" in pg.inner_text("#units")
+    pg.check("#mode-orders")
+    assert pg.locator('#order-kind option[value="convoy"]').get_attribute("hidden") is not None  # no convoys here
+    pg.select_option("#order-kind", "move")
+    pg.locator(token.format("dis")).click()
+    assert pg.is_visible("#order-count") and pg.input_value("#order-count") == "4"  # all of them first
+    pg.locator('#map g.province[data-node="pie"]').first.click(force=True)
+    settle(pg)
+    pg.select_option("#order-kind", "support")
+    pg.locator(token.format("ciu")).click()
+    pg.locator(token.format("pie")).click()
+    pg.locator(token.format("pie")).click()  # the ally's country again: support its defence
+    settle(pg)
+    case = tomllib.loads((ROOT / "tests/corpora/continents/rule_12_defence_support.toml").read_text(encoding="utf-8"))
+    rows = sorted(str(r.get_attribute("data-order")) for r in pg.locator("#orders tr:not(.implied)").all())
+    assert rows == sorted(t for ts in case["orders"].values() for t in ts), rows
+    assert result_of(pg, "A 4 Dis-Pie") == "lost" and result_of(pg, "SD Pie 2 Ciu") == "supported"
+    assert "B: 1 Pie" in str(pg.text_content("#text"))  # the case's units_after: B keeps one unit in Pietes
+    # fewer than all: a count chosen
+    pg.select_option("#order-kind", "move")
+    pg.locator(token.format("dis")).click()
+    pg.select_option("#order-count", "2")
+    pg.locator(token.format("dis")).click()  # the place again: a hold
+    settle(pg)
+    assert result_of(pg, "H Dis") != ""
+
+
+def test_supremacy_drill_set_up_and_ordered_by_clicking(page: "Page") -> None:
+    """Supremacy (seed 002): an empty battle drill from the variant menu; armies and navies placed
+    and removed by clicking; the assault drawn from the attacking armies (how many, chosen) to
+    the target, and decided (its facts shown)."""
+    pg = page
+    pg.select_option("#variant", "supremacy")
+    settle(pg)
+    assert pg.locator("#map g.province[data-zone]").count() > 20
+    pg.check("#mode-place")
+
+    def place_at(power: str, kind: str, zone: str, times: int = 1) -> None:
+        pg.select_option("#place-power", power)
+        pg.select_option("#place-kind", kind)
+        for _ in range(times):
+            pg.locator(f'#map g.province[data-zone="{zone}"]').first.click(force=True)
+            settle(pg)
+
+    place_at("USA", "army", "us_west", 3)
+    place_at("CSA", "army", "mexico")
+    place_at("USA", "navy", "caribbean")
+    token = '#map g.unit-token[data-power="{}"][data-zone="{}"]'
+    assert pg.get_attribute(token.format("USA", "us_west"), "data-armies") == "3"
+    assert pg.locator(token.format("USA", "caribbean")).count() == 1
+    place_at("USA", "navy", "mexico")  # a navy on land: refused with the reason
+    assert "a navy stands at sea" in pg.inner_text("#error")
+    pg.check("#mode-remove")
+    pg.locator(token.format("USA", "caribbean")).click()
+    settle(pg)
+    assert pg.locator(token.format("USA", "caribbean")).count() == 0
+    pg.check("#mode-orders")
+    pg.locator(token.format("USA", "us_west")).click()
+    assert pg.input_value("#order-count") == "3"
+    pg.select_option("#order-count", "2")
+    pg.locator('#map g.province[data-zone="mexico"]').first.click(force=True)
+    settle(pg)
+    assert not pg.is_visible("#error")
+    text = str(pg.text_content("#text"))
+    assert '"defender": "CSA"' in text and '"attacker_dice": 2' in text, text[:400]  # 1 + 1 for most forces, 2 to 1
+    assert pg.locator("#map g.o.move").count() == 1  # the assault's arrow

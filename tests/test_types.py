@@ -103,7 +103,8 @@ def test_the_build_ships_every_file_and_py_typed(built: Path) -> None:
     assert "dipsat/py.typed" in shipped, "py.typed is not in the built package (pyproject package-data)"
     assert "dipsat/maps/standard.toml" in shipped and "dipsat/variants/supremacy/world.toml" in shipped
     # the sandbox's page, and the cases it loads by name (the DATC, the corpora, the examples)
-    assert {"dipsat/face/serve/static/index.html", "dipsat/face/serve/static/sandbox.js", "dipsat/corpora/datc/6.F.16.toml",
+    assert {"dipsat/face/serve/static/index.html", "dipsat/face/serve/static/sandbox.js",
+            "dipsat/face/serve/static/families.js", "dipsat/corpora/datc/6.F.16.toml",
             "dipsat/corpora/multiplicity/README.md", "dipsat/examples/pandin.toml"} <= shipped
     missing = sorted(tracked_files() - shipped)
     assert not missing, ("files of the repository the built package lacks (declare the package or its "

@@ -239,7 +239,7 @@ def draw(cmap: ContinentalMap, before: Board, outcomes: list[OrderOutcome], titl
     for n, (p, count) in sorted(before.holdings.items()):
         x, y = at[n]
         col = colours[p]
-        out.append(f'<g class="unit-token" data-player="{escape(p)}"><title>{escape(f"{p}: {count} in {cmap.nodes[n].name}")}</title>'
+        out.append(f'<g class="unit-token" data-player="{escape(p)}" data-node="{n}" data-count="{count}"><title>{escape(f"{p}: {count} in {cmap.nodes[n].name}")}</title>'
                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="11" fill="{col}" stroke="#222"/>'
                    f'<text class="ulbl" x="{_f(x)}" y="{_f(y)}" fill="{_text_colour(col)}">{count}</text></g>')
     out.append("</g>")

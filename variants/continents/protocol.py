@@ -191,6 +191,29 @@ class ContinentsGame:
 
         return render_file(request.raw, request.where, phase, title)
 
+    # -- set up and ordered by clicking the picture (dipsat serve): see .clicks ------------------
+    @property
+    def clicks(self) -> dict[str, Any]:
+        from .clicks import CLICKS
+
+        return CLICKS
+
+    def blank(self) -> dict[str, Any]:
+        from .clicks import blank
+
+        return blank()
+
+    def edit_units(self, data: dict[str, Any], power: str, place: str, kind: Optional[str], delta: int) -> dict[str, Any]:
+        from .clicks import edit_units
+
+        return edit_units(data, power, place, kind, delta)
+
+    def click_order(self, data: dict[str, Any], action: str, origin: str, target: str, count: Optional[int],
+                    ally: Optional[str]) -> dict[str, Any]:
+        from .clicks import click_order
+
+        return click_order(data, action, origin, target, count, ally)
+
 
 def outcome(o: OrderOutcome, battle: Any) -> PhaseOutcome:
     """A continents order outcome as the protocol's: its culprits are the other sides of the

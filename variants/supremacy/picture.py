@@ -155,12 +155,13 @@ def draw(state: State, title: str, arrows: tuple[tuple[list[str], str, str], ...
         for z, parts in sorted(per_zone.items()):
             if z not in at:
                 continue
+            count = h.armies.get(z, 0) or sum(1 for nv in h.navies if nv.sea == z)  # the page's count of forces
             x, y = at[z]
             off = 8.0 * (powers.index(p) % 3) - 8.0
             label = " ".join(parts)
             tip = f"{p}: {label} in {board.zone_name(z)} (A army, N navy, +n armies aboard)"
             w = 8 + 6.2 * len(label)
-            out.append(f'<g class="unit-token" data-power="{escape(p)}"><title>{escape(tip)}</title>'
+            out.append(f'<g class="unit-token" data-power="{escape(p)}" data-zone="{z}" data-armies="{count}"><title>{escape(tip)}</title>'
                        f'<rect x="{_f(x - w / 2)}" y="{_f(y - 7 + off)}" width="{_f(w)}" height="14" rx="4" fill="{colour[p]}" stroke="#222"/>'
                        f'<text class="ulbl" x="{_f(x)}" y="{_f(y + off)}" fill="#fff">{escape(label)}</text></g>')
     out.append("</g>")

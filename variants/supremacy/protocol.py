@@ -179,6 +179,30 @@ class SupremacyGame:
 
         return render_file(request.doc, request.where, phase, title)
 
+    # -- a battle drill set up and ordered by clicking the picture (dipsat serve): see .clicks ----
+    @property
+    def clicks(self) -> dict[str, Any]:
+        from .board import load_board
+        from .clicks import CLICKS
+
+        return CLICKS | {"players": list(load_board().superpowers)}
+
+    def blank(self) -> dict[str, Any]:
+        from .clicks import blank
+
+        return blank()
+
+    def edit_units(self, data: dict[str, Any], power: str, place: str, kind: Optional[str], delta: int) -> dict[str, Any]:
+        from .clicks import edit_units
+
+        return edit_units(data, power, place, kind, delta)
+
+    def click_order(self, data: dict[str, Any], action: str, origin: str, target: str, count: Optional[int],
+                    ally: Optional[str]) -> dict[str, Any]:
+        from .clicks import click_order
+
+        return click_order(data, action, origin, target, count, ally)
+
 
 def stage_outcomes(chk: Any) -> tuple[PhaseOutcome, ...]:
     """A stage's actions as outcomes (see the module's docstring)."""

@@ -12,6 +12,8 @@
     POST /api/legal             {"state"} -> the orders to complete from, per unit
     POST /api/units             {"state", "power", "place", "kind", "delta": 1|-1} -> the state with a
                                 unit placed or removed (:mod:`dipsat.face.serve.units`)
+    POST /api/order             {"state", "action", "origin", "target", "count", "ally"} -> the state with
+                                an order drawn by clicking (a family that writes its own from clicks)
     POST /api/export            {"state", "format": "case"|"batch", "rules": [...], "id", "title"} -> text
 
 Every body is read within ``--max-request-bytes`` and ``--max-depth`` (as a file is), every call
@@ -129,6 +131,16 @@ def make_app(runner: Runner, library: Library, hosts: tuple[str, ...] = ("127.0.
         return await call("units", field(data, "state", dict), field(data, "power", str), field(data, "place", str),
                           kind or None, delta)
 
+    async def order(request: Request) -> Any:
+        data = await body(request)
+        count, ally = data.get("count"), data.get("ally")
+        if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
+            raise DipsatError("the request: field 'count' must be a number of units (1 or more)")
+        if ally is not None and not isinstance(ally, str):
+            raise DipsatError("the request: field 'ally' must be a text")
+        return await call("order", field(data, "state", dict), field(data, "action", str), field(data, "origin", str),
+                          field(data, "target", str), count, ally or None)
+
     async def export(request: Request) -> Any:
         data = await body(request)
         state = field(data, "state", dict)
@@ -158,6 +170,7 @@ def make_app(runner: Runner, library: Library, hosts: tuple[str, ...] = ("127.0.
         Route("/api/why", endpoint(why), methods=["POST"]),
         Route("/api/legal", endpoint(legal), methods=["POST"]),
         Route("/api/units", endpoint(units), methods=["POST"]),
+        Route("/api/order", endpoint(order), methods=["POST"]),
         Route("/api/export", endpoint(export), methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

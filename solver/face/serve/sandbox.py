@@ -71,20 +71,27 @@ def variants() -> list[dict[str, Any]]:
             entry |= {"powers": list(record.map.powers), "unit_kinds": list(record.unit_kinds), "places": places,
                       "preset_values": by_preset,
                       "presets": list(PRESETS), "default_rules": record.default_rules or "datc"}
-        else:
-            entry |= {"powers": [], "unit_kinds": [], "presets": [], "default_rules": None}
+        else:  # a family's own clicks (what its picture names, which orders it draws) and empty start
+            clicks = getattr(game, "clicks", None)
+            blank = getattr(game, "blank", None)
+            entry |= {"powers": [], "unit_kinds": list((clicks or {}).get("kinds", [])), "presets": [],
+                      "default_rules": None, "clicks": clicks, "blank": blank() if blank is not None else None}
         out.append(entry)
     return out
 
 
 def opening(variant: str) -> dict[str, Any]:
     """The state of a board variant's opening: its start position, or (a variant that starts
-    with a placement phase) an empty board in that phase."""
+    with a placement phase) an empty board in that phase; another family's empty position when
+    it has one (its ``blank()``)."""
     from dipsat.game.registry import find_record
     from dipsat.game.variant import Variant
 
     record = find_record(variant)
     if not isinstance(record, Variant):
+        blank = getattr(find_game(record.name), "blank", None)
+        if blank is not None:  # a family that starts from an empty position of its own
+            return dict(blank()) | {"meta": {"title": f"{record.name}: an empty position"}}
         raise DipsatError(f"{record.name} is not a Diplomacy board: load one of its cases by name, or paste a position")
     pos = record.start_position(record)
     units: dict[str, list[str]] = {}
@@ -200,6 +207,7 @@ def adjudicate(state: Any, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
     them, and the state the next phase starts from."""
     from dipsat.game.protocol import Engine
 
+    req: Any = None
     try:
         game, req, data = read_state(state, limits)
         opts = game.options(req)
@@ -207,7 +215,8 @@ def adjudicate(state: Any, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
     except TurnTimeout:
         raise
     except DipsatError as exc:  # the page still shows the board, to go on placing units
-        return {"error": str(exc), "svg": bare_picture(state), "result": None, "board": True, "next": None}
+        svg = bare_picture(state) if req is None or is_board(game) else family_picture(game, req)
+        return {"error": str(exc), "svg": svg, "result": None, "board": True, "next": None}
     meta = state.get("meta") or {}
     title = meta.get("title") if isinstance(meta, dict) else None
     out: dict[str, Any] = {"result": res.to_json(), "text": game.describe(res), "rules": res.rules,
@@ -247,6 +256,15 @@ def bare_picture(state: Any) -> Optional[str]:
     except (DipsatError, ValueError):  # units that are fine alone but not together
         pos = Position.build(variant=record.name, units=())
     return render_svg(pos, title=record.map.title, variant=record)
+
+
+def family_picture(game: GameProtocol, req: Any) -> Optional[str]:
+    """Another family's picture of a position it read but could not decide (None: it cannot be
+    drawn either)."""
+    try:
+        return game.draw(req, None)
+    except (DipsatError, ValueError, KeyError):
+        return None
 
 
 def resolutions(req: Any) -> dict[str, Any]:

@@ -11,7 +11,10 @@ the state's own terms, so that it reads, exports and shares as if typed.
   power's units in that province are written anew (``2 A Bre``, ``F Bre``), its others are
   left as written.
 * Another family: its game object's ``edit_units(data, power, place, kind, delta)`` when it has
-  one (the family knows how its position is written); a family without it says so.
+  one (the family knows how its position is written); a family without it says so.  Its orders
+  drawn by clicking are its ``click_order(data, action, origin, target, count, ally)``'s (a
+  board's the page writes itself, in the board's notation); what the page needs to know of its
+  picture and its orders is its ``clicks`` (:func:`dipsat.face.serve.sandbox.variants`).
 """
 
 from __future__ import annotations
@@ -49,6 +52,21 @@ def edit_units(state: Any, power: str, place: str, kind: Optional[str] = None, d
             raise DipsatError(f"{game.name}: its units are not placed by clicking the map; "
                               "write them in the position (paste it) or load a case")
         out = edit(data, power.strip(), place.strip(), kind, delta)
+    return out | {k: state[k] for k in PAGE_ONLY if k in state}
+
+
+def click_order(state: Any, action: str, origin: str, target: str, count: Optional[int] = None,
+                ally: Optional[str] = None, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
+    """The state with the order drawn by clicking (``action`` from ``origin`` to ``target``, with
+    ``count`` units, for the ``ally``'s country) added, in the family's own notation."""
+    if not isinstance(state, dict):
+        raise DipsatError(f"{WHERE}: expected a table of fields, got {type(state).__name__}")
+    data = {k: v for k, v in state.items() if k not in PAGE_ONLY}
+    game = find_game(variant_of(data))
+    draw = getattr(game, "click_order", None)
+    if draw is None:
+        raise DipsatError(f"{game.name}: its orders are not drawn by clicking here; type them")
+    out: dict[str, Any] = draw(data, action, origin, target, count, ally)
     return out | {k: state[k] for k in PAGE_ONLY if k in state}
 
 

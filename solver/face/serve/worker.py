@@ -37,7 +37,7 @@ class CallFailed(Exception):
 def _calls() -> dict[str, Callable[..., Any]]:
     from dipsat.face.serve import export, legal, sandbox, units
 
-    return {"units": units.edit_units, "adjudicate": sandbox.adjudicate, "readings": sandbox.readings, "why": sandbox.why,
+    return {"units": units.edit_units, "order": units.click_order, "adjudicate": sandbox.adjudicate, "readings": sandbox.readings, "why": sandbox.why,
             "opening": lambda variant, limits: sandbox.opening(variant), "pasted": sandbox.pasted,
             "state_of_data": sandbox.state_of_data, "variants": lambda limits: sandbox.variants(),
             "export_case": export.corpus_case, "export_batch": export.batch_line, "legal": legal.legal_orders}

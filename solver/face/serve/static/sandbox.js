@@ -126,7 +126,7 @@ function renderState() {
   for (const id of ["place-power", "order-power"]) {
     const sel = $(id), keep = sel.value;
     sel.textContent = "";
-    const powers = v.powers.length ? v.powers : Object.keys(state.units || {});
+    const powers = v.powers.length ? v.powers : [...new Set([...Object.keys(state.units || {}), ...((v.clicks || {}).players || [])])];
     for (const p of powers) sel.append(el("option", {value: p}, p));
     if (powers.includes(keep)) sel.value = keep;
   }
@@ -145,6 +145,7 @@ function renderState() {
   gp.textContent = "";
   for (const p of phases) gp.append(el("option", {value: p}, p));
   if (phases.length) gp.value = state.meta.phase;
+  familyOrderKinds();
   renderUnits();
   renderOrders();
 }
@@ -246,6 +247,7 @@ function renderResult() {
   if (last.svg) { $("map").innerHTML = last.svg; markSelection(); }
   renderOrders();
   $("text").textContent = last.text || "";
+  if (last.result && !last.board && !(last.result.outcomes || []).length) $("text-panel").open = true;  // facts only
   const box = $("paradox");
   box.textContent = "";
   const r = last.result;
@@ -342,6 +344,7 @@ function orderAt(text, label) {  // whether an order written on the page is for 
 function orderKind() { return $("order-kind").value; }
 function markSelection() {
   if (!selection.length) $("order-count").hidden = true;
+  if (clicksOf()) { markFamily(); return; }
   document.querySelectorAll("#map .unit-token").forEach((t) => {
     t.classList.toggle("selected", t.dataset.unit === selection[0]);
     t.classList.toggle("target", selection.length > 1 && t.dataset.unit === selection[1]);
@@ -411,6 +414,7 @@ function orderClick(target) {
   setOrder(me.power, u, `${mine} ${verb} ${unitWords(v)} - ${place(provinceOf(where))}`);
 }
 function mapClick(ev) {
+  if (clicksOf()) { familyClick(ev); return; }
   const tok = ev.target.closest(".unit-token"), coast = ev.target.closest(".coast"), prov = ev.target.closest(".province");
   const loc = coast ? coast.dataset.id : prov ? prov.dataset.id : tok ? parseLabel(tok.dataset.unit).loc : null;
   if (mode() === "place") {
@@ -423,10 +427,11 @@ function mapClick(ev) {
 }
 async function editUnits(power, where, kind, delta) {  // a unit placed (+1) or removed (-1): one more or less in a stack
   const g = gen;
+  document.body.dataset.busy = "yes";  // until the new state is decided
   try {
     const next = await api("/api/units", {state, power, place: where, kind, delta});
     if (g === gen) setState(next);
-  } catch (e) { if (g === gen) showError(e.message); }
+  } catch (e) { if (g === gen) { showError(e.message); document.body.dataset.busy = "no"; } }
 }
 
 // -- setting up ---------------------------------------------------------------------------------
@@ -437,7 +442,10 @@ async function load(promise, push = true) {
     setState(s, push);
   } catch (e) { showError(e.message); }
 }
-function blank(v) { return {variant: v, phase: "movement", units: {}, orders: {}}; }
+function blank(v) {  // an empty position: the family's own when it has one
+  const own = VARIANTS[v] && VARIANTS[v].blank;
+  return own ? JSON.parse(JSON.stringify(own)) : {variant: v, phase: "movement", units: {}, orders: {}};
+}
 
 async function exportRun() {
   const fmt = document.querySelector('input[name="format"]:checked').value;
@@ -474,7 +482,7 @@ async function start() {
   for (const c of cases) $("cases").append(el("option", {value: c.name}, c.title));
   $("variant").addEventListener("change", () => {
     const v = $("variant").value;
-    load(VARIANTS[v].board ? api("/api/opening?variant=" + encodeURIComponent(v)) : Promise.resolve(blank(v)));
+    load(VARIANTS[v].board || VARIANTS[v].blank ? api("/api/opening?variant=" + encodeURIComponent(v)) : Promise.resolve(blank(v)));
   });
   $("opening").addEventListener("click", () => load(api("/api/opening?variant=" + encodeURIComponent(state.variant || "standard"))));
   $("clear").addEventListener("click", () => load(Promise.resolve(blank(state.variant || "standard"))));
