@@ -51,8 +51,13 @@ pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
-    """``dipsat serve --port 0`` running, and the address it printed."""
-    proc = subprocess.Popen([sys.executable, "-m", "dipsat.face.cli", "serve", "--port", "0"], stdout=subprocess.PIPE,
+    """``dipsat serve --port 0`` running, and the address it printed: the command a user types,
+    this environment's ``dipsat`` (``python -m dipsat.face.cli`` where none is installed beside
+    this Python)."""
+    script = Path(sys.executable).parent / "dipsat"
+    ours = script.is_file() and script.read_text(encoding="utf-8", errors="replace").startswith(f"#!{sys.executable}")
+    command = [str(script)] if ours else [sys.executable, "-m", "dipsat.face.cli"]
+    proc = subprocess.Popen(command + ["serve", "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         assert proc.stdout is not None
@@ -450,3 +455,30 @@ def test_supremacy_drill_set_up_and_ordered_by_clicking(page: "Page") -> None:
     text = str(pg.text_content("#text"))
     assert '"defender": "CSA"' in text and '"attacker_dice": 2' in text, text[:400]  # 1 + 1 for most forces, 2 to 1
     assert pg.locator("#map g.o.move").count() == 1  # the assault's arrow
+
+
+ADJUST = """variant = "multiplicity"
+phase = "adjustment"
+year = 1901
+season = "winter"
+[units]
+France = ["3A(Bre)"]
+[owners]
+France = ["Brest"]
+"""
+
+
+def test_a_stack_disbands_one_unit_a_click_in_the_adjustments(page: "Page") -> None:
+    """Multiplicity Plus rule 2: 'Each component part of a multiple unit requires a supply centre
+    to support it': one centre, a stack of three: each click on the stack disbands one unit."""
+    pg = page
+    pg.click("#paste-open")
+    pg.fill("#paste-text", ADJUST)
+    pg.click("#paste-load")
+    settle(pg)
+    for _ in range(2):
+        click_unit(pg, "France: 3 A Bre")
+        settle(pg)
+    rows = pg.locator('#orders tr[data-order="Disband A Brest"]')
+    assert rows.count() == 2 and {r.get_attribute("data-result") for r in rows.all()} == {"disbanded"}
+    assert "Position after:\n  France: A Bre" in str(pg.text_content("#text"))  # one army left, on its one centre

@@ -361,7 +361,7 @@ function markSelection() {
       `${selection[0]} convoys: click the army.`, `${selection[0]} convoys ${selection[1]}: click where the army goes.`],
   };
   $("hint").textContent = mode() === "orders" && state && state.phase === "adjustment" ?
-    "Adjustments: click a unit to disband it, a home centre to build a unit of the power and kind chosen under Place." :
+    "Adjustments: click a unit to disband it (a stack: one unit a click), a home centre to build a unit of the power and kind chosen under Place." :
     mode() === "orders" ? hints[kind][selection.length] || "" :
     mode() === "place" ? "Place: click a province (or coast) to put a unit of the chosen power and kind there." :
       "Remove: click a unit to take it off the board.";
@@ -386,7 +386,9 @@ function setOrder(power, unitLabel, text) {  // an order of the whole unit (stac
 function orderClick(target) {
   if (!target) { selection = []; markSelection(); return; }
   if (state.phase === "adjustment") {  // a unit: it disbands; a place: a build of the chosen power and kind
-    if (target.unit) setOrder(parseLabel(target.unit).power, target.unit, `Disband ${unitWords(target.unit)}`);
+    const u = target.unit && parseLabel(target.unit);  // a stack: one unit disbanded a click
+    if (u && u.count > 1) addOrder(u.power, `Disband ${u.kind} ${place(u.loc)}`);
+    else if (u) setOrder(u.power, target.unit, `Disband ${unitWords(target.unit)}`);
     else addOrder($("place-power").value, `Build ${$("place-kind").value} ${place(target.loc)}`);
     return;
   }
