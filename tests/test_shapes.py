@@ -384,3 +384,20 @@ def test_supply_centre_dots_and_coasts_are_drawn_inside_their_provinces() -> Non
             assert c is not None
             cid = g.get("data-id") or ""
             assert _strictly_inside((float(c.get("cx", 0)), float(c.get("cy", 0))), m.shapes[cid.split("/")[0]]), cid
+
+
+def test_most_labels_lie_inside_their_own_province() -> None:
+    """Labels avoid every collision first (tests/test_pictures.py), then prefer their own province:
+    59 of the 76 lie wholly inside it (measured when written); the small ones (Holland, Helgoland,
+    Switzerland, ...) cannot hold a label beside a unit.  The first drawing, without the preference: 44."""
+    from dipsat.face.render.geometry import text_box
+    from dipsat.face.render.svg import LABEL_SIZE, label_places
+
+    m = load_map("standard")
+    assert m.shapes is not None and m.layout is not None
+    places = label_places(m, m.layout)
+    inside_own = 0
+    for pid, (x, y, anchor) in places.items():
+        b = text_box(m.display(pid), x, y, LABEL_SIZE, anchor)
+        inside_own += all(_strictly_inside(c, m.shapes[pid]) for c in ((b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])))
+    assert inside_own >= 55, inside_own

@@ -152,6 +152,8 @@ def place_labels(labels: list[tuple[str, str, Point, float]], obstacles: list[Bo
             candidates += [(x + r * 0.7, y - r - 4, "start"), (x - r * 0.7, y - r - 4, "end"),
                            (x + r + 5, y + r + size * 0.5, "start"), (x - r - 5, y + r + size * 0.5, "end"),
                            (x + r + 5, y - r + size * 0.2, "start"), (x - r - 5, y - r + size * 0.2, "end")]
+            candidates += [(x + math.cos(a * math.pi / 4) * (r + 24), y + math.sin(a * math.pi / 4) * (r + 14) + size * 0.35,
+                            "middle") for a in range(8)]
         best: tuple[float, int] | None = None
         for i, (cx, cy, anchor) in enumerate(candidates):
             box = text_box(text, cx, cy, size, anchor)

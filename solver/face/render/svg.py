@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Optional
 from xml.sax.saxutils import escape
 
 from dipsat.maps import GameMap, Layout
-from dipsat.maps.shapes import inside
+from dipsat.maps.shapes import inside, signed_area
 from dipsat.models import FLEET, Unit
 
 if TYPE_CHECKING:
@@ -203,7 +203,7 @@ def label_places(m: GameMap, layout: Layout) -> dict[str, tuple[float, float, st
     meets no node, supply centre, coast (as big as a fleet standing there, ringed), other label or the
     edge of the drawing (:func:`place_labels`).  It depends on the map and layout only, so the
     board drawn once for a page of pictures is the same; computed once per layout."""
-    key = (m.name, layout.size, tuple(sorted(layout.at.items())))
+    key = (m.name, layout.size, layout.shapes, tuple(sorted(layout.at.items())))
     hit = _PLACES.get(key)
     if hit is not None:
         return hit
@@ -222,6 +222,8 @@ def label_places(m: GameMap, layout: Layout) -> dict[str, tuple[float, float, st
                 obstacles.append(circle_box(*layout.at[cid], UNIT_R + 4))  # a fleet and its ring
         labels.append((pid, m.display(pid), (x, y), r))
     shapes = m.shapes if layout is m.layout else None
+    if shapes is not None:  # the smallest provinces choose first: they have the fewest places inside
+        labels.sort(key=lambda lb: (abs(signed_area(shapes[lb[0]])), lb[0]))
     places = place_labels(labels, obstacles, layout.size[0], layout.size[1], LABEL_SIZE, within=shapes)
     _PLACES[key] = places
     return places
