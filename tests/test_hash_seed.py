@@ -46,6 +46,7 @@ def _runs() -> list[list[str]]:
              ["why", "examples/spring1901.toml", "--order", "A Par - Bur"],
              ["compare", "tests/corpora/datc/6.F.14.toml", "-q"],
              ["coverage", "tests/corpora/readings", "--json", "-q"],
+             ["fingerprint", "tests/corpora/readings/adjacent_convoy_paradox.toml", "tests/corpora/datc/6.F.24.toml", "--json", "-q"],
              ["render", "tests/corpora/continents/seed_01_four_way_battle.toml"],
              ["render", "tests/corpora/continents/rule_36_victory_tie.toml"],
              ["render", "tests/corpora/supremacy/move_board_port.toml"]]

@@ -70,7 +70,7 @@ def test_details_carry_the_outcome_kinds_typed_fields(capsys):
     assert {o["order"]: o["details"]["merge"]["with_units"] for o in moved} == {"A(Mar)-Bur": ["A Par"], "A(Par)-Bur": ["A Mar"]}
 
 
-@pytest.mark.parametrize("what", ["readings", "coverage"])
+@pytest.mark.parametrize("what", ["readings", "coverage", "fingerprint"])
 def test_published_research_schema_is_current(what, capsys):
     assert main(["schema", what]) == 0
     assert json.loads(capsys.readouterr().out) == json.loads((SCHEMAS / f"{what}.schema.json").read_text())

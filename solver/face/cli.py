@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from dipsat.face.cli_phase import limits_of, cmd_adjudicate, cmd_batch, cmd_corpus, cmd_orders, cmd_play, cmd_render
-from dipsat.face.cli_research import cmd_compare, cmd_coverage, cmd_explore, cmd_readings, cmd_rules, cmd_schema, cmd_why
+from dipsat.face.cli_research import (cmd_compare, cmd_coverage, cmd_explore, cmd_fingerprint, cmd_readings, cmd_rules,
+                                      cmd_schema, cmd_why)
 from dipsat.errors import DipsatError, OutputError
 from dipsat.io.outputs import discard_stdout, guarded_stdout
 
@@ -114,8 +115,8 @@ class _VersionAction(argparse.Action):
 
 
 # the core's subcommands: a command line naming one of these needs no variant's own subcommands
-CORE_COMMANDS = frozenset({"adjudicate", "batch", "corpus", "play", "explore", "compare", "readings", "coverage", "why",
-                           "render", "orders", "rules", "schema", "serve"})
+CORE_COMMANDS = frozenset({"adjudicate", "batch", "corpus", "play", "explore", "compare", "readings", "fingerprint",
+                           "coverage", "why", "render", "orders", "rules", "schema", "serve"})
 
 
 def _names_core_command(argv: Optional[list[str]]) -> bool:
@@ -151,6 +152,9 @@ EXAMPLES = {
   dipsat compare --variant VARIANT PATH...     (each value of a variant's own options)""",
     "readings": """dipsat readings tests/corpora/datc/6.F.16.toml
   dipsat readings tests/corpora/datc/6.F.16.toml --option convoy_path=ignored --json""",
+    "fingerprint": """dipsat fingerprint examples/mila_game.json
+  dipsat fingerprint tests/corpora/datc/6.F.14.toml tests/corpora/datc/6.F.24.toml --json
+  dipsat fingerprint observed.jsonl --variant standard     (batch lines with an 'expect' object)""",
     "coverage": """dipsat coverage tests/corpora/datc -q
   dipsat coverage tests/corpora/datc tests/corpora/readings --json""",
     "why": """dipsat why tests/corpora/datc/6.F.14.toml --order "F Wales - English Channel"
@@ -278,6 +282,20 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(rd)
     rd.set_defaults(func=cmd_readings)
 
+    fp = _command(sub, "fingerprint", "which readings of the rule options a game, a corpus or an adjudicator "
+                  "followed: the values consistent with every observation, the nearest preset, the observations "
+                  "no reading explains")
+    fp.add_argument("paths", nargs="+", metavar="INPUT", help="a batch JSONL file with an 'expect' object per line, a "
+                    "corpus folder or case, a dipsat saved game, a MILA saved game (.json, or .jsonl: one a line)")
+    fp.add_argument("--json", action="store_true", help="machine-readable output (schema: dipsat schema fingerprint)")
+    fp.add_argument("--variant", help="only the observations of this variant (needed when the input holds several)")
+    fp.add_argument("--expectation", metavar="PRESET", help="corpus cases: observe the expectation that names this "
+                    "preset (default: each case's first); cases without one are left out")
+    fp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _limit_arguments(fp)
+    _file_arguments(fp)
+    fp.set_defaults(func=cmd_fingerprint)
+
     cv = _command(sub, "coverage", "which pairs of rule readings the corpus tells apart (cases whose expected "
                   "outcomes differ), and the pairs no case tests")
     cv.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
@@ -329,11 +347,12 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
 
     s = _command(sub, "schema", "print a JSON Schema: corpus (case file), turn (request), result "
                  "(adjudicate --json), batch (an output line), play (play --json), readings (readings --json), "
-                 "coverage (coverage --json)")
-    s.add_argument("what", choices=["corpus", "turn", "result", "batch", "play", "readings", "coverage"], metavar="KIND",
+                 "coverage (coverage --json), fingerprint (fingerprint --json)")
+    s.add_argument("what", choices=["corpus", "turn", "result", "batch", "play", "readings", "coverage", "fingerprint"],
+                   metavar="KIND",
                    help="corpus (a case file), turn (an adjudicate file or batch line), result (adjudicate --json), "
                         "batch (one output line), play (play --json), readings (readings --json), coverage "
-                        "(coverage --json)")
+                        "(coverage --json), fingerprint (fingerprint --json)")
     s.set_defaults(func=cmd_schema)
 
     sv = _command(sub, "serve", "the sandbox: a local web page to set up a position, write orders and watch dipsat "

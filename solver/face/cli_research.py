@@ -1,4 +1,4 @@
-"""The research commands (``explore``, ``why``, ``readings``, ``compare``, ``coverage``) and the
+"""The research commands (``explore``, ``why``, ``readings``, ``fingerprint``, ``compare``, ``coverage``) and the
 listings (``rules``, ``schema``).
 
 Each reads its file once and takes the file's game family from :func:`dipsat.game.families.find_game`.
@@ -88,13 +88,69 @@ def cmd_readings(args: argparse.Namespace) -> int:
     from dipsat.research.readings import protocol_readings, turn_readings
     from dipsat.research.readings_format import format_readings, readings_json
 
+    case = _game_case(args)
+    if case is not None:  # a game case of a board: replayed once per class of readings
+        from dipsat.research.game_readings import game_case_readings
+
+        rd = game_case_readings(case, args.rules, tuple(args.option or ()))
+        print(json.dumps(readings_json(rd), indent=2, default=str) if args.json else format_readings(rd, args.order))
+        return 0
     game, req, data = load(args)
     if _board(game):
         rd = turn_readings(_with_rules(game, req, args))
     else:
-        rd = protocol_readings(game, req, data, args.rules, tuple(args.option or ()))
+        rd = protocol_readings(game, req, data, args.rules, _case_settings(game, data) + tuple(args.option or ()))
     print(json.dumps(readings_json(rd), indent=2, default=str) if args.json else format_readings(rd, args.order))
     return 0
+
+
+def _game_case(args: argparse.Namespace) -> Any:
+    """The file's corpus case when it is a game case of a Diplomacy board (else None)."""
+    from dipsat.game.request import read_data_file
+    from dipsat.game.registry import find_record
+    from dipsat.game.variant import Variant
+
+    path = str(args.file)
+    if path == "-":
+        return None
+    data = read_data_file(path, limits_of(args))
+    if not (isinstance(data, dict) and data.get("phase") == "game" and "expect" in data):
+        return None
+    variant = getattr(args, "variant", None) or data.get("variant") or "standard"
+    if not isinstance(variant, str) or not isinstance(find_record(variant), Variant):
+        return None
+    from dipsat.io.corpus import load_case
+
+    case = load_case(path, limits_of(args))
+    return case.model_copy(update={"variant": variant}) if variant != case.variant else case
+
+
+def _case_settings(game: Any, data: Any) -> tuple[str, ...]:
+    """A corpus case's settings that are not readings (seeds, draws), from its first
+    expectation, as ``--option`` texts: the readings are enumerated on top of them."""
+    exps = data.get("expect") if isinstance(data, dict) else None
+    if not isinstance(exps, list) or not exps or not isinstance(exps[0], dict) or not isinstance(exps[0].get("options"), dict):
+        return ()
+    from dipsat.engine.option_space import categorical_options
+
+    cats = set(categorical_options(game.options_model()))
+    return tuple(f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in exps[0]["options"].items()
+                 if k not in cats)
+
+
+def cmd_fingerprint(args: argparse.Namespace) -> int:
+    from dipsat.research.fingerprint import fingerprint
+    from dipsat.research.fingerprint_format import fingerprint_json, format_fingerprint
+    from dipsat.research.fingerprint_inputs import read_inputs
+    from dipsat.face.progress import progress_bar
+
+    limits = limits_of(args)
+    items = list(read_inputs(args.paths, args.expectation, limits))
+    todo = sum(1 for it in items if not hasattr(it, "message") and (not args.variant or it.variant == args.variant.lower()))
+    with progress_bar("fingerprint", total=todo, unit="observations", quiet=args.quiet or args.json) as bar:
+        fp = fingerprint(items, args.variant, on_progress=bar.advance, time_limit=limits.turn_time_limit)
+    print(json.dumps(fingerprint_json(fp), indent=2, default=str) if args.json else format_fingerprint(fp))
+    return 1 if fp.problems else 0
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

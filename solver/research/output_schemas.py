@@ -1,5 +1,6 @@
 """JSON Schemas of what the research commands print as JSON (``dipsat readings --json``,
-``dipsat coverage --json``), published by ``dipsat schema readings|coverage`` and in
+``dipsat coverage --json``, ``dipsat fingerprint --json``), published by ``dipsat schema
+readings|coverage|fingerprint`` and in
 ``docs/schemas/``.
 
 As :mod:`dipsat.io.schemas`, the models describe the output (they do not build it), with
@@ -99,11 +100,59 @@ class CoverageJSON(RootModel[list[VariantCoverageJSON]]):
     """``dipsat coverage --json``: per variant, which cases tell each pair of option values apart."""
 
 
-MODELS: dict[str, type[BaseModel]] = {"readings": ReadingsJSON, "coverage": CoverageJSON}
+class FingerprintObservationJSON(_Out):
+    id: str = Field(description="the batch line's id (else 'line N'), the case id, or the game and phase")
+    where: str = Field(description="the file and line, case file, or game file and phase")
+    phase: str = Field(description="movement, retreat, adjustment, game, or a saved game's phase (S1901M)")
+    orders: dict[str, list[str]] = Field(description="its orders per power (retreat orders and a game's phases prefixed)")
+    diff: list[str] = Field(description="what differs from the observation under the nearest preset with its changes")
+
+
+class FingerprintPresetJSON(_Out):
+    name: str
+    distance: int = Field(description="options whose value must differ from the preset's")
+    changes: list[dict[str, Any]] = Field(description="every smallest set of changes (option -> value)")
+
+
+class FingerprintAssignmentsJSON(_Out):
+    count: int = Field(description="the consistent assignments of the decided options listed")
+    complete: bool = Field(description="false: more than were listed")
+    when: Optional[str] = Field(description="the same as conditions on the options (null: too many to state)")
+    all: list[dict[str, Any]] = Field(description="each consistent assignment of the decided options")
+
+
+class FingerprintErrorJSON(_Out):
+    where: str
+    message: str
+
+
+class FingerprintJSON(_Out):
+    """``dipsat fingerprint --json``: the readings of the rules the observations admit."""
+
+    variant: str
+    observations: int = Field(description="observations read and adjudicated")
+    explained: int = Field(description="observations the consistent assignments explain")
+    options: dict[str, list[Any]] = Field(description="every categorical option: its values consistent with the "
+                                          "observations (those that explain the most, when none explains all)")
+    decided: list[str] = Field(description="the options some observation constrains")
+    assignments: FingerprintAssignmentsJSON
+    nearest_preset: Optional[str] = Field(description="the preset the fewest options must differ from (the first of ties)")
+    nearest_presets: list[str] = Field(description="every nearest preset (ties)")
+    changes: dict[str, Any] = Field(description="a smallest set of changes from the nearest preset")
+    smallest_changes: list[dict[str, Any]] = Field(description="every smallest set of changes from it")
+    presets: list[FingerprintPresetJSON] = Field(description="every preset, nearest first")
+    unexplained: list[FingerprintObservationJSON] = Field(description="observations no consistent assignment explains")
+    unexplained_count: int
+    contested: list[str] = Field(description="observations some consistent assignments explain and others do not")
+    errors: list[FingerprintErrorJSON] = Field(description="items that could not be read or adjudicated")
+
+
+MODELS: dict[str, type[BaseModel]] = {"readings": ReadingsJSON, "coverage": CoverageJSON, "fingerprint": FingerprintJSON}
 
 SCHEMAS = {
     "readings": "the output of readings --json (outcomes as a function of the rule options)",
     "coverage": "the output of coverage --json (which cases tell option values apart)",
+    "fingerprint": "the output of fingerprint --json (which readings recorded results follow)",
 }
 
 

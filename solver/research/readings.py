@@ -113,7 +113,8 @@ class Readings:
     space_calls: int = 0  # one-model enumerations of the in-model readings
     space_capped: bool = False
     stats: "SpaceStats" = field(default_factory=lambda: SpaceStats())
-    family: bool = False  # a variant of another game family: one run per class, no one model
+    family: bool = False  # no one model (another game family, or a game of several phases): one run per class
+    runs_note: str = "a game of its own family: its phases are not one equation system"  # why, when ``family``
 
     def orders(self) -> list[str]:
         seen: dict[str, None] = {}

@@ -80,7 +80,7 @@ def format_readings(rd: Readings, order: Optional[str] = None) -> str:
         never = [n for n in rd.candidates if n not in deps]
         lines.append(f"Options that never matter for this file ({len(never)} of {len(rd.candidates)}): " + ", ".join(never))
         lines.append(f"Enumerated: {len(rd.options)} options touch the file, {len(rd.table)} assignments; "
-                     f"no one model (a game of its own family: its phases are not one equation system): "
+                     f"no one model ({rd.runs_note}): "
                      f"{len(rd.classes)} runs, one per class of the options each run read")
         return "\n".join(lines)
     if order is None:

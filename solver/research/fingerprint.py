@@ -1,0 +1,296 @@
+"""A rules fingerprint: which readings of the rules did a game, a corpus or an adjudicator follow?
+(``dipsat fingerprint INPUT...``)
+
+Each observation (:mod:`dipsat.fingerprint_inputs`: a recorded phase, a corpus case, a saved
+game) constrains the space of the variant's categorical rule options:
+
+1. **One observation.**  A single phase's outcome is computed as a function of every option at
+   once by :func:`dipsat.research.readings.turn_readings` (one CP-SAT model of the movement equations,
+   the options that change how orders are read enumerated outside it).  Its table partitions
+   the assignments into classes with one outcome each; each class is adjudicated once through
+   the plain pipeline and compared with the observation by the corpus's own comparison
+   (:func:`dipsat.io.corpus.compare`): the class explains it or names what differs.  A game of
+   several phases is replayed per class of the options it reads
+   (:func:`dipsat.engine.option_space.split_by_reads`).  What is kept is the options the verdict
+   depends on and the assignments of them that explain the observation (:class:`Evidence`).
+2. **All of them.**  Each observation is a table constraint over its options; one CP-SAT model
+   (:func:`dipsat.engine.cpsat.most_satisfied`) finds the assignments that explain as many
+   observations as any assignment does — every observation when they agree — so one bad record
+   is reported, never allowed to empty the answer: it is *unexplained* (no optimal assignment
+   explains it), with what differs under the answer.
+3. **The answer.**  Per option, the values of the optimal assignments; the assignments
+   themselves as conditions (the form ``dipsat readings`` prints); and the nearest preset: the
+   presets (the core's editions and the variant's own rules) whose values differ from an
+   optimal assignment in the fewest options, with every smallest set of changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional
+
+from dipsat.io.corpus import adjudicate_case, case_request, compare, play_case
+from dipsat.errors import DipsatError
+from dipsat.research.fingerprint_inputs import InputProblem, Item, Observation
+from dipsat.research.option_conditions import _w, conditions, depends_on, describe_condition
+from dipsat.engine.option_space import Assignment, assignments, categorical_options, option_values, recording, split_by_reads
+from dipsat.rules import RuleOptions
+
+MAX_ASSIGNMENTS = 20000  # optimal assignments listed (beyond: per-option values asked one by one)
+
+
+@dataclass
+class Evidence:
+    """What one observation says about the options: it is explained exactly by the assignments
+    of ``names`` in ``allowed`` (every assignment of the others alike)."""
+
+    obs: Observation
+    touched: list[str]  # the options some class of its outcome was split on
+    rows: list[tuple[tuple[Any, ...], list[str]]]  # each assignment of ``touched``: what differs ([]: explained)
+    names: list[str]  # the options its verdict depends on
+    allowed: set[tuple[Any, ...]]  # the assignments of ``names`` that explain it
+
+    def problems_under(self, a: Assignment) -> list[str]:
+        key = tuple(a[n] for n in self.touched)
+        return next((p for t, p in self.rows if t == key), [])
+
+    def explained_by(self, a: Assignment) -> bool:
+        return tuple(a[n] for n in self.names) in self.allowed
+
+
+def evidence(obs: Observation) -> Evidence:
+    """The evidence of one observation (a :class:`DipsatError` when it cannot be read: another
+    game family, an unknown option, a unit not on the board, ...)."""
+    from dipsat.game.registry import find_record
+
+    from dipsat.game.variant import Variant
+
+    record = find_record(obs.variant)
+    if not isinstance(record, Variant):
+        raise DipsatError(f"the {record.name} variant is another game family: fingerprint reads the Diplomacy "
+                          f"boards' observations")
+    model = record.options_model
+    base = record.rules(obs.rules, **obs.fixed)
+    cands = [n for n in categorical_options(model) if n not in obs.fixed]
+    if obs.case.phase == "game":
+        touched, table = _game_table(obs, record, base, cands)
+    else:
+        touched, table = _turn_table(obs, record, base, cands)
+    rows = [(tuple(a[n] for n in touched), p) for a, p in table]
+    names = depends_on(model, touched, [(a, not p) for a, p in table])
+    allowed = {tuple(a[n] for n in names) for a, p in table if not p}
+    return Evidence(obs, touched, rows, names, allowed)
+
+
+def _problems(obs: Observation, run: Callable[[], Any], variant: Any) -> list[str]:
+    try:
+        res = run()
+    except DipsatError as exc:
+        return [f"error: {exc}"]
+    probs = compare(obs.case, obs.expectation, res, variant)
+    if not obs.checks_dislodged:
+        probs = [p for p in probs if not p.startswith("dislodged: ")]
+    return probs
+
+
+def _turn_table(obs: Observation, variant: Any, base: RuleOptions,
+                cands: list[str]) -> tuple[list[str], list[tuple[Assignment, list[str]]]]:
+    """One phase: its readings (one model), each class compared once."""
+    from dipsat.research.readings import turn_readings
+
+    rd = turn_readings(case_request(obs.case), rules=base, candidates=cands)
+    # classes with the same outcomes (their words included) and the same position after are
+    # the same result to compare: one adjudication each
+    verdicts: dict[Any, list[str]] = {}
+    table = []
+    for a, r in rd.table:
+        sig = (r.outcomes, r.after)
+        if sig not in verdicts:
+            rules = base.with_(**a)
+            verdicts[sig] = _problems(obs, lambda: adjudicate_case(obs.case, rules), variant)
+        table.append((a, verdicts[sig]))
+    return rd.options, table
+
+
+def _game_table(obs: Observation, variant: Any, base: RuleOptions,
+                cands: list[str]) -> tuple[list[str], list[tuple[Assignment, list[str]]]]:
+    """A game of several phases: replayed once per class of the options it reads."""
+    model = type(base)
+
+    def run(scope: Any) -> list[str]:
+        return _problems(obs, lambda: play_case(obs.case, recording(base)), variant)
+
+    try:
+        leaves = split_by_reads(run, model, cands)
+    except RuntimeError as exc:  # too many classes
+        raise DipsatError(f"{obs.where}: {exc}") from None
+    touched = [n for n in cands if any(n in leaf.assignment for leaf in leaves)]
+    table = []
+    for full in assignments(model, touched):
+        leaf = next(lf for lf in leaves if all(full[n] == v for n, v in lf.assignment.items()))
+        table.append((full, leaf.result))
+    return touched, table
+
+
+# -- all observations together ---------------------------------------------------------------------
+
+
+@dataclass
+class PresetDistance:
+    name: str
+    values: Assignment  # its value of every categorical option
+    distance: int  # options differing from the nearest optimal assignment
+    changes: list[Assignment]  # every smallest set of changes (option -> value)
+
+
+@dataclass
+class Fingerprint:
+    variant: str
+    model: type[RuleOptions]
+    evidence: list[Evidence]
+    problems: list[InputProblem]  # items that could not be read or adjudicated
+    names: list[str]  # the options some observation constrains
+    best: int  # observations the optimal assignments explain
+    solutions: list[Assignment]  # the optimal assignments of ``names``
+    complete: bool  # is ``solutions`` every one of them?
+    values: dict[str, list[Any]]  # every categorical option: its values in some optimal assignment
+    unexplained: list[tuple[Evidence, list[str]]]  # explained by no optimal assignment; what differs
+    contested: list[Evidence] = field(default_factory=list)  # explained by some optimal assignments, not all
+    presets: list[PresetDistance] = field(default_factory=list)  # nearest first
+
+    @property
+    def observations(self) -> int:
+        return len(self.evidence)
+
+    @property
+    def nearest(self) -> list[PresetDistance]:
+        return [p for p in self.presets if p.distance == self.presets[0].distance] if self.presets else []
+
+    def condition(self) -> Optional[str]:
+        """The optimal assignments as conditions on the options (the options with one value
+        first, then the others' cubes, as ``dipsat readings`` states them); None when there are
+        too many to tabulate."""
+        if not self.complete:
+            return None
+        fixed = [n for n in self.names if len(self.values[n]) == 1]
+        multi = [n for n in self.names if len(self.values[n]) > 1]
+        size = 1
+        for n in multi:
+            size *= len(option_values(self.model, n))
+        if size > MAX_ASSIGNMENTS:
+            return None
+        parts = [f"{n} = {_w(self.values[n][0])}" for n in fixed]
+        if multi:
+            chosen = {tuple(s[n] for n in multi) for s in self.solutions}
+            table = [(a, tuple(a[n] for n in multi) in chosen) for a in assignments(self.model, multi)]
+            deps, covers = conditions(self.model, multi, table)
+            text = describe_condition(self.model, deps, covers[True])
+            if text != "always":
+                parts.append(f"({text})" if " or " in text and parts else text)
+        return " and ".join(parts) or "always"
+
+
+def fingerprint(items: Iterable[Item], variant: Optional[str] = None,
+                on_progress: Optional[Callable[[], None]] = None, time_limit: Optional[float] = None) -> Fingerprint:
+    """The fingerprint of the observations of one board variant (``variant``, or the one the
+    observations share: several need a choice); ``time_limit``: seconds per observation (past
+    it, the observation is reported as not read)."""
+    from dipsat.limits import deadline
+
+    from dipsat.game.registry import find_record
+
+    from dipsat.game.variant import Variant
+
+    problems: list[tuple[int, InputProblem]] = []  # in input order
+    observations: list[tuple[int, Observation]] = []
+    for i, it in enumerate(items):
+        if isinstance(it, InputProblem):
+            problems.append((i, it))
+        elif variant is None or it.variant == variant.lower():
+            observations.append((i, it))
+    names_seen = sorted({o.variant for _, o in observations})
+    if len(names_seen) > 1:
+        counts = ", ".join(f"{v} {sum(1 for _, o in observations if o.variant == v)}" for v in names_seen)
+        raise DipsatError(f"the input holds observations of {len(names_seen)} variants ({counts}): "
+                          f"fingerprint one at a time with --variant NAME")
+    name = variant or (names_seen[0] if names_seen else "standard")
+    record = find_record(name)
+    if not isinstance(record, Variant):
+        raise DipsatError(f"the {record.name} variant is another game family: fingerprint reads the Diplomacy boards")
+    model = record.options_model
+    evs: list[Evidence] = []
+    for i, obs in observations:
+        if on_progress is not None:
+            on_progress()
+        try:
+            with deadline(time_limit):
+                evs.append(evidence(obs))
+        except DipsatError as exc:
+            problems.append((i, InputProblem(obs.where, f"{obs.id}: {exc}")))
+    return combine(record, evs, [p for _, p in sorted(problems, key=lambda x: x[0])])
+
+
+def combine(record: Any, evs: list[Evidence], problems: list[InputProblem]) -> Fingerprint:
+    """The optimal assignments of every observation's evidence, and what follows from them."""
+    from dipsat.engine.tables import most_satisfied
+
+    model = record.options_model
+    order = categorical_options(model)
+    live = [e for e in evs if e.allowed and e.names]
+    names = [n for n in order if any(n in e.names for e in live)]
+    index = {n: i for i, n in enumerate(names)}
+    vals = {n: option_values(model, n) for n in names}
+    tables = [([index[n] for n in e.names],
+               sorted(tuple(vals[n].index(v) for n, v in zip(e.names, t)) for t in e.allowed)) for e in live]
+    best, found, per_var, complete = most_satisfied([len(vals[n]) for n in names], tables, MAX_ASSIGNMENTS,
+                                                    label="fingerprint")
+    solutions = [{n: vals[n][t[i]] for i, n in enumerate(names)} for t in found]
+    values = {n: list(option_values(model, n)) for n in order}
+    for i, n in enumerate(names):
+        values[n] = [vals[n][v] for v in per_var[i]]
+    fp = Fingerprint(record.name, model, evs, problems, names, best + sum(1 for e in evs if e.allowed and not e.names),
+                     solutions, complete, values, [])
+    fp.presets = _presets(record, fp)
+    reference = _reference(fp)
+    for e in evs:
+        by = [e.explained_by({**reference, **s}) for s in solutions] if e.names else [bool(e.allowed)]
+        if not any(by):
+            fp.unexplained.append((e, e.problems_under(reference)))
+        elif not all(by):
+            fp.contested.append(e)
+    return fp
+
+
+def _presets(record: Any, fp: Fingerprint) -> list[PresetDistance]:
+    from dipsat.rules import PRESETS
+
+    order = categorical_options(fp.model)
+    seen: list[tuple[Any, ...]] = []
+    out: list[PresetDistance] = []
+    for name in [*(n for n in PRESETS if n != "2023"), record.name]:
+        opts = record.rules(None if name == record.name else name)
+        values = {n: getattr(opts, n) for n in order}
+        sig = tuple(values.values())
+        if sig in seen:
+            continue
+        seen.append(sig)
+        best: Optional[int] = None
+        changes: list[Assignment] = []
+        for s in fp.solutions or [{}]:
+            diff = {n: v for n, v in s.items() if values[n] != v}
+            if best is None or len(diff) < best:
+                best, changes = len(diff), []
+            if len(diff) == best and diff not in changes:
+                changes.append(diff)
+        out.append(PresetDistance(name, values, best or 0, sorted(changes, key=lambda d: sorted(d.items(), key=str))))
+    out.sort(key=lambda p: p.distance)  # stable: the editions' order among equals
+    return out
+
+
+def _reference(fp: Fingerprint) -> Assignment:
+    """The assignment the differences are shown under: the nearest preset with its first
+    smallest set of changes."""
+    if not fp.presets:
+        return {}
+    p = fp.presets[0]
+    return {**p.values, **(p.changes[0] if p.changes else {})}
