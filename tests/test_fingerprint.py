@@ -198,11 +198,18 @@ def test_most_satisfied_tables():
 def test_dipsat_on_random_turns_fingerprints_to_its_own_preset(preset):
     """benchmarks/fingerprint.py's observations (the workload's turns, the position after and
     the units dislodged) of dipsat under a preset: every one explained, the preset consistent."""
-    from benchmarks.fingerprint import observation
     from benchmarks.peers.engines import Dipsat
     from benchmarks.peers.rich import make_turn
     from dipsat.research.fingerprint_inputs import _line
     from dipsat.rules import preset as make
+
+    def observation(req, run):  # as benchmarks/fingerprint.py writes them
+        after = {}
+        for power, kind, loc in sorted(run.after):
+            after.setdefault(power, []).append(f"{kind} {loc}")
+        line = {k: v for k, v in req.items() if k not in ("id", "planted", "rules")}
+        return {**line, "id": req["id"], "expect": {"units_after": after, "dislodged": [
+            f"{p}: {k} {loc}" for p, k, loc in sorted(run.dislodged)]}}
 
     engine, opts = Dipsat(), make(preset).model_dump(exclude={"name"})
     obs = [_line(observation(req, engine.run(req, **opts)), f"turn {i}", i)
