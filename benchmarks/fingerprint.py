@@ -6,15 +6,17 @@
 
 Run from the repository root.  The turns are those of :mod:`benchmarks.workload` (``--kind
 plain``) or the rich workload with planted trouble spots (``rich``, ``mixed``:
-:func:`benchmarks.peers.make_turn`).  Each turn is adjudicated by ``--engine`` (dipsat under a
-preset, or a peer through its adapter in :mod:`benchmarks.peers.engines`) and written as a
-``dipsat fingerprint`` observation: the request plus ``expect`` = the units after the turn and
-the units dislodged.  Then the file is fingerprinted (in this process, timed) and, for the
+:func:`benchmarks.peers.make_turn`).  With ``--engine dipsat`` each turn is adjudicated under
+a preset and written as a ``dipsat fingerprint`` observation (the request plus ``expect`` = the
+units after the turn and the units dislodged); with a peer the turns are written as they are and
+the peer adjudicates them inside the fingerprint, as ``dipsat fingerprint --peer`` does
+(:mod:`dipsat.research.fingerprint_peers`, the adapters of :mod:`dipsat.io.peers`).  The file is
+fingerprinted (in this process, timed: for a peer, its adjudications included) and, for the
 speed comparison, run through ``dipsat batch`` in this process too (one core: the same work
 the fingerprint does per turn, without the readings).
 
 Output: the fingerprint as ``dipsat fingerprint`` prints it, and the times (``--json`` for the
-fingerprint's JSON).  ``-o FILE.jsonl`` keeps the observations.
+fingerprint's JSON).  ``-o FILE.jsonl`` keeps the observations (a peer's: the turns).
 """
 
 from __future__ import annotations
@@ -30,19 +32,19 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
-from .peers.engines import Dipsat, Run, load_peers, request_for_dipsat
+from dipsat.io.peers import observed
+
+from .peers.engines import Dipsat, request_for_dipsat
 from .peers.rich import make_turn
 
 
-def observation(req: dict[str, Any], run: Run) -> dict[str, Any]:
-    """A turn and what an engine made of it, as a fingerprint observation (a batch line)."""
-    after: dict[str, list[str]] = {}
-    for power, kind, loc in sorted(run.after):
-        after.setdefault(power, []).append(f"{kind} {loc}")
+def observation(req: dict[str, Any], run: Any = None) -> dict[str, Any]:
+    """A turn as a fingerprint input line: with ``run`` (what an engine made of it) an observation."""
     line = dict(request_for_dipsat(req))
     line.pop("rules", None)  # the readings are what is asked
     line["id"] = req.get("id")
-    line["expect"] = {"units_after": after, "dislodged": [f"{p}: {k} {loc}" for p, k, loc in sorted(run.dislodged)]}
+    if run is not None:
+        line["expect"] = observed(run)
     return line
 
 
@@ -61,38 +63,41 @@ def main(argv: Optional[list[str]] = None) -> int:
     from dipsat.research.fingerprint import fingerprint
     from dipsat.research.fingerprint_format import fingerprint_json, format_fingerprint
     from dipsat.research.fingerprint_inputs import read_inputs
+    from dipsat.research.fingerprint_peers import load_feed, peer_summary
     from dipsat.rules import preset
 
-    if args.engine == "dipsat":
-        engine: Any = Dipsat()
+    feed, engine, opts = None, Dipsat() if args.engine == "dipsat" else None, {}
+    if engine is not None:
         opts = preset(args.rules).model_dump(exclude={"name"})
-        runner = lambda req: engine.run(req, **opts)  # noqa: E731
     else:
-        peers, missing = load_peers((args.engine,))
-        if not peers:
-            print(f"{args.engine}: {missing.get(args.engine)}", file=sys.stderr)
+        from dipsat.errors import DipsatError
+
+        try:
+            feed = load_feed(args.engine)
+        except DipsatError as exc:
+            print(exc, file=sys.stderr)
             return 2
-        engine = peers[0]
-        runner = engine.run
     out = Path(args.output) if args.output else Path(tempfile.mkdtemp()) / "observations.jsonl"
-    refused = 0
     with out.open("w") as f:
         for i in range(args.turns):
             req = make_turn(args.seed, i, args.kind)
-            run = runner(req)
-            refused += bool(run.refused)
-            f.write(json.dumps(observation(req, run)) + "\n")
+            f.write(json.dumps(observation(req, engine.run(req, **opts) if feed is None else None)) + "\n")
     t0 = time.perf_counter()
-    fp = fingerprint(read_inputs([str(out)]), "standard", time_limit=600)
+    items = read_inputs([str(out)], turns=feed is not None)
+    fp = fingerprint(feed.observations(items) if feed else items, "standard", time_limit=600)
     t_fp = time.perf_counter() - t0
     plain = Path(tempfile.mkdtemp()) / "results.jsonl"
     t0 = time.perf_counter()
     with out.open("rb") as inp, plain.open("w") as res:
         run_batch(inp, res)
     t_batch = time.perf_counter() - t0
-    print(json.dumps(fingerprint_json(fp), indent=2, default=str) if args.json else format_fingerprint(fp))
-    print(f"\n{args.engine} {getattr(engine, 'version', '')}: {args.turns} {args.kind} turns (seed {args.seed}), "
-          f"{refused} with orders it refused; fingerprint {t_fp:.1f} s ({1000 * t_fp / args.turns:.1f} ms/turn), "
+    if args.json:
+        print(json.dumps(fingerprint_json(fp), indent=2, default=str))
+    else:
+        print((peer_summary(fp, feed) + "\n" if feed else "") + format_fingerprint(fp))
+    refused = f", {len(feed.refused)} orders it refused" if feed else ""
+    print(f"\n{args.engine}: {args.turns} {args.kind} turns (seed {args.seed}){refused}; "
+          f"fingerprint {t_fp:.1f} s ({1000 * t_fp / args.turns:.1f} ms/turn), "
           f"batch of the same file {t_batch:.1f} s ({1000 * t_batch / args.turns:.1f} ms/turn): "
           f"{t_fp / t_batch:.1f}x", file=sys.stderr)
     return 0

@@ -49,10 +49,11 @@ import json
 import random
 import sys
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
+from dipsat.io.peers import PeerTurn, PeerUnit, loc_text, mila_input, unit_text
+from dipsat.io.peers import order_text as _order_text
 from dipsat.maps import load_map
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -64,15 +65,7 @@ MIN_UNITS, MAX_UNITS = 22, 34
 # structures
 
 
-@dataclass(frozen=True)
-class BUnit:
-    power: str
-    kind: str  # "A" / "F"
-    loc: str  # "par", "spa/nc"
-
-    @property
-    def province(self) -> str:
-        return self.loc.split("/", 1)[0]
+BUnit = PeerUnit  # (power, "A"/"F", location such as "spa/nc"), .province
 
 
 # Orders, per unit index:
@@ -333,27 +326,12 @@ def generate(seed: int, turns: int, start: int = 0) -> list[dict[str, Any]]:
 # dipsat text (canonical short form) <-> structure
 
 
-def _loc_text(loc: str) -> str:
-    prov, _, coast = loc.partition("/")
-    return prov.capitalize() + (f"/{coast}" if coast else "")
-
-
 def _unit_text(u: BUnit) -> str:
-    return f"{u.kind} {_loc_text(u.loc)}"
+    return unit_text(u)
 
 
 def order_text(units: list[BUnit], i: int, o: tuple) -> str:
-    u = _unit_text(units[i])
-    if o[0] == "H":
-        return f"{u} H"
-    if o[0] == "M":
-        return f"{u} - {_loc_text(o[1])}" + (" via convoy" if o[2] else "")
-    if o[0] == "S":
-        t = _unit_text(units[o[1]])
-        return f"{u} S {t}" + (f" - {_loc_text(o[2])}" if o[2] else "")
-    if o[0] == "C":
-        return f"{u} C {_unit_text(units[o[1]])} - {_loc_text(o[2])}"
-    raise ValueError(o)
+    return _order_text(PeerTurn(units, {i: o}), i)
 
 
 def to_request(units: list[BUnit], orders: dict[int, tuple], ident: Optional[str] = None) -> dict[str, Any]:
@@ -407,175 +385,44 @@ def parse_request(req: dict[str, Any]) -> tuple[list[BUnit], dict[int, tuple]]:
 
 
 # --------------------------------------------------------------------------------------------
-# MILA (diplomacy 1.1.2)
+# the peers (MILA's diplomacy 1.1.2, pydip 0.1.8): their adapters are the package's
+# (dipsat.io.peers, dipsat.io.peers_pydip); these read a workload request for them
 
 
-def mila_unit(u: BUnit) -> str:
-    return f"{u.kind} {u.loc.upper()}"
-
-
-def mila_order(units: list[BUnit], i: int, o: tuple) -> str:
-    u = mila_unit(units[i])
-    if o[0] == "H":
-        return f"{u} H"
-    if o[0] == "M":
-        return f"{u} - {o[1].upper()}" + (" VIA" if o[2] else "")
-    if o[0] == "S":
-        t = mila_unit(units[o[1]])
-        return f"{u} S {t}" + (f" - {o[2].upper()}" if o[2] else "")
-    return f"{u} C {mila_unit(units[o[1]])} - {o[2].upper()}"
+def peer_turn(req: dict[str, Any]) -> PeerTurn:
+    """A request of this workload as the peers' turn (:class:`dipsat.io.peers.PeerTurn`)."""
+    return PeerTurn(*parse_request(req))
 
 
 def to_mila(req: dict[str, Any]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """(units, orders) per MILA power name (``'FRANCE'``): ``'F SPA/NC'``, ``'A PAR - BUR'``."""
-    units, orders = parse_request(req)
-    mu: dict[str, list[str]] = {p.upper(): [] for p in POWERS}
-    mo: dict[str, list[str]] = {p.upper(): [] for p in POWERS}
-    for i, u in enumerate(units):
-        mu[u.power.upper()].append(mila_unit(u))
-        if i in orders:
-            mo[u.power.upper()].append(mila_order(units, i, orders[i]))
-    return mu, mo
+    return mila_input(peer_turn(req))
 
 
-# --------------------------------------------------------------------------------------------
-# pydip (0.1.8): territories by full name; fleets stand on "<Land> Coast" territories
+def pydip_spec(req: dict[str, Any]) -> tuple[dict[str, list[tuple[str, str]]], list[tuple]]:
+    """The turn for pydip by name (:func:`dipsat.io.peers_pydip.pydip_spec`: armies routed the DATC 3.0 way)."""
+    from dipsat.io.peers_pydip import pydip_spec as spec
 
-_PYDIP_NAME_FIX = {"stp": "St. Petersburg", "eas": "Eastern Mediterranean Sea",
-                   "wes": "Western Mediterranean Sea"}
-_PYDIP_COAST = {"nc": "North Coast", "sc": "South Coast", "ec": "North Coast"}  # pydip: Bulgaria North/South
-
-
-def pydip_province_name(province: str) -> str:
-    return _PYDIP_NAME_FIX.get(province) or board().m.provinces[province].name
-
-
-def pydip_location(kind: str, loc: str) -> str:
-    """The pydip territory a unit of ``kind`` stands on / moves to at dipsat location ``loc``."""
-    prov, _, coast = loc.partition("/")
-    name = pydip_province_name(prov)
-    if kind == "A" or board().terrain[prov] == "sea":
-        return name
-    return f"{name} {_PYDIP_COAST[coast]}" if coast else f"{name} Coast"
+    return spec(peer_turn(req))
 
 
 def pydip_territory_to_province() -> dict[str, str]:
     """pydip territory name -> dipsat province id."""
-    b = board()
-    out = {}
-    for p in b.pids:
-        out[pydip_province_name(p)] = p
-        for loc in b.m.fleet_locations_in(p):
-            out[pydip_location("F", loc)] = p
-    return out
+    from dipsat.io.peers_pydip import pydip_territory_to_location
 
-
-def pydip_spec(req: dict[str, Any]) -> tuple[dict[str, list[tuple[str, str]]], list[tuple]]:
-    """Plain-data description of the turn for pydip: players' units and commands, by name.
-
-    players: power -> [(territory, 'A'/'F')]; commands: tuples
-    ("hold", power, kind, terr) | ("move", power, kind, terr, dest) | ("convoy_move", power, kind, terr, dest)
-    | ("support", power, kind, terr, t_power, t_kind, t_terr, dest) | ("transport", power, kind, terr,
-    t_power, t_kind, t_terr, dest).
-    """
-    b = board()
-    units, orders = parse_request(req)
-    terr = [pydip_location(u.kind, u.loc) for u in units]
-    players: dict[str, list[tuple[str, str]]] = {p: [] for p in POWERS}
-    for u, t in zip(units, terr):
-        players[u.power].append((t, u.kind))
-    cmds: list[tuple] = []
-    for i, u in enumerate(units):
-        o = orders.get(i, ("H",))
-        me = (u.power, u.kind, terr[i])
-        if o[0] == "H":
-            cmds.append(("hold", *me))
-        elif o[0] == "M":
-            cmds.append(("convoy_move" if o[2] else "move", *me, pydip_location(u.kind, o[1])))
-        elif o[0] == "S":
-            t = units[o[1]]
-            if o[2] is None:
-                dest = terr[o[1]]
-            elif t.kind == "F" and b.terrain[o[2]] != "sea":
-                # pydip wants the exact territory the supported fleet would enter
-                own = orders.get(o[1])
-                if own and own[0] == "M" and b.m.province_of(own[1]) == o[2]:
-                    dest = pydip_location("F", own[1])
-                else:
-                    locs = b.move_locs_into(t, o[2]) or list(b.m.fleet_locations_in(o[2]))
-                    dest = pydip_location("F", locs[0])
-            else:
-                dest = pydip_location(t.kind, o[2])
-            cmds.append(("support", *me, t.power, t.kind, terr[o[1]], dest))
-        else:
-            t = units[o[1]]
-            cmds.append(("transport", *me, t.power, t.kind, terr[o[1]], pydip_province_name(o[2])))
-    return players, cmds
-
-
-def build_pydip_commands(spec: tuple[dict, list[tuple]], game_map) -> tuple[list, list[tuple[tuple, str]]]:
-    """pydip Player and Command objects for a :func:`pydip_spec`; a command pydip refuses
-    (AssertionError) becomes a hold and is returned in the second list with the error."""
-    from pydip.player.command.command import (ConvoyMoveCommand, ConvoyTransportCommand, HoldCommand,
-                                              MoveCommand, SupportCommand)
-    from pydip.player.player import Player
-    from pydip.player.unit import Unit, UnitTypes
-
-    ut = {"A": UnitTypes.TROOP, "F": UnitTypes.FLEET}
-    players_spec, cmds = spec
-    players = {p: Player(p, game_map, [{"territory_name": t, "unit_type": ut[k]} for t, k in us])
-               for p, us in players_spec.items()}
-    commands = []
-    rejected = []
-    for c in cmds:
-        player = players[c[1]]
-        unit = Unit(ut[c[2]], c[3])
-        try:
-            if c[0] == "hold":
-                commands.append(HoldCommand(player, unit))
-            elif c[0] == "move":
-                commands.append(MoveCommand(player, unit, c[4]))
-            elif c[0] == "convoy_move":
-                commands.append(ConvoyMoveCommand(player, unit, c[4]))
-            elif c[0] == "support":
-                commands.append(SupportCommand(player, unit, Unit(ut[c[5]], c[6]), c[7]))
-            else:
-                commands.append(ConvoyTransportCommand(player, unit, Unit(ut[c[5]], c[6]), c[7]))
-        except AssertionError as exc:
-            rejected.append((c, str(exc) or "AssertionError"))
-            commands.append(HoldCommand(player, unit))
-    return commands, rejected
-
-
-def to_pydip_commands(req: dict[str, Any], game_map=None) -> tuple[list, list]:
-    """Convenience: request -> pydip commands (and refused ones) on ``game_map`` (default vanilla)."""
-    if game_map is None:
-        from pydip.map.predefined import vanilla_dip
-        game_map = vanilla_dip.generate_map()
-    return build_pydip_commands(pydip_spec(req), game_map)
+    return {t: loc.split("/")[0] for t, loc in pydip_territory_to_location().items()}
 
 
 def check_pydip_names(game_map) -> list[str]:
-    """Problems in the dipsat -> pydip name mapping (unknown names, adjacency differences)."""
-    b = board()
-    problems = []
-    names = set(game_map.name_map)
-    for p in b.pids:
-        for kind, locs in (("A", [p] if b.terrain[p] != "sea" else []), ("F", list(b.m.fleet_locations_in(p)))):
-            for loc in locs:
-                t = pydip_location(kind, loc)
-                if t not in names:
-                    problems.append(f"{kind} {loc}: pydip has no territory {t!r}")
-                    continue
-                moves = b.army_moves[loc] if kind == "A" else b.fleet_moves[loc]
-                ours = {pydip_location(kind, n) for n in moves}
-                theirs = set(game_map.adjacency[t]) if kind == "F" else {
-                    n for n in game_map.adjacency[t] if n in names and "Coast" not in n
-                    and n not in {pydip_province_name(s) for s in b.seas}}
-                if ours != theirs:
-                    problems.append(f"{kind} {loc}: adjacency differs: dipsat-only {sorted(ours - theirs)}, "
-                                    f"pydip-only {sorted(theirs - ours)}")
-    return problems
+    from dipsat.io.peers_pydip import check_pydip_names as check
+
+    return check(game_map)
+
+
+def build_pydip_commands(spec: tuple[dict, list[tuple]], game_map) -> tuple[list, list[tuple[tuple, str]]]:
+    from dipsat.io.peers_pydip import build_pydip_commands as build
+
+    return build(spec, game_map)
 
 
 # --------------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ def compare_turn(req: dict[str, Any], dipsat: Dipsat, peers: list[Any]) -> TurnR
 
 
 def _loc_text(x: Loc) -> str:
-    return f"{x[0]} {x[1]} {workload._loc_text(x[2])}"
+    return f"{x[0]} {x[1]} {workload.loc_text(x[2])}"
 
 
 def verdict_json(v: Verdict, req: dict[str, Any]) -> dict[str, Any]:

@@ -9,15 +9,14 @@ returns the installed peers and why the others are missing.
 
 from __future__ import annotations
 
-import contextlib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Optional
 
 from .. import workload
+from dipsat.io.peers import PeerRun
+
 from ..workload import BUnit
 from .fixes import MILA_FIXES, PYDIP_FIXES, _patch_source
-from .turn import Turn
 
 
 def request_for_dipsat(req: dict[str, Any]) -> dict[str, Any]:
@@ -40,40 +39,12 @@ def request_from_orders(units: dict[str, list[str]], orders: dict[str, list[str]
     """A standard movement turn (units and orders in any notation dipsat reads) in the
     workload's canonical form.  The orders are read by dipsat's parser under the DATC preset
     with ``options``; a move goes "via convoy" when dipsat's reading routes it by convoy."""
-    from dipsat.game.positions import _power_name, build_position
-    from dipsat.game.request import TurnRequest
-    from dipsat.variants import find_variant
+    from dipsat.io.peers import peer_turn
 
-    req = TurnRequest.model_validate({"units": units, "orders": orders})
-    variant = find_variant("standard")
-    pos = build_position(variant, req)
-    by_power: dict[str, list[str]] = {}
-    for p, ts in req.orders.items():
-        by_power.setdefault(_power_name(variant, p, f"{where}: orders"), []).extend(ts)
-    bound = variant.binder(variant.rules("datc", **(options or {}))).bind(pos, by_power)
-    if bound.rejected:
-        raise ValueError(f"{where}: illegal orders cannot be given to the peers: {[r.text for r in bound.rejected]}")
-    bunits = [BUnit(u.power, u.kind, u.location) for u in pos.units]
-    out: dict[int, tuple] = {}
-    for i, o in bound.orders.items():
-        b = o.body
-        if b.kind == "hold":
-            out[i] = ("H",)
-        elif b.kind == "move":
-            out[i] = ("M", b.dest, bound.route.get(i) == "convoy")
-        elif b.kind == "support":
-            out[i] = ("S", b.target, b.dest)
-        else:
-            out[i] = ("C", b.target, b.dest)
-    return workload.to_request(bunits, out, ident=ident)
-
-
-@dataclass
-class Run:
-    after: frozenset  # of Loc: the units on the board after the turn (dislodged ones left out)
-    dislodged: frozenset  # of Loc: the units dislodged, at their starting location
-    refused: list[str] = field(default_factory=list)  # orders the engine would not take
-    detail: Any = None  # engine-specific, for the predicates
+    turn, rejected = peer_turn(units, orders, "datc", options, where=where, routed=True)
+    if rejected:
+        raise ValueError(f"{where}: illegal orders cannot be given to the peers: {rejected}")
+    return workload.to_request(turn.units, turn.orders, ident=ident)
 
 
 def _version(dist: str) -> Optional[str]:
@@ -82,6 +53,9 @@ def _version(dist: str) -> Optional[str]:
         return version(dist)
     except Exception:
         return None
+
+
+Run = PeerRun  # after, dislodged (frozensets of (power, "A"/"F", location)), refused, detail
 
 
 class Dipsat:
@@ -102,16 +76,20 @@ class Dipsat:
 
 
 class Mila:
+    """MILA through the package's adapter (:class:`dipsat.io.peers.MilaPeer`), its Game class
+    patched with the corrections ``fixes`` when asked."""
+
     name = "mila"
 
     def __init__(self) -> None:
-        from diplomacy import Game
-        self._Game = Game
-        Game()  # loads and caches the standard map
-        self.version = _version("diplomacy")
-        self._classes: dict[frozenset, type] = {frozenset(): Game}
+        from dipsat.io.peers import MilaPeer
 
-    def game_class(self, fixes: frozenset) -> type:
+        self._peer = MilaPeer()
+        self._Game = self._peer.game_class
+        self.version = self._peer.version
+        self._classes: dict[frozenset, Any] = {frozenset(): self._Game}
+
+    def game_class(self, fixes: frozenset) -> Any:
         """MILA's Game with the corrections ``fixes`` (names in :data:`MILA_FIXES`) applied."""
         if fixes not in self._classes:
             edits: dict[str, list] = {}
@@ -127,94 +105,37 @@ class Mila:
         return self._classes[fixes]
 
     def run(self, req: dict[str, Any], fixes: frozenset = frozenset()) -> Run:
-        units, orders = workload.to_mila(req)
-        game = self.game_class(frozenset(fixes))()
-        game.clear_units()
-        for power, us in units.items():
-            game.set_units(power, us)
-        for power, os in orders.items():
-            game.set_orders(power, os)
-        refused = [str(e) for e in game.error]
-        game.process()
-        owner = {u: p.title() for p, us in units.items() for u in us}
-        results = {u: [str(r) for r in rs] for u, rs in game.result_history.last_value().items()}
-        after = frozenset((p.name.title(), u[0], u[2:].lower()) for p in game.powers.values() for u in p.units)
-        dislodged = frozenset((owner[u], u[0], u[2:].lower()) for u, rs in results.items() if "dislodged" in rs)
-        return Run(after=after, dislodged=dislodged, refused=refused,
-                   detail={"results": results, "dislodged_by": dict(game.dislodged)})
+        return self._peer.run(workload.peer_turn(req), game_class=self.game_class(frozenset(fixes)))
 
 
 class Pydip:
+    """pydip through the package's adapter (:class:`dipsat.io.peers_pydip.PydipPeer`), with the
+    corrections ``fixes`` patched into ``pydip.turn.resolve`` when asked."""
+
     name = "pydip"
 
     def __init__(self) -> None:
-        from pydip.map.predefined import vanilla_dip
-        from pydip.player.unit import UnitTypes
-        import pydip.turn.resolve as resolve
-        self._map = vanilla_dip.generate_map()
-        problems = workload.check_pydip_names(self._map)
-        if problems:
-            raise RuntimeError("pydip name mapping broken: " + "; ".join(problems[:3]))
-        self._resolve = resolve
-        self._fleet = UnitTypes.FLEET
-        b = workload.board()
-        self._loc = {}  # pydip territory -> dipsat location
-        for p in b.pids:
-            if b.terrain[p] != "sea":
-                self._loc[workload.pydip_location("A", p)] = p
-            for loc in b.m.fleet_locations_in(p):
-                self._loc[workload.pydip_location("F", loc)] = loc
-        self.version = _version("pydip")
+        from dipsat.io.peers_pydip import PydipPeer
 
-    @contextlib.contextmanager
-    def fixed(self, fixes: frozenset) -> Iterator[None]:
-        """pydip with the corrections ``fixes`` (names in :data:`PYDIP_FIXES`) applied."""
-        saved = {}
-        try:
-            for name in sorted(fixes):
-                for fn, impl in PYDIP_FIXES[name].items():
-                    saved.setdefault(fn, getattr(self._resolve, fn))
-                    setattr(self._resolve, fn, impl)
-            yield
-        finally:
-            for fn, impl in saved.items():
-                setattr(self._resolve, fn, impl)
+        self._peer = PydipPeer()
+        self._map = self._peer.map
+        self.version = self._peer.version
 
     @staticmethod
     def spec(req: dict[str, Any]) -> tuple[dict, list[tuple]]:
-        """:func:`workload.pydip_spec`, with the route of each army made explicit the DATC 3.0
-        way (pydip has no notion of intent): a move goes by convoy when written "via convoy",
-        when the destination is not adjacent, or when a fleet of the army's own power is ordered
-        to convoy it there (2000/2023 rulebook, DATC 4.A.3)."""
-        players, cmds = workload.pydip_spec(req)
-        t = Turn(req)
-        cmds = list(cmds)
-        for i, c in enumerate(cmds):
-            if c[0] == "move" and c[2] == "A":
-                dest = t.dest(i)
-                own_fleet = any(o[0] == "C" and o[1] == i and o[2] == dest and t.power(f) == t.power(i)
-                                for f, o in t.orders.items())
-                if own_fleet or not t.b.can_reach(t.units[i], dest):
-                    cmds[i] = ("convoy_move", *c[1:])
-        return players, cmds
+        """The turn in pydip's terms, each army routed the DATC 3.0 way (:func:`workload.pydip_spec`)."""
+        return workload.pydip_spec(req)
 
     def run(self, req: dict[str, Any], fixes: frozenset = frozenset()) -> Run:
-        commands, rejected = workload.build_pydip_commands(self.spec(req), self._map)
-        with self.fixed(frozenset(fixes)):
-            out = self._resolve.resolve_turn(self._map, commands)
-            resolutions = dict(self._resolve.resolution_map)
-        after, dislodged = set(), set()
-        for power, units in out.items():
-            for unit, retreats in units.items():
-                key = (power, "F" if unit.unit_type == self._fleet else "A", self._loc[unit.position])
-                (after if retreats is None else dislodged).add(key)
-        return Run(after=frozenset(after), dislodged=frozenset(dislodged),
-                   refused=[f"{c[1]}: {c}: {msg}" for c, msg in rejected],
-                   detail={"resolutions": {self._loc.get(t, t): v for t, v in resolutions.items()}})
+        impls = {fn: impl for name in sorted(fixes) for fn, impl in PYDIP_FIXES[name].items()}
+        with self._peer.patched(impls):
+            return self._peer.run(workload.peer_turn(req))
 
 
 def load_peers(names: tuple[str, ...] = ("mila", "pydip")) -> tuple[list[Any], dict[str, str]]:
     """The installed peers, and why the others are missing."""
+    from dipsat.io.peers import PeerError
+
     peers, missing = [], {}
     for name, cls in (("mila", Mila), ("pydip", Pydip)):
         if name not in names:
@@ -223,6 +144,8 @@ def load_peers(names: tuple[str, ...] = ("mila", "pydip")) -> tuple[list[Any], d
             peers.append(cls())
         except ImportError as exc:
             missing[name] = f"not installed ({exc})"
+        except PeerError as exc:
+            missing[name] = str(exc)
         except Exception as exc:  # a broken peer is reported, not fatal
             missing[name] = f"unusable: {type(exc).__name__}: {exc}"
     return peers, missing

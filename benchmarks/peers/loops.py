@@ -21,34 +21,14 @@ from typing import Any
 
 def pydip_loop(turns: list[Any]) -> list[int]:
     from pydip.map.predefined import vanilla_dip
-    from pydip.player.command.command import (ConvoyMoveCommand, ConvoyTransportCommand, HoldCommand,
-                                              MoveCommand, SupportCommand)
-    from pydip.player.player import Player
-    from pydip.player.unit import Unit, UnitTypes
     from pydip.turn.resolve import resolve_turn
 
+    from dipsat.io.peers_pydip import build_pydip_commands  # the adapter's (it imports no more of dipsat)
+
     game_map = vanilla_dip.generate_map()
-    ut = {"A": UnitTypes.TROOP, "F": UnitTypes.FLEET}
     after = []
-    for players_spec, cmds in turns:
-        players = {p: Player(p, game_map, [{"territory_name": t, "unit_type": ut[k]} for t, k in us])
-                   for p, us in players_spec.items()}
-        commands = []
-        for c in cmds:
-            player, unit = players[c[1]], Unit(ut[c[2]], c[3])
-            try:
-                if c[0] == "hold":
-                    commands.append(HoldCommand(player, unit))
-                elif c[0] == "move":
-                    commands.append(MoveCommand(player, unit, c[4]))
-                elif c[0] == "convoy_move":
-                    commands.append(ConvoyMoveCommand(player, unit, c[4]))
-                elif c[0] == "support":
-                    commands.append(SupportCommand(player, unit, Unit(ut[c[5]], c[6]), c[7]))
-                else:
-                    commands.append(ConvoyTransportCommand(player, unit, Unit(ut[c[5]], c[6]), c[7]))
-            except AssertionError:  # pydip refuses the command: the unit holds (as benchmarks.run does)
-                commands.append(HoldCommand(player, unit))
+    for spec in turns:
+        commands, _ = build_pydip_commands(spec, game_map)  # a command pydip refuses: the unit holds
         out = resolve_turn(game_map, commands)
         after.append(sum(len(units) for units in out.values()))
     return after

@@ -51,7 +51,7 @@ class Turn:
 
     def unit(self, i: int) -> str:
         u = self.units[i]
-        return f"{u.power} {u.kind} {workload._loc_text(u.loc)}"
+        return f"{u.power} {u.kind} {workload.loc_text(u.loc)}"
 
     def ordered_route(self, a: int) -> bool:
         """Is there a chain of fleets ordered to convoy army ``a`` to its ordered destination?"""

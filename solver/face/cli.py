@@ -154,7 +154,8 @@ EXAMPLES = {
   dipsat readings tests/corpora/datc/6.F.16.toml --option convoy_path=ignored --json""",
     "fingerprint": """dipsat fingerprint examples/mila_game.json
   dipsat fingerprint tests/corpora/datc/6.F.14.toml tests/corpora/datc/6.F.24.toml --json
-  dipsat fingerprint observed.jsonl --variant standard     (batch lines with an 'expect' object)""",
+  dipsat fingerprint observed.jsonl --variant standard     (batch lines with an 'expect' object)
+  dipsat fingerprint turns.jsonl --peer mila     (MILA's readings: the peer adjudicates the turns)""",
     "coverage": """dipsat coverage tests/corpora/datc -q
   dipsat coverage tests/corpora/datc tests/corpora/readings --json""",
     "why": """dipsat why tests/corpora/datc/6.F.14.toml --order "F Wales - English Channel"
@@ -291,6 +292,9 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     fp.add_argument("--variant", help="only the observations of this variant (needed when the input holds several)")
     fp.add_argument("--expectation", metavar="PRESET", help="corpus cases: observe the expectation that names this "
                     "preset (default: each case's first); cases without one are left out")
+    fp.add_argument("--peer", choices=["mila", "pydip"], help="adjudicate every observation's turn with this peer "
+                    "adjudicator (standard movement turns; a batch line needs no 'expect') and fingerprint the peer; "
+                    "needs the extra: pip install 'dipsat[mila]' or 'dipsat[pydip]'")
     fp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _limit_arguments(fp)
     _file_arguments(fp)

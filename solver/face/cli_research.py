@@ -144,12 +144,25 @@ def cmd_fingerprint(args: argparse.Namespace) -> int:
     from dipsat.research.fingerprint_inputs import read_inputs
     from dipsat.face.progress import progress_bar
 
+    from dipsat.research.fingerprint_peers import load_feed, peer_json, peer_summary
+
     limits = limits_of(args)
-    items = list(read_inputs(args.paths, args.expectation, limits))
+    feed = load_feed(args.peer)
+    if feed is not None and args.variant and args.variant.lower() != "standard":
+        raise DipsatError(f"--peer {args.peer} adjudicates the standard board only, not --variant {args.variant}")
+    items = list(read_inputs(args.paths, args.expectation, limits, turns=feed is not None))
+    if feed is not None:
+        items = list(feed.observations(items))
     todo = sum(1 for it in items if not hasattr(it, "message") and (not args.variant or it.variant == args.variant.lower()))
     with progress_bar("fingerprint", total=todo, unit="observations", quiet=args.quiet or args.json) as bar:
         fp = fingerprint(items, args.variant, on_progress=bar.advance, time_limit=limits.turn_time_limit)
-    print(json.dumps(fingerprint_json(fp), indent=2, default=str) if args.json else format_fingerprint(fp))
+    if args.json:
+        out = fingerprint_json(fp)
+        if feed is not None:
+            out["peer"] = peer_json(fp, feed)
+        print(json.dumps(out, indent=2, default=str))
+    else:
+        print((peer_summary(fp, feed) + "\n" if feed is not None else "") + format_fingerprint(fp))
     return 1 if fp.problems else 0
 
 

@@ -98,8 +98,10 @@ class ObservedExpect(BaseModel):
     retreats: dict[str, Expected] = Field(default_factory=dict)
 
 
-def read_inputs(paths: list[str], expectation: Optional[str] = None, limits: Limits = DEFAULT_LIMITS) -> Iterator[Item]:
-    """Every observation (or problem) of ``paths``, in order."""
+def read_inputs(paths: list[str], expectation: Optional[str] = None, limits: Limits = DEFAULT_LIMITS,
+                turns: bool = False) -> Iterator[Item]:
+    """Every observation (or problem) of ``paths``, in order.  With ``turns`` (a peer is to
+    adjudicate them), a batch line needs no ``expect``: it is a turn, observed by the peer."""
     from dipsat.io.corpus import case_files
 
     for raw in paths:
@@ -109,16 +111,16 @@ def read_inputs(paths: list[str], expectation: Optional[str] = None, limits: Lim
             continue
         if p.is_dir():
             for f in case_files([p]):
-                yield from _file(f, expectation, limits)
+                yield from _file(f, expectation, limits, turns)
         else:
-            yield from _file(p, expectation, limits)
+            yield from _file(p, expectation, limits, turns)
 
 
-def _file(p: Path, expectation: Optional[str], limits: Limits) -> Iterator[Item]:
+def _file(p: Path, expectation: Optional[str], limits: Limits, turns: bool = False) -> Iterator[Item]:
     from dipsat.game.request import read_data_file
 
     if p.suffix.lower() == ".jsonl":
-        yield from _jsonl(p, limits)
+        yield from _jsonl(p, limits, turns)
         return
     try:
         data = read_data_file(p, limits, max_bytes=limits.max_file_bytes)
@@ -186,7 +188,7 @@ def _categorical(variant: str, name: str) -> bool:
     return isinstance(record, Variant) and name in categorical_options(record.options_model)
 
 
-def _jsonl(p: Path, limits: Limits) -> Iterator[Item]:
+def _jsonl(p: Path, limits: Limits, turns: bool = False) -> Iterator[Item]:
     try:
         f = p.open("rb")
     except OSError as exc:
@@ -205,16 +207,18 @@ def _jsonl(p: Path, limits: Limits) -> Iterator[Item]:
             if isinstance(data, dict) and isinstance(data.get("phases"), list) and "expect" not in data:
                 yield from _document(data, where, f"{p.stem}:{n}", None)
                 continue
-            yield _line(data, where, n)
+            yield _line(data, where, n, turns)
 
 
-def _line(data: Any, where: str, n: int) -> Item:
+def _line(data: Any, where: str, n: int, turns: bool = False) -> Item:
     if not isinstance(data, dict):
         return InputProblem(where, "expected a JSON object (a batch request with an 'expect' object)")
     data = dict(data)
     ident = data.pop("id", None)
     data.pop("explain", None)
     expect = data.pop("expect", None)
+    if expect is None and turns:
+        expect = {}
     if expect is None:
         return InputProblem(where, "no 'expect' object: nothing was observed (give any of orders, dislodged, "
                                    "units_after, retreat_options)")

@@ -126,6 +126,16 @@ class FingerprintErrorJSON(_Out):
     message: str
 
 
+class FingerprintPeerJSON(_Out):
+    name: str = Field(description="the peer adjudicator: mila or pydip")
+    package: str = Field(description="its PyPI package (diplomacy, pydip)")
+    version: Optional[str] = Field(description="the installed version")
+    summary: str = Field(description="one sentence: the preset it follows, except the options that differ")
+    turns: int = Field(description="turns the peer adjudicated")
+    left_out: list[str] = Field(description="orders dipsat reads as illegal, given to no one (the unit held)")
+    refused: list[str] = Field(description="orders the peer refused (the unit held)")
+
+
 class FingerprintJSON(_Out):
     """``dipsat fingerprint --json``: the readings of the rules the observations admit."""
 
@@ -145,6 +155,7 @@ class FingerprintJSON(_Out):
     unexplained_count: int
     contested: list[str] = Field(description="observations some consistent assignments explain and others do not")
     errors: list[FingerprintErrorJSON] = Field(description="items that could not be read or adjudicated")
+    peer: Optional[FingerprintPeerJSON] = Field(default=None, description="with --peer: the peer fingerprinted")
 
 
 MODELS: dict[str, type[BaseModel]] = {"readings": ReadingsJSON, "coverage": CoverageJSON, "fingerprint": FingerprintJSON}
