@@ -61,7 +61,7 @@ class PeerFeed:
                                            f"{obs.variant} variant")
         if obs.case.phase != "movement":
             return InputProblem(obs.where, f"the {title} adapter adjudicates movement phases only; this observation is "
-                                           f"{'a whole game' if obs.case.phase == 'game' else 'a ' + obs.phase + ' phase'}")
+                                           f"{'a whole game' if obs.case.phase == 'game' else _article(obs.phase) + ' phase'}")
         case = obs.case
         try:
             turn, left_out = peer_turn(case.units, case.orders, obs.rules, obs.fixed, where=obs.where)
@@ -79,6 +79,10 @@ class PeerFeed:
         one = case.model_copy(update={"units": units, "orders": orders, "retreat_orders": {}, "expect": [exp]})
         return Observation(obs.id, obs.where, one, rules=obs.rules, fixed=dict(obs.fixed), checks_dislodged=True,
                            phase_name=obs.phase_name)
+
+
+def _article(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def _changes(ch: dict[str, Any]) -> str:
