@@ -84,6 +84,8 @@ def test_bad_observations_are_errors_each_and_lose_no_other(tmp_path):
     # the illegal order was given to no one: the unit held
     assert sorted(got["illegal"].case.orders["France"]) == ["A Par H", "F Bre - Mao"]
     assert feed.left_out and "A Par - Lon" in feed.left_out[0] and feed.turns == 2
+    list(feed.observations(read_inputs([str(path)], turns=True)))  # a second pass (a streaming run's) counts nothing twice
+    assert feed.turns == 2 and len(feed.left_out) == 1
     problems = {it.where.rsplit(":", 1)[1]: it.message for it in items if isinstance(it, InputProblem)}
     assert "failed on this turn: KeyError" in problems["2"]
     assert "standard board only" in problems["3"] and "multiplicity" in problems["3"]

@@ -35,9 +35,24 @@ class PeerFeed:
     """A peer adjudicating the observations' turns, and what it left out on the way."""
 
     peer: Peer
-    turns: int = 0  # turns the peer adjudicated
-    left_out: list[str] = field(default_factory=list)  # "where: order: reason" dipsat read as illegal
-    refused: list[str] = field(default_factory=list)  # "where: message" of the orders the peer refused
+    # per observation's place, what was left out and refused (a second pass over the input,
+    # as a streaming fingerprint may make, counts nothing twice)
+    _notes: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+
+    @property
+    def turns(self) -> int:
+        """The turns the peer adjudicated."""
+        return len(self._notes)
+
+    @property
+    def left_out(self) -> list[str]:
+        """``where: power: order: reason`` for each order dipsat read as illegal (given to no one)."""
+        return [x for lo, _ in self._notes.values() for x in lo]
+
+    @property
+    def refused(self) -> list[str]:
+        """``where: message`` for each order the peer refused."""
+        return [x for _, rf in self._notes.values() for x in rf]
 
     @property
     def title(self) -> str:
@@ -71,9 +86,7 @@ class PeerFeed:
             run = self.peer.run(turn)
         except Exception as exc:  # the peer's own failure, named with the turn
             return InputProblem(obs.where, f"{title} failed on this turn: {type(exc).__name__}: {exc}")
-        self.turns += 1
-        self.left_out.extend(f"{obs.where}: {x}" for x in left_out)
-        self.refused.extend(f"{obs.where}: {x}" for x in run.refused)
+        self._notes[obs.where] = ([f"{obs.where}: {x}" for x in left_out], [f"{obs.where}: {x}" for x in run.refused])
         units, orders = turn_texts(turn)
         exp = Expectation(rules=[], **observed(run))
         one = case.model_copy(update={"units": units, "orders": orders, "retreat_orders": {}, "expect": [exp]})
