@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 from pydantic import BaseModel, ConfigDict
 
 from dipsat.game.positions import _power_name, build_owners, build_position
-from dipsat.game.request import PhaseOrders, SavedGame, StartSpec, TurnRequest, load_model, read_data_file
+from dipsat.game.request import (PhaseOrders, SavedGame, StartSpec, TurnRequest, load_model, read_data_file,
+                                 same_phase_label)
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.limits import DEFAULT_LIMITS, Limits, TurnTimeout, check_request_size, deadline
 from dipsat.models import Position
@@ -139,7 +140,7 @@ def replay(saved: SavedGame, check: bool = True, on_progress: Optional[Callable[
             on_progress()
         if game.winner:
             raise InputFileError(f"{at}: the game ended in {game.history[-1].name} ({game.winner} won), but more phases follow")
-        if ph.phase and ph.phase.upper() != game.phase_name:
+        if ph.phase and not same_phase_label(ph.phase, game.phase_name):
             raise InputFileError(f"{at}: the file says {ph.phase!r}, but the game is at {game.phase_name}")
         check_request_size({"orders": ph.orders, "units": ph.expect_units or {}}, at, limits)
         try:

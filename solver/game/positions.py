@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from dipsat.errors import OrderError, PositionError
-from dipsat.game.request import TurnRequest
+from dipsat.game.request import SEASON_NAMES, TurnRequest, season_word
 from dipsat.game.variant import Variant
 from dipsat.models import Position, Unit, canonical_units
 from dipsat.rules import RuleOptions
@@ -24,18 +24,6 @@ def power_name(variant: Variant, name: str, where: str) -> str:
 
 
 _power_name = power_name  # the name the core's modules use
-
-
-# the other names a season goes by ("autumn" for a calendar's "fall", and back)
-SEASON_NAMES = {"autumn": "fall", "fall": "autumn"}
-
-
-def season_word(text: str, seasons: Sequence[str]) -> str:
-    """A season as written (any case; "autumn" for "fall"), as the calendar names it."""
-    word = text.strip().lower()
-    if word not in seasons and SEASON_NAMES.get(word) in seasons:
-        return SEASON_NAMES[word]
-    return word if word in seasons else text
 
 
 def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[str, ...]] = None) -> Position:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Optional, TypeVar
+from typing import Any, Optional, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -27,6 +27,31 @@ from dipsat.limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_s
 _LABEL = re.compile(r"^([SFWA])(\d{1,4})([MRAP])$", re.I)
 _LABEL_SEASONS = {"S": "spring", "F": "fall", "A": "fall", "W": "winter"}
 _LABEL_PHASES = {"M": "movement", "R": "retreat", "A": "adjustment", "P": "placement"}
+
+# the other names a season goes by ("autumn" for a calendar's "fall", and back)
+SEASON_NAMES = {"autumn": "fall", "fall": "autumn"}
+
+
+def season_word(text: str, seasons: Sequence[str]) -> str:
+    """A season as written (any case; "autumn" for "fall"), as the calendar names it (the text
+    unchanged when it names none of ``seasons``).
+
+        >>> season_word(" Autumn", ("spring", "fall", "winter"))
+        'fall'
+    """
+    word = text.strip().lower()
+    if word not in seasons and SEASON_NAMES.get(word) in seasons:
+        return SEASON_NAMES[word]
+    return word if word in seasons else text
+
+
+def same_phase_label(written: str, label: str) -> bool:
+    """Does a phase label as written (any case; ``A`` for autumn: ``A1901M``) name the phase a
+    calendar labels ``label`` (``F1901M``)?"""
+    w, lab = written.strip().upper(), label.upper()
+    if w == lab:
+        return True
+    return _LABEL.match(w) is not None and w[0] == "A" and lab[0] == "F" and w[1:] == lab[1:]
 
 
 class TurnRequest(BaseModel):
@@ -97,7 +122,7 @@ class StartSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     year: Optional[int] = Field(default=None, ge=1, le=9999)
-    season: str = "spring"
+    season: str = Field(default="spring", description="the season the game starts in, any case ('autumn' for 'fall')")
     units: dict[str, list[str]] = Field(default_factory=dict)
     owners: dict[str, list[str]] = Field(default_factory=dict)
 

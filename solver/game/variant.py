@@ -56,7 +56,7 @@ from dipsat.maps import GameMap, load_map
 from dipsat.board.adjustments import AdjustmentResult, adjudicate_adjustments
 from dipsat.board.retreats import RetreatResult, adjudicate_retreats
 from dipsat.errors import InputFileError, PositionError
-from dipsat.game.request import StartSpec
+from dipsat.game.request import StartSpec, season_word
 from dipsat.outcomes import MovementResult
 from dipsat.models import ARMY, FLEET, OrderBody, Position, Unit, register_order_kind
 from dipsat.board.movement import MovementRules
@@ -214,13 +214,14 @@ class DiplomacyYear:
             pos = v.start_position(v)
             owners = {h: p for p, pw in m.powers.items() for h in pw.home}
             year = start.year if start and start.year else m.start_year
-            season = start.season if start and start.season != "spring" else first
+            written = season_word(start.season, self.seasons) if start else "spring"
+            season = written if written != "spring" else first
         else:
             if given is None:
                 raise InputFileError("start: the game's runner gives the position of a start with units")
             pos, owners = given, dict(given.owners)
             year = start.year or m.start_year
-            season = start.season
+            season = season_word(start.season, self.seasons)
         if season not in self.seasons:
             raise InputFileError(f"start.season: {season!r} is not one of {', '.join(self.seasons)}")
         game.year, game.season = year, season
