@@ -50,7 +50,17 @@ def describe(m: GameMap, u: Unit) -> str:
     return f"{u.kind} {m.display(u.location)}"
 
 
-def _parse(notation: Notation, text: str) -> tuple[str, Optional[UnitRef]]:
+def format_adjustment(notation: Notation, action: str, unit: Optional[UnitRef]) -> str:
+    """An adjustment order's canonical text (``Build A Par``, ``Disband F Spa/nc``, ``Waive``):
+    :func:`parse_adjustment` reads it back to the same action and unit."""
+    if action == "waive":
+        return "Waive"
+    if unit is None or action not in ("build", "disband"):
+        raise ValueError(f"an adjustment order is a build or a disband of a unit, or a waive; not {action!r} of {unit!r}")
+    return f"{action.capitalize()} {notation.format_unit(unit)}"
+
+
+def parse_adjustment(notation: Notation, text: str) -> tuple[str, Optional[UnitRef]]:
     """-> (action, the unit named); action in build, disband, waive (which names no unit)."""
     why = too_long(text)
     if why is not None:
@@ -102,7 +112,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
             def reject(sev: str, reason: str) -> None:
                 outcomes.append(Outcome.rejected(power, text, sev, reason))
             try:
-                action, ref = _parse(notation, text)
+                action, ref = parse_adjustment(notation, text)
             except OrderError as exc:
                 reject(exc.severity, exc.reason)
                 continue

@@ -460,6 +460,23 @@ class Notation:
             raise InvalidOrder(text, f"unexpected text {stripped[rest.column:]!r} at the end of the order", rest.column)
         return order
 
+    # -- text ------------------------------------------------------------------------------
+    def format(self, order: ParsedOrder) -> str:
+        """The order's canonical text in this notation: ``parse(format(order))`` binds to the
+        same order as ``order`` (a property test checks it on every variant's notation).  A
+        variant whose grammar reads more writes it in :meth:`format_unit` (what is written before
+        a unit) and :meth:`format_move_tail` (what follows a move), or overrides this."""
+        return format_order(order, self.format_unit, self.format_move_tail(order))
+
+    def format_unit(self, ref: UnitRef) -> str:
+        """A unit reference as :meth:`read_unit` reads it back: ``[kind] province``."""
+        return format_unit(ref)
+
+    def format_move_tail(self, order: ParsedOrder) -> str:
+        """What :meth:`parse_move_tail` reads back after a move (with a leading space); the
+        standard notation writes nothing there."""
+        return ""
+
     def parse_move_tail(self, p: "Cursor", order: ParsedOrder) -> None:
         """Grammar hook: read what the variant allows after a move (and its ``via convoy``)
         into ``order.additions``.  The standard notation has nothing there."""

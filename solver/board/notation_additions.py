@@ -99,6 +99,13 @@ class SupportsWithMove(Notation):
         if by:
             order.additions = (*order.additions, SupportedBy(tuple(by)))
 
+    def format_move_tail(self, order: ParsedOrder) -> str:
+        """`` sup by UNIT`` for each supporting unit (one clause each: a stack's ``&`` would
+        join them into one composite unit)."""
+        by = order.addition(SupportedBy)
+        own = "".join(f" sup by {self.format_unit(u)}" for u in by.units) if by is not None else ""
+        return super().format_move_tail(order) + own
+
 
 class NationNotation(Notation):
     """Grammar addition: a nation written before a unit (``FA Bur``, ``I A Tun``, or a code of
@@ -126,6 +133,29 @@ class NationNotation(Notation):
 
     def named_power(self, ref: UnitRef) -> Optional[str]:
         return written_power(ref)
+
+    def nation_text(self, power: str, kind: Optional[str]) -> str:
+        """How a nation (and the kind after it) is written before a unit: the nation's letter
+        with the kind (``FA``) or alone (``I``), as :meth:`power_kind` reads it."""
+        letter = next((k for k, v in sorted(self.power_letters.items()) if v == power), None)
+        if letter is None:
+            raise ValueError(f"the {self.map.name} notation writes no nation {power!r} before a unit")
+        return letter.upper() + (kind or "")
+
+    def format_unit(self, ref: UnitRef) -> str:
+        """``[count] [nation] [kind] (& [count] [nation] [kind])* province``, as written."""
+        if not isinstance(ref, WrittenUnit):
+            return super().format_unit(ref)
+        parts = ref.parts or (UnitPart(ref.count, ref.power, ref.kind),)
+        written = []
+        for count, power, kind in parts:
+            words = [str(count)] if count is not None else []
+            if power is not None:
+                words.append(self.nation_text(power, kind))
+            elif kind is not None:
+                words.append(kind)
+            written.append(" ".join(words))
+        return " & ".join(written) + " " + super().format_unit(UnitRef(None, ref.loc))
 
     def read_unit(self, p: Cursor, what: str) -> UnitRef:
         """``[count] [nation] [kind] ( & [count] [nation] [kind] )* province`` (counts and

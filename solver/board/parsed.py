@@ -5,7 +5,7 @@ text of each.  The reading itself is :mod:`dipsat.board.notation`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, TypeVar
+from typing import Callable, Optional, TypeVar
 
 
 @dataclass(frozen=True)
@@ -67,17 +67,22 @@ class ParsedOrder:
 
 
 def _loc_text(loc: LocRef) -> str:
-    return loc.province.capitalize() + (f"/{loc.coast}" if loc.coast else "")
+    if not loc.coast:
+        return loc.province.capitalize()
+    # "/nc"; a coast as written that is not a word ("F Spa(1)") in brackets, which read anything
+    return loc.province.capitalize() + (f"/{loc.coast}" if loc.coast.isalpha() and loc.coast.isascii() else f"({loc.coast})")
 
 
 def format_unit(u: UnitRef) -> str:
     return u.text()
 
 
-def format_order(p: "ParsedOrder") -> str:
-    """Canonical DATC-style text of a parsed order; ``parse(format_order(p))`` reads back the
-    same order (the round trip the property tests check)."""
-    head = p.unit.text()
+def format_order(p: "ParsedOrder", unit: Callable[[UnitRef], str] = format_unit, tail: str = "") -> str:
+    """Canonical DATC-style text of a parsed order, each unit written by ``unit`` and ``tail``
+    after a move (what a variant's grammar reads there); ``parse(format_order(p))`` reads back
+    the same order (the round trip the property tests check).  A notation's own forms are
+    written by its :meth:`~dipsat.board.notation.Notation.format`."""
+    head = unit(p.unit)
     if p.action == "hold":
         return f"{head} H"
     if p.action == "disband":
@@ -85,11 +90,13 @@ def format_order(p: "ParsedOrder") -> str:
     if p.action == "move":
         assert p.dest is not None
         steps = " - ".join([*(x.capitalize() for x in p.path), _loc_text(p.dest)])
-        return f"{head} - {steps}" + (" via convoy" if p.via_convoy else "")
+        return f"{head} - {steps}" + (" via convoy" if p.via_convoy else "") + tail
+    if p.action not in ("support", "convoy"):
+        raise ValueError(f"{p.action!r} orders are written by their variant's notation ({p.text!r})")
     assert p.target is not None
     word = "S" if p.action == "support" else "C"
-    tail = f" - {_loc_text(p.dest)}" if p.dest is not None else ""
-    return f"{head} {word} {p.target.text()}{tail}"
+    dest = f" - {_loc_text(p.dest)}" if p.dest is not None else ""
+    return f"{head} {word} {unit(p.target)}{dest}"
 
 
 # what a token carries: a place (PROV), a number (NUM), a kind letter (KIND), the word as

@@ -57,6 +57,19 @@ class MultinationalNotation(SupportsWithMove, NationNotation):
             order.additions = (*order.additions, FlyOverRoute(tuple(route)))
         super().parse_move_tail(p, order)
 
+    def format_move_tail(self, order: ParsedOrder) -> str:
+        """`` FO`` and the route of a fly-over, then the supports written with the move."""
+        route = order.addition(FlyOverRoute)
+        own = (" FO" + "".join(f" {s.capitalize()}" for s in route.route)) if route is not None else ""
+        return own + super().format_move_tail(order)
+
+    def nation_text(self, power: str, kind: Optional[str]) -> str:
+        """A multinational's code, then the kind of its power (``CC M``)."""
+        code = next((k for k, v in sorted(MULTINATIONALS.items()) if v == power), None)
+        if code is None:
+            raise ValueError(f"no multinational {power!r} (codes: {', '.join(sorted(MULTINATIONALS.values()))})")
+        return code.upper() + (f" {kind}" if kind else "")
+
     kind_words = {"e": "E", "m": "M", "p": "P", "economical": "E", "economic": "E", "military": "M",
                   "political": "P", "a": "A"}  # "A" only appears as the seed's slip in example f
 
@@ -64,6 +77,12 @@ class MultinationalNotation(SupportsWithMove, NationNotation):
         if word in MULTINATIONALS:
             return MULTINATIONALS[word], None
         return None
+
+    def format_allowance(self, allowance: Allowance) -> str:
+        """``AL EX [M Sas] [Mon Wyo ...]``: what :meth:`parse_allowance` reads back."""
+        d = self.map.display
+        power = f" {allowance.kind} {d(allowance.origin)}" if allowance.kind and allowance.origin else ""
+        return f"AL {allowance.to}{power}" + "".join(f" {d(s)}" for s in allowance.states)
 
     @staticmethod
     def is_allowance(text: str) -> bool:
@@ -78,17 +97,19 @@ class MultinationalNotation(SupportsWithMove, NationNotation):
             raise InvalidOrder(text, "an allowance names a multinational: 'AL EX', 'AL EX M Sas', 'AL EX Mon Wyo'")
         to = MULTINATIONALS[words[0].lower()]
         kind = origin = None
-        rest = words[1:]
-        if len(rest) >= 2 and rest[0].lower() in ("e", "m", "p"):
-            kind = rest[0].upper()
-            origin = self.map.lookup_province(rest[1])
-            if origin is None:
-                raise InvalidOrder(text, f"unknown state {rest[1]!r} (the state of the {kind} power allowed)")
-            rest = rest[2:]
+        # the states by the order grammar's names ("New Mexico" as one state, as in an order)
+        try:
+            toks = self.tokenize(" ".join(words[1:]))
+        except InvalidOrder as exc:
+            raise InvalidOrder(text, exc.reason.replace("unknown word", "unknown state")) from None
+        if len(toks) >= 2 and toks[0].kind == "KIND" and toks[0].word() in ("E", "M", "P"):
+            if toks[1].kind != "PROV":
+                raise InvalidOrder(text, f"expected the state of the {toks[0].word()} power allowed after {toks[0].word()!r}")
+            kind, origin = toks[0].word(), toks[1].loc().province
+            toks = toks[2:]
         states = []
-        for w in rest:
-            pid = self.map.lookup_province(w)
-            if pid is None:
-                raise InvalidOrder(text, f"unknown state {w!r}")
-            states.append(pid)
+        for t in toks:
+            if t.kind != "PROV":
+                raise InvalidOrder(text, f"expected a state, found {' '.join(words[1:])[t.column:].split()[0]!r}")
+            states.append(t.loc().province)
         return Allowance(power, to, kind, origin, tuple(states))

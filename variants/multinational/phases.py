@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from dipsat.board.adjustments import AdjustmentResult
+from dipsat.board.adjustments import AdjustmentResult, parse_adjustment
+from dipsat.board.notation import ParsedOrder
 from dipsat.board.destinations import written_build_location, written_destination, written_unit
 from dipsat.errors import DipsatError, InputFileError, OrderError
 from dipsat.models import Position
@@ -260,23 +261,27 @@ def _adjustments(variant: Variant, rules: RuleOptions, pos: Position, orders: di
         done = 0
         elsewhere_used = False
         for text in orders.get(mn, []):
-            t = text.strip()
-            low = t.lower()
-            action = "build" if low.startswith("build") else "remove" if low.split()[0] in ("remove", "disband", "d", "r") else None
-            body = t.split(None, 1)[1] if action and " " in t else ""
+            # the core's adjustment notation ("Build E Uta", "E Uta B", "Remove P Kan", "P Kan D")
             try:
-                p = variant.notation.parse(body, mn) if action else None
+                written, ref = parse_adjustment(variant.notation, text) if text.strip() else ("", None)
             except OrderError as exc:
-                outcomes.append(Outcome.rejected(mn, text, "invalid", exc.reason))
+                core = ("expected an adjustment order", "a build order", "a disband order")  # the core's examples name A and F
+                why = "expected 'Build E Uta' or 'Remove P Kan'" if exc.reason.startswith(core) else exc.reason
+                outcomes.append(Outcome.rejected(mn, text, "invalid", why))
                 continue
-            if p is None or p.unit.kind not in KINDS:
-                outcomes.append(Outcome.rejected(mn, text, "invalid", "expected 'Build E Uta' or 'Remove P Kan'"))
+            if ref is None or ref.kind is None or ref.kind not in KINDS:
+                outcomes.append(Outcome.rejected(mn, text, "invalid", "expected 'Build E Uta' or 'Remove P Kan'"
+                                                 + (" (a build not ordered is not made: nothing to waive)"
+                                                    if written == "waive" else "")))
                 continue
+            action = "build" if written == "build" else "remove"
+            kind: str = ref.kind
+            p = ParsedOrder(text=text, unit=ref, action="hold")
             prov = p.unit.loc.province
             occupied = {u.province for i, u in enumerate(units) if i not in removed}
             try:  # a written coast, read as in a move: irrelevant on this board of provinces
                 if action == "build":
-                    written_build_location(m, rules, p.unit.kind, prov, p.unit.loc.coast, text)
+                    written_build_location(m, rules, kind, prov, p.unit.loc.coast, text)
                 else:
                     here = [units[i] for i in mine if units[i].province == prov and i not in removed]
                     if here:
@@ -299,8 +304,8 @@ def _adjustments(variant: Variant, rules: RuleOptions, pos: Position, orders: di
                     continue
                 elsewhere_used |= not ok_home
                 done += 1
-                units.append(Unit(power=mn, kind=p.unit.kind, location=prov))
-                outcomes.append(Built.build(power=mn, text=text, order_kind="build", built=f"{p.unit.kind} {m.display(prov)}"))
+                units.append(Unit(power=mn, kind=kind, location=prov))
+                outcomes.append(Built.build(power=mn, text=text, order_kind="build", built=f"{kind} {m.display(prov)}"))
             else:
                 idx = [i for i in mine if units[i].province == prov and i not in removed]
                 if -delta - done <= 0 or not idx:

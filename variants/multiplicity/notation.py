@@ -244,6 +244,48 @@ class MultiplicityNotation(StackNotation):
         out.text = text.strip()
         return out
 
+    # -- text --------------------------------------------------------------------------------
+    def format(self, order: ParsedOrder) -> str:
+        """The order in the core's grammar where it has the words (``2 A Par - Bur``, ``A & F Eng
+        H``), in the seed's forms where it has not (``MERGE with``, ``S FRENCH MERGE (Bur)``,
+        ``attacks``, ``MERGE ... and support attack on``), a cutting clause last."""
+        cut = order.addition(CutFirst)
+        tail = ""
+        if cut is not None and (cut.spaces or cut.unread):
+            tail = " cutting " + ", ".join([*(self.map.display(s) for s in cut.spaces), *cut.unread])
+        unit = self.format_unit
+        victim = order.addition(Victim)
+        if order.action == "merge_support":
+            merge = order.addition(SupportedMerge)
+            assert merge is not None
+            return f"{unit(order.unit)} S {self._adjective(merge.power)} MERGE ({self.map.display(merge.space)}){tail}"
+        if order.action == "attack":
+            assert victim is not None
+            return f"{unit(order.unit)} attacks {self._adjective(victim.power)} {unit(victim.unit)}{tail}"
+        if order.action == "support_attack":
+            assert victim is not None and order.target is not None
+            return (f"{unit(order.unit)} S {unit(order.target)} attacks {self._adjective(victim.power)} "
+                    f"{unit(victim.unit)}{tail}")
+        text = super().format(order)
+        attack = order.addition(MergeAndAttack)
+        if attack is not None:
+            assert order.dest is not None
+            here = self.map.display(order.dest.province)
+            return f"{text} MERGE {here} and support attack on {self._adjective(attack.victim)} {here}{tail}"
+        merge_with = order.addition(MergeWith)
+        if merge_with is not None:
+            assert order.dest is not None
+            return (f"{text} MERGE with {self._adjective(merge_with.partner)} {unit(merge_with.partner_unit)} - "
+                    f"{self.map.display(order.dest.province)}{tail}")
+        return text + tail
+
+    def format_split(self, header: UnitRef, parts: list[ParsedOrder]) -> str:
+        """A split written as one line (rule 10): ``4 A Par: A Par H, 2 A Par - Bur``."""
+        return f"{self.format_unit(header)}: " + ", ".join(self.format(p) for p in parts)
+
+    def _adjective(self, power: str) -> str:
+        return self.map.powers[power].adjective.upper()
+
     def _cut_first(self, clause: str) -> CutFirst:
         """Rule 6: "it is up to the attacker to make it clear which supports he wants to cut
         first".  Each part of the clause names a space: the space a support is aimed at (``Par``),
