@@ -63,11 +63,11 @@ def board_positions(draw: Any, name: str) -> dict[str, Any]:
     return {**request, "legal": legal}
 
 
-def respell(draw: Any, name: str, text: str, own: bool = True) -> str:
+def respell(draw: Any, name: str, text: str, own: bool = True, power: str | None = None) -> str:
     """``text`` (dipsat's canonical notation) as people write it: each place by its name, in
     another case or with its coast in words, each keyword and dash in another form, and a
-    variant's own spellings (Multiplicity's ``2A(Par)`` and ``Std``, nation letters, codes) unless
-    ``own`` is false."""
+    variant's own spellings (Multiplicity's ``2A(Par)`` and ``Std``; ``power``'s nation letter or
+    code before the ordered unit) unless ``own`` is false.  The order means what it meant."""
     m = find_variant(name).map
     if own and name == "multiplicity" and draw(st.booleans()):
         # the seed's compact units: "2 A Par" -> "2A(Par)", "A Spa/nc" -> "A(Spa/nc)"
@@ -75,7 +75,8 @@ def respell(draw: Any, name: str, text: str, own: bool = True) -> str:
                       lambda g: f"{g.group(1) or ''}{g.group(2)}({g.group(3)})", text)
         if text.endswith(" H") and draw(st.booleans()):
             text = text[:-2] + " Std"
-    words = []
+    words: list[str] = []
+    head = True  # the ordered unit's kind is yet to come
     for word in text.split(" "):
         prov, _, coast = word.partition("/")
         pid = m.lookup_province(prov) if re.fullmatch(r"[A-Z][A-Za-z]{1,3}", prov) else None
@@ -88,12 +89,13 @@ def respell(draw: Any, name: str, text: str, own: bool = True) -> str:
             words.append(place)
         elif word in _KEYWORDS:
             words.append(draw(st.sampled_from(_KEYWORDS[word])))
-        elif own and word in ("A", "F") and name == "multiplomacy" and draw(st.booleans()):
-            words.append(draw(st.sampled_from("EGRTAIF")) + word)  # a nation letter before the kind
-        elif own and word in ("E", "M", "P") and name == "multinational" and draw(st.booleans()):
-            words.append(draw(st.sampled_from(sorted(m.powers))) + " " + word)  # a multinational's code before the power
+        elif own and head and power and word in ("A", "F") and name == "multiplomacy" and draw(st.booleans()):
+            words.append(power[0] + word)  # the nation's letter before the kind ("FA Par")
+        elif own and head and power and word in ("E", "M", "P") and name == "multinational" and draw(st.booleans()):
+            words.append(f"{power} {word}")  # the multinational's code before its power ("IB E Mon")
         else:
             words.append(word)
+        head = head and word not in ("A", "F", "E", "M", "P")
     return " ".join(words)
 
 
@@ -103,8 +105,8 @@ def _unit_of(text: str) -> str:
 
 
 @st.composite
-def own_forms(draw: Any, name: str, legal: dict[str, dict[str, list[str]]]) -> tuple[str, str, str]:
-    """(power, unit, order) in a form only ``name``'s grammar writes: supports written with a
+def own_forms(draw: Any, name: str, legal: dict[str, dict[str, list[str]]]) -> tuple[str, str, str, str]:
+    """(power, unit, order, the order respelled) in a form only ``name``'s grammar writes: supports written with a
     move (``sup by``), a fly-over's route (``FO``), Multiplicity's merges, inside attacks,
     cutting clauses and splits.  Legal or not: the round trip holds for a refused order too."""
     m = find_variant(name).map
@@ -145,4 +147,5 @@ def own_forms(draw: Any, name: str, legal: dict[str, dict[str, list[str]]]) -> t
                 parts.append(part)
             forms.append(f"{unit}: {', '.join(parts)}")
     assume(forms)
-    return power, unit, respell(draw, name, draw(st.sampled_from(forms)))
+    form = draw(st.sampled_from(forms))
+    return power, unit, form, respell(draw, name, form, power=power)

@@ -59,34 +59,45 @@ def bound_view(bound: Any) -> dict[str, Any]:
     return view
 
 
-def check_round_trip(name: str, request: dict[str, Any], orders: dict[str, list[str]]) -> None:
+def check_round_trip(name: str, request: dict[str, Any], orders: dict[str, list[str]],
+                     canonical: dict[str, list[str]] | None = None) -> None:
+    """``orders`` bind as their formatted texts (and as ``canonical``, the texts they respell)."""
     pipe = Pipeline.for_request(TurnRequest.model_validate({k: v for k, v in request.items() if k != "legal"}))
     position = pipe.prepare(TurnRequest.model_validate({"variant": name, "units": request["units"]})).position
     formatted = {p: [reformat(name, p, t) for t in texts] for p, texts in orders.items()}
-    assert bound_view(pipe.bind(position, formatted)) == bound_view(pipe.bind(position, orders)), (orders, formatted)
+    bound = bound_view(pipe.bind(position, orders))
+    assert bound_view(pipe.bind(position, formatted)) == bound, (orders, formatted)
+    if canonical is not None:
+        assert bound_view(pipe.bind(position, canonical)) == bound, (orders, canonical)
     # the canonical text is a fixed point
     again = {p: [reformat(name, p, t) for t in texts] for p, texts in formatted.items()}
     assert again == formatted
 
 
 @st.composite
-def board_turns(draw: Any, name: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """A position, one legal order of each unit (respelled), and a form of the variant's own."""
+def board_turns(draw: Any, name: str) -> tuple[dict[str, Any], dict[str, list[str]], dict[str, list[str]]]:
+    """A position, one legal order of each unit (respelled), and a form of the variant's own;
+    and the orders as they were before they were respelled."""
     request = draw(board_positions(name))
     legal = request["legal"]
     orders: dict[str, list[str]] = {}
+    canonical: dict[str, list[str]] = {}
     mine = draw(own_forms(name, legal)) if name != "standard" and draw(st.booleans()) else None
     for power, units in legal.items():
         for unit, texts in units.items():
             if mine is not None and (power, unit) == mine[:2]:
-                orders.setdefault(power, []).append(mine[2])
+                text, written = mine[2], mine[3]
             else:
-                orders.setdefault(power, []).append(respell(draw, name, draw(st.sampled_from(texts))))
-    return request, orders
+                text = draw(st.sampled_from(texts))
+                written = respell(draw, name, text, power=power)
+            canonical.setdefault(power, []).append(text)
+            orders.setdefault(power, []).append(written)
+    return request, orders, canonical
 
 
 @pytest.mark.parametrize("name", BOARDS)
 def test_a_board_order_binds_as_its_formatted_text(name):
+    """... and as the text it was respelled from: every way of writing an order binds alike."""
     @SETTINGS
     @given(board_turns(name))
     def run(turn):
@@ -320,3 +331,14 @@ def test_an_allowance_names_its_states_as_an_order_does():
     assert n.format_allowance(allowance) == "AL EX M Nme Tex"  # type: ignore[attr-defined]
     with pytest.raises(InvalidOrder, match="unknown state 'Moon'"):
         n.parse_allowance("IB", "AL EX Mon Moon")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("dash", ["-", " - ", " – ", " — ", " -> ", " → ", " to "])
+def test_a_cutting_clause_reads_a_supported_move_with_any_dash(dash):
+    """Found by the round trip (a respelled order against the text it respelled): Multiplicity's
+    cutting clause read only '-', '->' and 'to' in a supported move, so ``cutting the support
+    for A(Kie) – Ber`` cut nothing first (its part unread) while ``A(Kie)-Ber`` cut Berlin's."""
+    from dipsat.variants.multiplicity.notation import CutFirst
+
+    p = find_variant("multiplicity").notation.parse(f"2A(Ber) H cutting the support for A(Kie){dash}Ber")
+    assert p.addition(CutFirst) == CutFirst(("ber",), ())

@@ -26,9 +26,12 @@ Kind = Literal["move", "support_attack", "support_defence", "hold"]
 
 DASHES = re.compile(r"\s*(?:->|→|–|—|-)\s*")
 MOVE = re.compile(r"^A\s+(?P<n>\S+)\s+(?P<origin>[^-]+?)-(?P<target>[^-]+)$", re.I)
-SUPPORT_A = re.compile(r"^SA\s+(?P<ally>[^-]+?)-(?P<target>.+?)\s+(?P<n>\S+)\s+(?P<origin>\S.*)$", re.I)
+# the count starts with a digit (as SD's), so a name of several words ("New Town") before it is read
+# whole, not its last word as the count
+SUPPORT_A = re.compile(r"^SA\s+(?P<ally>[^-]+?)-(?P<target>.+?)\s+(?P<n>\d\S*)\s+(?P<origin>\S.*)$", re.I)
 SUPPORT_D = re.compile(r"^SD\s+(?P<target>.+?)\s+(?P<n>\d\S*)\s+(?P<origin>\S.*)$", re.I)
-HOLD = re.compile(r"^(?:H(?:OLD)?\s+(?P<a>.+)|(?P<b>.+?)\s+H(?:OLD)?)$", re.I)
+HOLD_BEFORE = re.compile(r"^H(?:OLD)?\s+(?P<node>.+)$", re.I)
+HOLD_AFTER = re.compile(r"^(?P<node>.+?)\s+H(?:OLD)?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,13 @@ def parse_order(cmap: ContinentalMap, text: str) -> Order:
     if m := SUPPORT_D.match(s):
         return Order("support_defence", _node(cmap, text, m["origin"], text), _node(cmap, text, m["target"], text),
                      _count(m["n"], text))
-    if m := HOLD.match(s):
-        return Order("hold", _node(cmap, text, m["a"] or m["b"], text))
+    # "H Yug" or "Yug H": the form whose name is a node ("Hold Fast hold": the name starts as "Hold")
+    holds = [m["node"] for m in (HOLD_BEFORE.match(s), HOLD_AFTER.match(s)) if m]
+    for name in holds:
+        if cmap.lookup(name.strip()) is not None:
+            return Order("hold", _node(cmap, text, name, text))
+    if holds:
+        return Order("hold", _node(cmap, text, holds[0], text))  # its error: the unknown name
     head = s.split()[0].upper() if s.split() else ""
     hint: Optional[str] = {
         "A": "an attack or move is 'A 3 Yug-Tar' (units, from, to)",

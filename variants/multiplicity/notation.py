@@ -30,7 +30,7 @@ from typing import Optional
 
 from dipsat.errors import InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Unit
-from dipsat.board.notation import Addition, Notation, ParsedOrder, UnitRef
+from dipsat.board.notation import DASH_RE, Addition, Notation, ParsedOrder, UnitRef
 from dipsat.board.notation_additions import StackNotation, written_parts
 
 # These read text whose runs of white space are one space (MultiplicityNotation.normalise), and
@@ -56,6 +56,8 @@ _CUTTING = re.compile(r"^(?P<main>.+?)[\s,;]+(?:cutting|cuts?)\s+(?P<list>.+?)\s
 _CUT_FILLER = re.compile(r"\b(?:first|firstly|the|supports?|orders?|aimed|at|for|into|of|on|move|moving|attacks?|"
                          r"holding|hold|in|place|by|unit)\b", re.I)
 _CUT_ITEMS = re.compile(r"\s*(?:,|;|\band\b|\bthen\b|\bbefore\b|\bafter\s+that\b)\s*", re.I)
+# a supported move's dash in a cutting clause: any dash an order may have ("A(Kie) – Ber"), or "to"
+_CUT_DASH = re.compile(r"\s*(?:" + DASH_RE.pattern.strip("()") + r"|\bto\b)\s*")
 _UNIT_KIND = re.compile(r"^\s*(?:\d+\s*)?[AF](?:\s*/\s*\d*\s*[AF])?(?=\s*\(|\s+)", re.I)
 
 
@@ -300,7 +302,7 @@ class MultiplicityNotation(StackNotation):
             pid = None
             for words in (item, _CUT_FILLER.sub(" ", item)):
                 # a supported move: the space it goes to
-                piece = re.split(r"\s*(?:->|-|\bto\b)\s*", words.strip())[-1]
+                piece = _CUT_DASH.split(words.strip())[-1]
                 piece = " ".join(_UNIT_KIND.sub("", piece).strip().strip("()").split())
                 pid = self.map.lookup_province(piece) if piece else None
                 if pid is not None:

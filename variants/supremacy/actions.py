@@ -178,6 +178,54 @@ def parse_action(board: Board, power: str, text: str) -> Action:
                       "loan, repay, transfer, exchange, build, blockade, siege, lift, draw, prospect, pass)")
 
 
+def format_action(action: Action) -> str:
+    """An action's canonical text (zones and superpowers by id, counts written, a navy's
+    ``#n`` when it is not the first there): :func:`parse_action` reads it back to an equal
+    action (but for ``text``)."""
+    a = action
+    navy = f"navy {a.src}" + (f"#{a.navy}" if a.navy != 1 else "")
+    if a.verb in ("march", "airlift"):
+        return f"{a.verb} {a.count} army {a.src} - {a.dst}"
+    if a.verb == "sail":
+        return f"sail {navy} - {a.dst}"
+    if a.verb == "board":
+        return f"board {a.count} army {a.src} - navy {a.dst}" + (f"#{a.navy}" if a.navy != 1 else "")
+    if a.verb == "unload":
+        return f"unload {a.count} army {navy} - {a.dst}"
+    if a.verb in ("buy", "sell"):
+        return f"{a.verb} {a.count} {a.item}"
+    if a.verb in ("loan", "repay"):
+        return f"{a.verb} {a.count}"
+    if a.verb == "transfer":
+        if a.item == "navy":
+            return f"transfer {navy} to {a.to}"
+        if a.item == "army":
+            return f"transfer {a.count} army {a.src} to {a.to}"
+        return f"transfer {a.count} {a.item} to {a.to}"
+    if a.verb == "exchange":
+        give = _goods_text(a.count, a.item, a.src, a.navy)
+        back = _goods_text(a.back, a.back_item, a.back_src, a.back_navy)
+        return f"exchange {give} for {back} with {a.to}"
+    if a.verb == "build":
+        return f"build {a.count} {a.item}" + (f" {a.dst}" if a.dst else "")
+    if a.verb == "draw":
+        return f"draw {a.count} {a.item} from {a.to}"
+    if a.verb in ("blockade", "siege"):
+        return f"{a.verb} {a.dst}" + (f" with {', '.join(a.group)}" if a.group else "")
+    if a.verb == "lift":
+        return f"lift {a.item} {a.dst}"
+    return a.verb  # prospect, pass
+
+
+def _goods_text(count: int, item: str, src: str, nth: int) -> str:
+    """One side of an exchange, as :func:`_goods` reads it."""
+    if item == "navy":
+        return f"navy {src}" + (f"#{nth}" if nth != 1 else "")
+    if item == "army":
+        return f"{count} army {src}"
+    return f"{count} {item}"
+
+
 def parse_actions(board: Board, power: str, texts: list[str]) -> list[Action]:
     out = [parse_action(board, power, t) for t in texts]
     for a in out:
