@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import signal
 import sys
 import threading
 import time
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
@@ -129,63 +128,112 @@ class Expired(BaseException):
     more than its time limit'; a validator's ValueError is read by pydantic as a wrong value)."""
 
 
-@contextmanager
-def deadline(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`TurnTimeout` in this block once ``seconds`` of wall-clock time have passed.
-
-    Uses a real-time interval timer (SIGALRM) when called on the main thread of a Unix
-    process; elsewhere it does nothing (the solver's own per-call limit still applies).  The
-    timer interrupts no import (it expires as soon as the import is over: see
-    :func:`_importing`), and what it raises inside the block is :class:`Expired`, which no
-    handler of ordinary errors catches.
-    """
-    usable = (seconds is not None and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    if not usable or seconds is None:
-        yield
-        return
-    start = time.monotonic()
-    armed = [True]
-
-    def expire(signum: int, frame: FrameType | None) -> None:
-        if not armed[0]:  # the block is over: its clean-up is not to be cut
-            return
-        if _importing(frame):  # a module is never left half made (a C extension's would stay broken): soon after
-            signal.setitimer(signal.ITIMER_REAL, 0.02)
-            return
-        raise Expired()
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    _ENDS.append(start + seconds)
-    try:  # a limit shorter than the next bytecode expires here, and the handler is still restored
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        yield
-    except Expired:
-        raise TurnTimeout(f"the turn took more than its time limit of {seconds:g} s "
-                          f"(parsing, checking and solving; {time.monotonic() - start:.1f} s)") from None
-    finally:
-        armed[0] = False  # first: a store, where no signal handler runs
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        _ENDS.pop()
-
-
-def _importing(frame: FrameType | None) -> bool:
-    """Whether ``frame`` runs inside an import (a module's body, an extension's initialisation).
-    A time-out raised there cut a module in half: ortools' native helpers, cut while they were
-    being set up, failed with 'ImportError: initialization failed' (an internal error), and a
-    later import in the same process could fail on the half-made modules left behind."""
-    while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
-            return True
-        frame = frame.f_back
-    return False
-
+# Seconds between the timer's signals once a deadline has passed.  One signal is not enough: the
+# handler runs wherever the interpreter checks for signals, C code included, and some C code drops
+# what the handler raised.  int("x") formats its error message twice (CPython 3.11,
+# PyLong_FromUnicodeObject): a signal handled inside the first message's repr() raises Expired, and
+# the second message clears it; a loop of int() on bad text then ran past its deadline for good
+# (about one run in four; the suite's run hung 16 minutes).  The timer repeats until the block ends,
+# so an Expired lost that way comes again.
+RETRY = 0.05
+_SOON = 0.001  # a time already past, as the timer takes it (0 would switch the timer off)
 
 # The ends (time.monotonic()) of the deadlines in force on the main thread, innermost last.  The
 # timer's signal is handled only between Python bytecodes: a long call into C (a CP-SAT solve)
 # would run past the limit, so such calls take their own limit from time_left().
 _ENDS: list[float] = []
+
+
+def deadline(seconds: float | None) -> "_Deadline":
+    """Raise :class:`TurnTimeout` in this block once ``seconds`` of wall-clock time have passed.
+
+    Uses a real-time interval timer (SIGALRM) when called on the main thread of a Unix
+    process; elsewhere it does nothing (the solver's own per-call limit still applies).  The
+    timer interrupts no import (it expires as soon as the import is over: see
+    :func:`_sheltered`), and what it raises inside the block is :class:`Expired`, which no
+    handler of ordinary errors catches; it raises it again every :data:`RETRY` seconds until the
+    block ends.  Deadlines nest: the timer is set for the nearest end of those in force, and when
+    an inner block ends the outer one's timer goes on with the time it has left (a deadline that
+    found a timer of someone else's running puts it back as it leaves, with what it has left).
+    """
+    return _Deadline(seconds)
+
+
+class _Deadline:
+    """The context manager of :func:`deadline` (a class: the timer's handler knows its frames, so
+    no time-out lands inside the code that sets the timer up or takes it down)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.active = False
+
+    def __enter__(self) -> None:
+        seconds = self.seconds
+        if (seconds is None or not hasattr(signal, "setitimer")
+                or threading.current_thread() is not threading.main_thread()):
+            return
+        self.pid = os.getpid()
+        self.start = time.monotonic()
+        self.end = self.start + seconds
+        self.previous = signal.signal(signal.SIGALRM, _expire)
+        nearest = min([*_ENDS, self.end])
+        # a limit shorter than what is left of this method expires in the block, RETRY from now
+        self.foreign = signal.setitimer(signal.ITIMER_REAL, max(nearest - self.start, _SOON), RETRY)
+        _ENDS.append(self.end)
+        self.active = True
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        if not self.active or os.getpid() != self.pid:  # never armed, or a forked child's copy
+            return
+        self.active = False
+        now = time.monotonic()
+        nearest = min(_ENDS)
+        _ENDS.pop()
+        mine = kind is Expired and self.end <= nearest  # else an outer deadline's, for its block
+        if _ENDS:  # the outer deadline's timer goes on with what it has left
+            left = RETRY if kind is Expired and not mine else max(min(_ENDS) - now, _SOON)
+            signal.setitimer(signal.ITIMER_REAL, left, RETRY)
+            if self.previous is not None:
+                signal.signal(signal.SIGALRM, self.previous)
+        else:  # off first, then the previous handler, then a timer that was running before
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if self.previous is not None:  # None: a handler not set from Python (left as it is)
+                signal.signal(signal.SIGALRM, self.previous)
+            delay, interval = self.foreign
+            if delay > 0:
+                signal.setitimer(signal.ITIMER_REAL, max(delay - (now - self.start), _SOON), interval)
+        if mine:
+            raise TurnTimeout(f"the turn took more than its time limit of {self.seconds:g} s "
+                              f"(parsing, checking and solving; {now - self.start:.1f} s)") from None
+
+
+def _expire(signum: int, frame: FrameType | None) -> None:
+    """The timer's handler: Expired, unless no deadline is in force (a late signal), the nearest end
+    is not reached, or the signal came where no time-out may land (:func:`_sheltered`; the timer
+    comes again in :data:`RETRY` s)."""
+    if _ENDS and time.monotonic() >= min(_ENDS) and not _sheltered(frame):
+        raise Expired()
+
+
+def _sheltered(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs inside an import (a module's body, an extension's initialisation) or
+    inside a deadline's own set-up or clean-up.  A time-out raised in an import cut a module in
+    half: ortools' native helpers, cut while they were being set up, failed with 'ImportError:
+    initialization failed' (an internal error), and a later import in the same process could fail
+    on the half-made modules left behind.  One raised in a deadline's clean-up would leave its timer
+    and handler in force."""
+    while frame is not None:
+        code = frame.f_code
+        if code is _ENTER or code is _EXIT or code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+_ENTER = _Deadline.__enter__.__code__
+_EXIT = _Deadline.__exit__.__code__
+
+os.register_at_fork(after_in_child=_ENDS.clear)  # a child's timer is not its parent's
 
 
 def time_left() -> float | None:

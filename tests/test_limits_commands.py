@@ -119,39 +119,3 @@ def test_a_time_out_never_cuts_an_import_in_half(tmp_path, monkeypatch):
     assert sys.modules["slow_module_26"].done and time.monotonic() - t < 3
     del sys.modules["slow_module_26"]
 
-
-def test_a_time_out_is_a_time_out_wherever_it_lands():
-    """What the timer raises inside the block is no ValueError: a TurnTimeout landing in the
-    TOML reader was taken by its handler of ValueError ('not valid TOML: the turn took more than
-    its time limit'), and a handler of ValueError could take it for a wrong value.  Run in a fresh
-    process: inside this suite's process, after earlier tests, the timer was seen not to fire at
-    all (the loops below are bounded, so that fails instead of hanging; see the closing note)."""
-    import subprocess
-    import sys
-
-    code = """
-import time
-from dipsat.limits import Limits, TurnTimeout, deadline, parse_data
-
-text = "".join(f"k{i} = [1, 2, 3]\\n" for i in range(300_000))
-t = time.monotonic()
-try:
-    with deadline(0.05):
-        parse_data(text, "toml", "big.toml", Limits(max_request_bytes=1 << 24))
-    print("toml: no time-out")
-except TurnTimeout:
-    print("toml: time-out", time.monotonic() - t < 3)
-t = time.monotonic()
-try:
-    with deadline(0.05):
-        while time.monotonic() - t < 20:  # bounded: a timer that never fires ends the loop
-            try:
-                int("x")
-            except ValueError:
-                pass
-    print("loop: no time-out")
-except TurnTimeout:
-    print("loop: time-out", time.monotonic() - t < 3)
-"""
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.stdout.split("\n")[:2] == ["toml: time-out True", "loop: time-out True"], out.stdout + out.stderr
