@@ -11,9 +11,11 @@ and is checked for:
   order, each a JSON object with ``line`` and ``ok`` — a missing or extra line is a *lost line*;
   no line answered ``internal_error`` or ``worker_died``;
 * a single-turn command (``adjudicate``, ``explore``, ``why``, ``readings``, ``render``) ends
-  within its ``--time-limit`` plus 5 s (plus 3 s of start-up for a process) — else it is *slow*;
-  its processor time is recorded beside, so a run held back by the machine's load tells itself
-  apart from one that computed too long.
+  within its ``--time-limit`` plus 5 s (plus 3 s of start-up for a process) — else it is *slow*.
+  What counts is its wall time less the time its main thread waited for a processor while
+  runnable (Linux's ``/proc/.../schedstat``: on a machine loaded by others a 2 s process took 40 s
+  of wall time, 38 of them in the run queue); time computing, sleeping or blocked all counts, so a
+  hang is still slow.  Wall time alone and processor time are counted and reported beside.
 
 Inputs are drawn from seeded ``random.Random`` streams (never the global state): valid turns of
 the benchmark workload, hand-written Multiplomacy/Multinational requests, and the examples and
@@ -378,11 +380,12 @@ class Tally:
     statuses: Counter[str] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
     lines_lost: int = 0
-    slow: int = 0  # single-turn runs past the time limit + 5 s
-    slow_cpu: int = 0  # ... of which past it in processor time too (not only held back by the load)
+    slow: int = 0  # single-turn runs past the time limit + 5 s in wall time less waiting for a processor
+    slow_wall: int = 0  # ... past it in wall time alone (held back by the machine's load, or slow)
+    slow_cpu: int = 0  # ... past it in processor time
     processes: int = 0  # inputs run as separate processes
     seconds: Counter[str] = field(default_factory=Counter)  # wall time per command
-    longest: dict[str, tuple[float, float]] = field(default_factory=dict)  # command: (wall, cpu) of its slowest run
+    longest: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # command: (wall, cpu, waited) of its slowest run
     line_timeouts: int = 0  # batch lines answered 'timeout' (their own limit; not a finding)
     findings_dir: Optional[Path] = None
     seed: int = 0
@@ -424,13 +427,26 @@ def run_command(argv: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def run_queue_wait(task: str) -> Optional[float]:
+    """Seconds the task (``self/task/N``, ``N``) has waited, runnable, for a processor; None where
+    Linux's scheduler statistics are not to be read."""
+    try:
+        return int(Path(f"/proc/{task}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class _Timed(subprocess.Popen):  # type: ignore[type-arg]
-    """A child whose processor time is read when it is reaped (os.wait4)."""
+    """A child whose processor time is read when it is reaped (os.wait4), and the time its main
+    thread waited for a processor just before (its /proc entry stays until it is reaped)."""
 
     cpu = 0.0
+    waited = 0.0
 
     def _try_wait(self, wait_flags: int) -> tuple[int, int]:  # Popen's own, with os.wait4
         try:
+            if os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOWAIT | (wait_flags & os.WNOHANG)) is not None:
+                self.waited = run_queue_wait(str(self.pid)) or 0.0  # ended, not yet reaped
             pid, status, usage = os.wait4(self.pid, wait_flags)
         except ChildProcessError:  # reaped elsewhere: as Popen does
             return self.pid, 0
@@ -439,8 +455,9 @@ class _Timed(subprocess.Popen):  # type: ignore[type-arg]
         return pid, status
 
 
-def run_process(argv: list[str], timeout: float) -> tuple[int, str, str, float]:
-    """``python -m dipsat.face.cli ARGV`` in a process of its own; with its processor time."""
+def run_process(argv: list[str], timeout: float) -> tuple[int, str, str, float, float]:
+    """``python -m dipsat.face.cli ARGV`` in a process of its own; with its processor time and the
+    time its main thread waited for a processor."""
     proc = _Timed([sys.executable, "-m", "dipsat.face.cli", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                   text=True, errors="replace")
     try:
@@ -448,8 +465,8 @@ def run_process(argv: list[str], timeout: float) -> tuple[int, str, str, float]:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        return 4000, "", f"killed after {timeout:g} s", proc.cpu
-    return proc.returncode, out, err, proc.cpu
+        return 4000, "", f"killed after {timeout:g} s", proc.cpu, proc.waited
+    return proc.returncode, out, err, proc.cpu, proc.waited
 
 
 def problem_of(code: int, out: str, err: str) -> Optional[str]:
@@ -538,26 +555,32 @@ def fuzz_file(rng: random.Random, tally: Tally, workdir: Path, process: bool = F
     argv = [command, INPUT, *command_line(rng, command)]
     real = [str(path) if a == INPUT else a for a in argv]
     name = command + (" (process)" if process else "")
-    t, c = time.monotonic(), time.process_time()
+    me = f"self/task/{threading.get_native_id()}"  # the in-process runs are on this (the main) thread
+    t, c, w = time.monotonic(), time.process_time(), run_queue_wait(me) or 0.0
     if process:
-        code, out, err, cpu = run_process(real, timeout=TIME_LIMIT * 20 + 60)
+        code, out, err, cpu, waited = run_process(real, timeout=TIME_LIMIT * 20 + 60)
     else:
         code, out, err = run_command(real)
-        cpu = time.process_time() - c  # this process's: the in-process runs are on the main thread
+        cpu = time.process_time() - c  # this process's
+        waited = (run_queue_wait(me) or 0.0) - w
     took = time.monotonic() - t
     with tally.lock:
         tally.inputs[name] += 1
         tally.processes += process
         tally.seconds[name] += took
-        if took > tally.longest.get(name, (0.0, 0.0))[0]:
-            tally.longest[name] = (took, cpu)
+        if took > tally.longest.get(name, (0.0, 0.0, 0.0))[0]:
+            tally.longest[name] = (took, cpu, waited)
     check_status(tally, name, code, out, err, data, argv, suffix, number)
-    if command in SINGLE_TURN and took > TIME_LIMIT + 5 + (3 if process else 0):  # + a start-up
+    bound = TIME_LIMIT + 5 + (3 if process else 0)  # + a start-up
+    if command in SINGLE_TURN and took > bound:
         with tally.lock:
-            tally.slow += 1
+            tally.slow_wall += 1
             tally.slow_cpu += cpu > TIME_LIMIT + 5
-            tally.add(Finding(name, f"slow: {took:.1f} s ({cpu:.1f} s of processor time) with --time-limit "
-                                    f"{TIME_LIMIT:g}", data), argv, suffix, number)
+            if took - waited > bound:  # not only held back by the machine's load
+                tally.slow += 1
+                tally.add(Finding(name, f"slow: {took:.1f} s, {took - waited:.1f} s of it not waiting for a processor "
+                                        f"({cpu:.1f} s of processor time) with --time-limit {TIME_LIMIT:g}", data),
+                          argv, suffix, number)
 
 
 # -- a run ----------------------------------------------------------------------------------------
@@ -642,10 +665,11 @@ def report(tally: Tally, seconds: float, seed: int, stopped: bool) -> str:
     lines.append("exit statuses: " + ", ".join(f"{k}: {v:,}" for k, v in sorted(tally.statuses.items())))
     lines.append(f"separate processes: {tally.processes:,}")
     lines.append("seconds per command: " + ", ".join(f"{k}: {v:.0f}" for k, v in sorted(tally.seconds.items())))
-    lines.append("slowest run per command (wall / processor s): "
-                 + ", ".join(f"{k}: {w:.1f}/{c:.1f}" for k, (w, c) in sorted(tally.longest.items())))
+    lines.append("slowest run per command (wall / processor / waiting for a processor, s): "
+                 + ", ".join(f"{k}: {w:.1f}/{c:.1f}/{q:.1f}" for k, (w, c, q) in sorted(tally.longest.items())))
     lines.append(f"crashes (internal errors): {tally.crashes}")
-    lines.append(f"runs past the time limit + 5 s: {tally.slow} (of which past it in processor time: {tally.slow_cpu})")
+    lines.append(f"runs past the time limit + 5 s: {tally.slow} in wall time less waiting for a processor "
+                 f"({tally.slow_wall} in wall time alone, {tally.slow_cpu} in processor time)")
     lines.append(f"lines lost: {tally.lines_lost}")
     lines.append(f"batch lines answered 'timeout' (their own limit): {tally.line_timeouts}")
     lines.append(f"other findings: {len(tally.findings) - tally.crashes - tally.slow}")
@@ -672,19 +696,21 @@ def replay(folder: Path) -> int:
             inp.write_bytes(inputs[0].read_bytes())
             (Path(tmp) / "secret.toml").write_text('password = "x"\n')
             real = [str(inp) if a == INPUT else str(Path(tmp) / a) if a == "out.jsonl" else a for a in argv]
-            t = time.monotonic()
+            me = f"self/task/{threading.get_native_id()}"
+            t, w = time.monotonic(), run_queue_wait(me) or 0.0
             if meta.get("process"):
-                code, out, err, _ = run_process(real, timeout=TIME_LIMIT * 20 + 60)
+                code, out, err, _, waited = run_process(real, timeout=TIME_LIMIT * 20 + 60)
             else:
                 code, out, err = run_command(real)
-            took = time.monotonic() - t
+                waited = (run_queue_wait(me) or 0.0) - w
+            took = time.monotonic() - t - waited
             problem = problem_of(code, out, err)
             if argv[0] == "batch" and problem is None:
                 outp = Path(tmp) / "out.jsonl"
                 crashed, lost, _ = batch_problems(inp.read_bytes(), outp.read_text(encoding="utf-8") if outp.exists() else "")
                 problem = crashed[0][1] if crashed else f"{lost} lines lost" if lost else None
             if problem is None and argv[0] in SINGLE_TURN and took > TIME_LIMIT + 5 + 3 * bool(meta.get("process")):
-                problem = f"slow: {took:.1f} s"
+                problem = f"slow: {took:.1f} s not waiting for a processor"
         failing += problem is not None
         print(f"{inputs[0].name}: {'still fails: ' + problem if problem else 'passes now'} (was: {meta['problem'][:200]})")
     return failing

@@ -189,3 +189,32 @@ def test_every_line_in_a_long_lived_batch_worker_is_bounded_by_its_limit():
     answers = [json.loads(t) for t in out.getvalue().splitlines()]
     assert [a["line"] for a in answers] == list(range(1, 61))
     assert [a["error"]["kind"] for a in answers] == ["timeout"] * 60
+
+
+def test_a_solve_stopped_early_by_the_deadlines_share_is_the_deadlines_time_out(monkeypatch):
+    """CP-SAT stops a little before its limit, by more under load (a train's solve under a 1 s
+    deadline stopped with more than 0.05 s left and was reported 'CP-SAT returned UNKNOWN', an
+    internal error): a solve whose limit was the deadline's share and that ended without a verdict
+    is the deadline's time-out, however much is left.  Here its share is cut to 0.2 s of 30."""
+    from test_cpsat_service import _pigeons
+
+    from dipsat.engine import cpsat
+
+    monkeypatch.setattr(cpsat, "_limit", lambda params: 0.2)
+    t = time.monotonic()
+    with pytest.raises(TurnTimeout, match="time limit of 30 s"):
+        with deadline(30):
+            cpsat.solve(_pigeons(12), "pigeons", cpsat.Params(presolve=False))
+    assert time.monotonic() - t < 10
+
+
+def test_a_search_that_stops_itself_under_a_deadline_is_no_time_out():
+    """Distinct solutions up to a limit: the search stops itself (status FEASIBLE), which is its
+    answer, not the deadline's time-out."""
+    from dipsat.engine import cpsat
+
+    m = cpsat.new_model()
+    x = m.new_int_var(0, 100, "x")
+    with deadline(30):
+        found, complete = cpsat.distinct_solutions(m, {"x": x}, 3, "three of 101")
+    assert len(found) == 3 and not complete

@@ -111,11 +111,10 @@ def _limit(params: Params) -> Optional[float]:
     return left if params.time_limit is None else min(params.time_limit, left)
 
 
-def _past_deadline(params: Params, label: str) -> None:
-    """A solve without a verdict that ran to the command's deadline: the command's timeout."""
+def _deadline_rules(params: Params) -> bool:
+    """Whether a solve's limit is what is left of the command's deadline (nearer than its own)."""
     left = time_left()
-    if left is not None and (params.time_limit is None or left < params.time_limit) and left < 0.05:
-        raise Expired()  # the deadline's own: its block turns it into TurnTimeout
+    return left is not None and (params.time_limit is None or left < params.time_limit)
 
 
 @dataclass
@@ -153,13 +152,16 @@ def solve(model: cp_model.CpModel, label: str, params: Params = Params(), *,
     limit) raises :class:`SolverError` naming ``label``, unless a callback is given (it may have
     seen solutions: the caller decides)."""
     _dump(model, label)
+    by_deadline = _deadline_rules(params)
     s = solver(params, enumerate_all)
     status = s.solve(model, callback) if callback is not None else s.solve(model)
     if stats is not None:
         stats.solves += 1
     name = s.status_name(status)  # compared by name: the status enum's type differs across ortools 9.12-9.15
-    if name not in ("OPTIMAL", "INFEASIBLE"):  # stopped before the end: by the deadline's share?
-        _past_deadline(params, label)
+    if name in ("UNKNOWN", "FEASIBLE") and by_deadline and not getattr(callback, "stopped", False):
+        # stopped by its limit, the deadline's share: the deadline's time-out, however little is left (CP-SAT
+        # stops a little before its limit, by more under load: 0.05 s early was a SolverError in a train)
+        raise Expired()  # its block turns it into TurnTimeout
     if name in FEASIBLE or name == "INFEASIBLE" or (name == "UNKNOWN" and callback is not None):
         return Solved(s, name in FEASIBLE, name)
     if name == "UNKNOWN" and params.time_limit:
@@ -175,6 +177,7 @@ class _Collector(cp_model.CpSolverSolutionCallback, Generic[K]):
         super().__init__()
         self.variables, self.limit, self.booleans = variables, limit, booleans
         self.found: dict[tuple[int, ...], dict[K, int | bool]] = {}
+        self.stopped = False
 
     def on_solution_callback(self) -> None:
         row = {k: int(self.value(v)) for k, v in self.variables.items()}
@@ -182,6 +185,7 @@ class _Collector(cp_model.CpSolverSolutionCallback, Generic[K]):
         if sig not in self.found:
             self.found[sig] = {k: (bool(x) if k in self.booleans else x) for k, x in row.items()}
             if len(self.found) >= self.limit:
+                self.stopped = True  # the search ended here, not at a time limit
                 self.stop_search()
 
 
