@@ -181,7 +181,8 @@ def test_every_line_in_a_long_lived_batch_worker_is_bounded_by_its_limit():
 
     from batch_helpers import spin_in_the_turn
 
-    from dipsat.io.batch import BatchSettings, Line, run_pool
+    from dipsat.io.batch import BatchSettings, Line
+    from dipsat.io.batch_pool import run_pool
 
     out = io.StringIO()
     lines = [Line(n, b'{"variant": "standard"}') for n in range(1, 61)]
