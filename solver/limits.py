@@ -152,7 +152,8 @@ def deadline(seconds: float | None) -> "_Deadline":
     timer interrupts no import (it expires as soon as the import is over: see
     :func:`_sheltered`), and what it raises inside the block is :class:`Expired`, which no
     handler of ordinary errors catches; it raises it again every :data:`RETRY` seconds until the
-    block ends.  Deadlines nest: the timer is set for the nearest end of those in force, and when
+    block ends; a block that ends past its limit before any of them landed is a time-out too, so
+    the outcome does not depend on where the signal fell.  Deadlines nest: the timer is set for the nearest end of those in force, and when
     an inner block ends the outer one's timer goes on with the time it has left (a deadline that
     found a timer of someone else's running puts it back as it leaves, with what it has left).
     """
@@ -189,7 +190,10 @@ class _Deadline:
         now = time.monotonic()
         nearest = min(_ENDS)
         _ENDS.pop()
-        mine = kind is Expired and self.end <= nearest  # else an outer deadline's, for its block
+        # its time-out: the timer's, if this block's end is the nearest (else an outer deadline's, for its
+        # block); or none came, but the block ended past its limit (the signal is handled at the next
+        # bytecode, or RETRY s later where it came at a sheltered point: the block can end first)
+        mine = (kind is Expired and self.end <= nearest) or (kind is None and now >= self.end)
         if _ENDS:  # the outer deadline's timer goes on with what it has left
             left = RETRY if kind is Expired and not mine else max(min(_ENDS) - now, _SOON)
             signal.setitimer(signal.ITIMER_REAL, left, RETRY)
