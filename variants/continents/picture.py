@@ -27,6 +27,8 @@ from .round import OrderOutcome
 Point = tuple[float, float]
 WIDTH, HEIGHT, MARGIN, TOP = 960.0, 720.0, 60.0, 50.0
 MIN_GAP = 64.0  # the closest two node centres may be in the drawing
+# the box a node's token and texts take (its name above; capacity and holder after below)
+FOOTPRINT = (72.0, 84.0)
 LAYOUT_SEED = 4  # the networkx layout's seed: fixed, so every run draws the same picture
 PLAYER_COLOURS = ("#c0392b", "#2471a3", "#d68910", "#1e8449", "#7d3c98", "#148f77", "#a04000", "#566573")
 CONTINENT_COLOURS = ("#f3e9d2", "#dcefd9", "#e3e4f6", "#f6e0e6", "#e0f0f3", "#f1f1d4", "#eadfd3", "#e6e6e6")
@@ -38,7 +40,7 @@ CSS = """
 .country{stroke:#6b6250;stroke-width:1.2}
 .freecity{stroke:#6b6250;stroke-width:1.6}
 .lbl{font:bold 11px sans-serif;fill:#333;text-anchor:middle;pointer-events:none}
-.cap{font:9px sans-serif;fill:#6b6250;text-anchor:middle;pointer-events:none}
+.cap,.count{font:9px sans-serif;fill:#6b6250;text-anchor:middle;pointer-events:none}
 .after{font:9px sans-serif;fill:#333;text-anchor:middle;pointer-events:none}
 .contlbl{font:italic bold 13px sans-serif;fill:#7a6f57;text-anchor:middle;pointer-events:none}
 .ulbl{font:bold 11px sans-serif;text-anchor:middle;dominant-baseline:central;pointer-events:none}
@@ -91,14 +93,15 @@ def _layout_of(cmap_key: tuple[tuple[tuple[str, Optional[str]], ...], tuple[tupl
         cx, cy = (float(v) for v in centre[g])
         for n in sorted(ns):
             at[n] = [cx + radius * float(local[n][0]), cy + radius * float(local[n][1])]
-    return fit_and_spread({n: (p[0], p[1]) for n, p in at.items()}, WIDTH, HEIGHT, MARGIN, TOP, MIN_GAP)
+    return fit_and_spread({n: (p[0], p[1]) for n, p in at.items()}, WIDTH, HEIGHT, MARGIN, TOP, MIN_GAP, rounds=200,
+                          footprint=FOOTPRINT)
 
 
 def layout(cmap: ContinentalMap) -> dict[str, Point]:
     """Node id -> point in the drawing: networkx's spring layout with a fixed seed over the map's
     graph (nodes in id order), scaled to the picture."""
     if cmap.layout:  # the map's own layout (its [layout] table), scaled to the picture
-        return fit_and_spread(dict(cmap.layout), WIDTH, HEIGHT, MARGIN, TOP, MIN_GAP)
+        return fit_and_spread(dict(cmap.layout), WIDTH, HEIGHT, MARGIN, TOP, MIN_GAP, rounds=200, footprint=FOOTPRINT)
     key = (tuple((n, v.continent) for n, v in sorted(cmap.nodes.items())),
            tuple(sorted((min(a, b), max(a, b)) for a, b in cmap.graph.edges)))
     return _layout_of(key)
@@ -232,7 +235,7 @@ def draw(cmap: ContinentalMap, before: Board, outcomes: list[OrderOutcome], titl
             cls = "order" + (" support" if order.kind != "move" else "")
             out.append(f'<path class="{cls}" d="M{_f(x1)},{_f(y1)} Q{_f(cx)},{_f(cy)} {_f(x2)},{_f(y2)}" '
                        f'stroke="{colour}" marker-end="url(#ah-{status})"/>')
-            out.append(f'<text class="cap" x="{_f(cx)}" y="{_f(cy)}" fill="{colour}">{order.count}</text>')
+            out.append(f'<text class="count" x="{_f(cx)}" y="{_f(cy)}" fill="{colour}">{order.count}</text>')
         out.append("</g>")
     out.append("</g>")
     out.append('<g class="units">')

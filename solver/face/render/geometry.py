@@ -22,10 +22,13 @@ Point = tuple[float, float]
 
 
 def fit_and_spread(raw: dict[str, tuple[float, float]], width: float, height: float, margin: float,
-                   top: float, min_gap: float, rounds: int = 60) -> dict[str, Point]:
+                   top: float, min_gap: float, rounds: int = 60,
+                   footprint: tuple[float, float] | None = None) -> dict[str, Point]:
     """Scale an automatic layout (e.g. networkx's, in any units) into a drawing of ``width`` x
     ``height`` with a title band ``top``, then push nodes closer than ``min_gap`` apart, pairs in
-    id order, so the same layout always gives the same picture."""
+    id order, so the same layout always gives the same picture.  With ``footprint`` (w, h), each
+    node stands for a box that size (a token with its texts above and below): two nodes whose
+    boxes meet are pushed apart along the axis that needs the smaller move."""
     xs = [float(p[0]) for p in raw.values()]
     ys = [float(p[1]) for p in raw.values()]
     sx = (width - 2 * margin) / ((max(xs) - min(xs)) or 1.0)
@@ -37,6 +40,18 @@ def fit_and_spread(raw: dict[str, tuple[float, float]], width: float, height: fl
         for i, a in enumerate(order):
             for b in order[i + 1:]:
                 pa, pb = pts[a], pts[b]
+                if footprint is not None:
+                    dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+                    gx, gy = footprint[0] - abs(dx), footprint[1] - abs(dy)
+                    if gx > 0 and gy > 0:
+                        if gx <= gy:
+                            sx = (1.0 if dx >= 0 else -1.0) * gx / 2
+                            pa[0], pb[0] = pa[0] - sx, pb[0] + sx
+                        else:
+                            sy = (1.0 if dy >= 0 else -1.0) * gy / 2
+                            pa[1], pb[1] = pa[1] - sy, pb[1] + sy
+                        moved = True
+                    continue
                 d = math.dist(pa, pb)
                 if d < min_gap:
                     ux, uy = ((pb[0] - pa[0]) / d, (pb[1] - pa[1]) / d) if d > 1e-6 else (1.0, 0.0)
