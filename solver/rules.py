@@ -9,15 +9,17 @@ Named presets give the rulebook editions; any field can be overridden by name::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Self, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Self, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from dipsat.errors import DipsatError
-from dipsat.engine.option_space import guarded, option_cases
+from dipsat.engine.option_space import option_cases, option_cases_of, option_choose, option_pick
 
 if TYPE_CHECKING:
     from dipsat.engine.formulas import Formula
+
+T = TypeVar("T")
 
 
 class RuleError(DipsatError):
@@ -103,13 +105,25 @@ class RuleOptions(BaseModel):
         Rules code declares through this (or :meth:`choose`) that a formula depends on an option."""
         return option_cases(self, name)
 
+    def cases_of(self, name: str, of: Callable[[Any], T]) -> list[tuple["Formula", T]]:
+        """:meth:`cases` with ``of`` applied to each value: ``(condition, of(value))``; read as
+        :meth:`pick` reads (only which values ``of`` tells apart) when readings are explored."""
+        return option_cases_of(self, name, of)
+
     def choose(self, name: str, build: "Callable[[Any], Formula]") -> "Formula":
         """The formula ``build(value)`` of option ``name``'s value: normally for the value set
         here; in one model of every reading, each value's formula enforced under its literal."""
-        cases = option_cases(self, name)
-        if len(cases) == 1:  # one reading (the usual case): its formula, no guard
-            return build(cases[0][1])
-        return guarded([(g, build(v)) for g, v in cases])
+        return option_choose(self, name, build)
+
+    def pick(self, name: str, of: Callable[[Any], T]) -> T:
+        """``of(value)`` of option ``name``'s value.  Rules code declares through this that a
+        result depends on the option only as ``of`` does: where it is alike for several values,
+        a study of the readings (:func:`dipsat.engine.option_space.explore_reads`) tells them apart no further."""
+        return option_pick(self, name, of)
+
+    def among(self, name: str, *values: Any) -> bool:
+        """Is option ``name`` one of ``values``?  (Read as :meth:`pick` reads: only which side.)"""
+        return option_pick(self, name, lambda v: v in values)
 
     def with_(self, **changes: Any) -> Self:
         """A copy with ``changes`` (validated; a bad name or value is a :class:`RuleError`)."""

@@ -206,7 +206,7 @@ class MovementRules(Generic[E]):
             if isinstance(body, Support):
                 t = body.target
                 if body.dest is None:
-                    ok = t not in moves and not (self.rules.illegal_orders == "move_fails" and t in enc.bound.illegal_moves)
+                    ok = t not in moves and not (t in enc.bound.illegal_moves and self.rules.illegal_orders == "move_fails")
                     if ok:
                         hold_supports[t].append(s)
                 else:
@@ -271,7 +271,7 @@ class MovementRules(Generic[E]):
         pos = enc.bound.position
         fleets = enc.convoyers.get(u, [])
         mv = enc.moves[u]
-        if mv.path and self.rules.convoy_path != "ignored":
+        if mv.path and not self.rules.among("convoy_path", "ignored"):
             fleets = [f for f in fleets if pos.units[f].province in mv.path]
         if not fleets:
             return []
@@ -440,7 +440,7 @@ class MovementRules(Generic[E]):
                 return when, "the attack comes from the province the support is aimed at", False
             return when, "the attack comes over land from the province the support is aimed at", False
         if via is not FALSE:
-            rules = [(g, self.paradox_exemption(enc, s, body, m, rule)) for g, rule in self.rules.cases("convoy_paradox_rule")]
+            rules = self.rules.cases_of("convoy_paradox_rule", lambda rule: self.paradox_exemption(enc, s, body, m, rule))
             why = next((w for _, w in rules if w), "")
             if why:
                 return guarded([(g, via if w else FALSE) for g, w in rules]), why, True

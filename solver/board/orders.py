@@ -412,14 +412,14 @@ class OrderBinder:
                 raise IllegalOrder(text, f"{self.map.display(u.location)} does not border {self.map.provinces[prov].name} and only armies can be convoyed", unit=i)
             return Move.build(unit=i, dest=dest)
         path: tuple[str, ...] = ()
-        if p.path and self.rules.convoy_path != "ignored":
+        if p.path and not self.rules.among("convoy_path", "ignored"):
             path = p.path
         if not adjacent or p.via_convoy or p.path:
             if not self.geo.convoyable(u) or not self.geo.convoy_chain_possible(u.province, prov, self.seats(pos).fleets):
                 if adjacent and not p.path:
                     return Move.build(unit=i, dest=dest)
                 raise IllegalOrder(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no chain of fleets could convoy it there (DATC 4.E.1)", unit=i)
-        if not adjacent and self.rules.convoy_path == "required" and not p.path:
+        if not adjacent and not p.path and self.rules.among("convoy_path", "required"):
             raise IllegalOrder(text, "a convoyed move must name its path (rule option convoy_path=required)", unit=i)
         return Move.build(unit=i, dest=dest, via_convoy=p.via_convoy, path=path)
 
@@ -448,19 +448,19 @@ class OrderBinder:
             reach = m.fleet_coasts_reachable(tu.location, prov)
             if not reach:
                 raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", unit=i)
-            if p.dest.coast and self.rules.support_coast != "ignored":
+            if p.dest.coast and not self.rules.among("support_coast", "ignored"):
                 loc = f"{prov}/{p.dest.coast}"
                 if loc in m.coasts and loc not in reach:
                     raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot reach {m.display(loc)} (DATC 4.B.4)", unit=i)
-            if (not p.dest.coast and self.rules.support_coast == "required"
-                    and m.provinces[prov].coasts):
+            if (not p.dest.coast and m.provinces[prov].coasts
+                    and self.rules.among("support_coast", "required")):
                 raise IllegalOrder(text, f"the coast of {m.provinces[prov].name} must be named (rule option support_coast=required)", unit=i)
         else:
             if not (m.can_reach_province("A", tu.location, prov)
                     or (self.geo.convoyable(tu) and self.geo.convoy_chain_possible(tu.province, prov, self.seats(pos).fleets, avoid=u.province))):
                 raise IllegalOrder(text, f"{describe_unit(tu, m)} cannot move to {m.provinces[prov].name}", unit=i)
         coast = None
-        if p.dest.coast and self.rules.support_coast != "ignored" and f"{prov}/{p.dest.coast}" in m.coasts:
+        if p.dest.coast and f"{prov}/{p.dest.coast}" in m.coasts and not self.rules.among("support_coast", "ignored"):
             coast = f"{prov}/{p.dest.coast}"
         return Support.build(unit=i, target=t, dest=prov, dest_coast=coast, target_power=self.notation.named_power(p.target))
 
@@ -491,7 +491,6 @@ class OrderBinder:
                 target = b.orders.get(o.body.target)
                 if target is not None and isinstance(target.body, Move) and target.body.dest.split("/")[0] == o.body.dest:
                     convoyers.setdefault(o.body.target, []).append(o.body.unit)
-        policy = self.rules.adjacent_convoy
         for u, o in b.orders.items():
             if not isinstance(o.body, Move):
                 continue
@@ -506,18 +505,21 @@ class OrderBinder:
                 b.route[u] = "convoy"
                 continue
             fleets = convoyers.get(u, [])
+            if not fleets and not mv.via_convoy:  # no convoy ordered nor asked for: over land in every edition
+                b.route[u] = "land"
+                continue
             own_fleet = any(pos.units[f].power == unit.power for f in fleets)
-            if policy == "dptg":
-                use = mv.via_convoy
-            elif policy == "1971":
-                opposite = any(isinstance(x.body, Move) and pos.units[x.body.unit].province == dest_prov
-                               and x.body.dest.split("/")[0] == unit.province for x in b.orders.values())
-                # the convoy only for a swap, and only when it is not disrupted (DATC 4.A.3 a)
-                b.route[u] = "either" if fleets and opposite else "land"
-                continue
-            elif policy == "2000_fallback":
-                b.route[u] = "either" if (mv.via_convoy or own_fleet) and fleets else "land"
-                continue
-            else:  # 1982, 2000
-                use = mv.via_convoy or own_fleet
-            b.route[u] = "convoy" if use else "land"
+            opposite = any(isinstance(x.body, Move) and pos.units[x.body.unit].province == dest_prov
+                           and x.body.dest.split("/")[0] == unit.province for x in b.orders.values())
+
+            def route(policy: str, mv: Move = mv, fleets: list[int] = fleets, own_fleet: bool = own_fleet,
+                      opposite: bool = opposite) -> str:
+                if policy == "dptg":
+                    return "convoy" if mv.via_convoy else "land"
+                if policy == "1971":  # the convoy only for a swap, and only when it is not disrupted (DATC 4.A.3 a)
+                    return "either" if fleets and opposite else "land"
+                if policy == "2000_fallback":
+                    return "either" if (mv.via_convoy or own_fleet) and fleets else "land"
+                return "convoy" if mv.via_convoy or own_fleet else "land"  # 1982, 2000
+
+            b.route[u] = self.rules.pick("adjacent_convoy", route)  # read only where an army could go either way

@@ -80,12 +80,17 @@ class Scope:
     split: list[str] = field(default_factory=list)  # free options the formulas were split on
     log: list[str] = field(default_factory=list)  # every read, in order
     in_model: bool = True  # may free options be split on in formulas (else every read is direct)
+    fold: bool = False  # choose()/pick() try every value and read only which of them act alike
+    seen: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)  # (fold) each read: the values acting as the one read
 
     def read(self, name: str, base: Any) -> Any:
         self.log.append(name)
         if name in self.fixed:
-            self.reads[name] = self.fixed[name]
-            return self.fixed[name]
+            value = self.fixed[name]
+            self.reads[name] = value
+            if self.fold:
+                self.seen.append((name, (value,)))
+            return value
         if name in self.free:
             if name not in self.wanted:
                 self.wanted.append(name)
@@ -167,6 +172,43 @@ def option_cases(opts: BaseModel, name: str) -> list[tuple[Formula, Any]]:
     return scope.cases(name)
 
 
+def option_pick(opts: BaseModel, name: str, of: Callable[[Any], T]) -> T:
+    """See :meth:`dipsat.rules.RuleOptions.pick`.  Under a folding scope (:func:`explore_reads`)
+    ``of`` is applied to every value, and what is read is only which values give the same as the
+    one set: a result alike under every value does not depend on the option at all."""
+    scope = _SCOPE.get()
+    if scope is not None and scope.fold and name in scope.fixed:
+        values = option_values(scope.model, name)
+        results = [of(v) for v in values]
+        mine = results[values.index(scope.fixed[name])]
+        alike = tuple(v for v, r in zip(values, results) if r == mine)
+        if len(alike) < len(values):
+            scope.log.append(name)
+            scope.reads[name] = scope.fixed[name]
+            scope.seen.append((name, alike))
+        return mine
+    return of(getattr(opts, name))
+
+
+def option_cases_of(opts: BaseModel, name: str, of: Callable[[Any], T]) -> list[tuple[Formula, T]]:
+    """See :meth:`dipsat.rules.RuleOptions.cases_of`."""
+    scope = _SCOPE.get()
+    if scope is not None and scope.fold and name in scope.fixed:
+        return [(TRUE, option_pick(opts, name, of))]
+    return [(g, of(v)) for g, v in option_cases(opts, name)]
+
+
+def option_choose(opts: BaseModel, name: str, build: Callable[[Any], Formula]) -> Formula:
+    """See :meth:`dipsat.rules.RuleOptions.choose` (folded as :func:`option_pick` is)."""
+    scope = _SCOPE.get()
+    if scope is not None and scope.fold and name in scope.fixed:
+        return option_pick(opts, name, build)
+    cases = option_cases(opts, name)
+    if len(cases) == 1:  # one reading (the usual case): its formula, no guard
+        return build(cases[0][1])
+    return guarded([(g, build(v)) for g, v in cases])
+
+
 def guarded(cases: Sequence[tuple[Formula, Formula]]) -> Formula:
     """One formula from ``(guard, formula)`` cases whose guards are the literals of one option:
     the formula itself when every case gives the same."""
@@ -216,6 +258,58 @@ def split_by_reads(run: Callable[[Scope], T], model: type[BaseModel], candidates
             continue
         leaves.append(Leaf(a, result, scope))
     return leaves
+
+
+@dataclass
+class ReadClass(Generic[T]):
+    """One result of :func:`explore_reads`: it holds for every assignment whose value of each
+    option in ``within`` is one of those listed (the others' values are free)."""
+
+    within: dict[str, tuple[Any, ...]]
+    result: T
+
+    def holds(self, a: Assignment) -> bool:
+        return all(a[n] in vs for n, vs in self.within.items())
+
+
+def explore_reads(run: Callable[[Scope], T], model: type[BaseModel], candidates: Sequence[str], start: Assignment,
+                  limit: int = 4096) -> list[ReadClass[T]]:
+    """The classes of ``run``'s results over the assignments of ``candidates``, found by running it
+    under whole assignments and recording what it reads, with no run wasted.
+
+    A run under the assignment ``a`` (``start`` first) is deterministic given what it reads: an
+    option's value, or (:meth:`RuleOptions.pick`, :meth:`RuleOptions.choose`) only which of the
+    option's values act as ``a``'s does.  So its result holds for every assignment that reads
+    alike at every read it made.  An assignment that first reads otherwise at the ``i``-th read
+    agrees with the reads before it, so it is found by running again inside that region: the
+    values read otherwise at read ``i``, those of the earlier reads kept — one run per class,
+    none stopped half-way.  A turn that reads no option is one run: its result holds for every
+    assignment.  The classes' regions partition the assignments of the candidates."""
+    cands = set(candidates)
+    whole = {n: option_values(model, n) for n in candidates}
+    classes: list[ReadClass[T]] = []
+    work: list[dict[str, tuple[Any, ...]]] = [{}]  # regions still to run, on top of ``start``
+    while work:
+        if len(classes) >= limit:
+            raise RuntimeError(f"more than {limit} runs while splitting on rule options")
+        region = work.pop()
+        a = {**start, **{n: vs[0] for n, vs in region.items()}}
+        scope = Scope(model, fixed={n: a[n] for n in candidates}, in_model=False, fold=True)
+        with scoped(scope):
+            result = run(scope)
+        within = dict(region)
+        branches: list[dict[str, tuple[Any, ...]]] = []
+        for n, alike in scope.seen:
+            if n not in cands:
+                continue
+            now = within.get(n, whole[n])
+            other = tuple(v for v in now if v not in alike)
+            if other:
+                branches.append({**within, n: other})
+                within[n] = tuple(v for v in now if v in alike)
+        classes.append(ReadClass(within, result))
+        work.extend(reversed(branches))
+    return classes
 
 
 def assignments(model: type[BaseModel], names: Sequence[str], base: Optional[Assignment] = None) -> list[Assignment]:

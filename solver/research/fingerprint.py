@@ -33,7 +33,8 @@ from dipsat.io.corpus import adjudicate_case, case_request, compare, play_case
 from dipsat.errors import DipsatError
 from dipsat.research.fingerprint_inputs import InputProblem, Item, Observation
 from dipsat.research.option_conditions import _w, conditions, depends_on, describe_condition
-from dipsat.engine.option_space import Assignment, assignments, categorical_options, option_values, recording, split_by_reads
+from dipsat.engine.option_space import (Assignment, assignments, categorical_options, explore_reads, option_values, recording,
+                                        split_by_reads)
 from dipsat.rules import RuleOptions
 
 MAX_ASSIGNMENTS = 20000  # optimal assignments listed (beyond: per-option values asked one by one)
@@ -58,9 +59,12 @@ class Evidence:
         return tuple(a[n] for n in self.names) in self.allowed
 
 
-def evidence(obs: Observation) -> Evidence:
+def evidence(obs: Observation, quick: bool = True) -> Evidence:
     """The evidence of one observation (a :class:`DipsatError` when it cannot be read: another
-    game family, an unknown option, a unit not on the board, ...)."""
+    game family, an unknown option, a unit not on the board, ...).  ``quick``: the plain
+    adjudicator, once per class of what it reads (:func:`_read_table`); else a phase through
+    the readings' one model (:func:`_turn_table`), a game split on its reads (:func:`_game_table`)
+    — the same table, the quick path tested against the others."""
     from dipsat.game.registry import find_record
 
     from dipsat.game.variant import Variant
@@ -72,7 +76,9 @@ def evidence(obs: Observation) -> Evidence:
     model = record.options_model
     base = record.rules(obs.rules, **obs.fixed)
     cands = [n for n in categorical_options(model) if n not in obs.fixed]
-    if obs.case.phase == "game":
+    if quick:
+        touched, table = _read_table(obs, record, base, cands)
+    elif obs.case.phase == "game":
         touched, table = _game_table(obs, record, base, cands)
     else:
         touched, table = _turn_table(obs, record, base, cands)
@@ -87,10 +93,45 @@ def _problems(obs: Observation, run: Callable[[], Any], variant: Any) -> list[st
         res = run()
     except DipsatError as exc:
         return [f"error: {exc}"]
+    return _verdict(obs, res, variant)
+
+
+def _verdict(obs: Observation, res: Any, variant: Any) -> list[str]:
+    """What differs between a result and the observation ([]: it explains it)."""
     probs = compare(obs.case, obs.expectation, res, variant)
     if not obs.checks_dislodged:
         probs = [p for p in probs if not p.startswith("dislodged: ")]
     return probs
+
+
+def _read_table(obs: Observation, variant: Any, base: RuleOptions,
+                cands: list[str]) -> tuple[list[str], list[tuple[Assignment, list[str]]]]:
+    """The quick path: the plain adjudicator run under ``base``, recording the options it reads
+    (:func:`dipsat.engine.option_space.explore_reads`), and again only where another value of a
+    read option could be read otherwise.  A turn that reads no option is one adjudication, the
+    same verdict for every assignment."""
+    model = type(base)
+    opts = recording(base)
+
+    def run(scope: Any) -> "list[str] | DipsatError":
+        try:
+            res = adjudicate_case(obs.case, opts)
+        except DipsatError as exc:
+            return exc
+        return _verdict(obs, res, variant)
+
+    classes = explore_reads(run, model, cands, {n: getattr(base, n) for n in cands})
+    touched = [n for n in cands if any(n in c.within for c in classes)]
+    if len(classes) == 1:  # no reading changes it: one adjudication
+        res = classes[0].result
+        if isinstance(res, DipsatError):  # not read under any reading: the input's problem
+            raise res
+        return touched, [({}, res)]
+    return touched, [(full, _said(next(c.result for c in classes if c.holds(full)))) for full in assignments(model, touched)]
+
+
+def _said(res: "list[str] | DipsatError") -> list[str]:
+    return [f"error: {res}"] if isinstance(res, DipsatError) else res
 
 
 def _turn_table(obs: Observation, variant: Any, base: RuleOptions,
