@@ -105,3 +105,48 @@ def test_game_cases_quick_equals_the_split_on_reads():
     obs = [o for o in read_inputs([str(f) for f in games]) if isinstance(o, Observation)]
     assert obs
     _same(obs)
+
+
+# -- streaming, worker processes, Dask -------------------------------------------------------------
+
+
+def _mixed_input(tmp_path):
+    """Option-sensitive DATC cases observed under 1982, one record falsified, one contradicting
+    record (6.F.17 as datc adjudicates it), and bad lines."""
+    import json
+
+    from test_fingerprint import CASES, _observed, _write
+
+    lines = [_observed(c, "1982") for c in CASES]
+    bad = lines[0]
+    order = next(k for k, v in bad["expect"]["orders"].items() if v == "fails")
+    bad["expect"]["orders"][order] = "succeeds"
+    lines += [{**_observed("6.F.17", "datc"), "id": "6.F.17 as datc"}, "{not json",
+              {**_observed("6.A.05", "datc"), "units": {"France": ["A Atlantis"]}}]
+    return _write(tmp_path, lines), json
+
+
+@pytest.mark.parametrize("how", [["-j", "2"], ["--dask", "local", "-j", "2"]], ids=["jobs", "dask"])
+def test_worker_processes_give_the_same_fingerprint(tmp_path, capsys, how):
+    from dipsat.face.cli import main
+
+    f, json = _mixed_input(tmp_path)
+    here = main(["fingerprint", "--json", "-q", str(f)])
+    one = json.loads(capsys.readouterr().out)
+    there = main(["fingerprint", "--json", "-q", str(f), *how])
+    assert json.loads(capsys.readouterr().out) == one and here == there == 1
+    assert [u["id"] for u in one["unexplained"]] == ["6.A.5", "6.F.17 as datc"]  # the second found by reading again
+    assert one["options"]["convoy_paradox_rule"] == ["1982"] and len(one["errors"]) == 2
+
+
+def test_a_stream_of_two_variants_stops_with_a_choice(tmp_path, capsys):
+    from dipsat.face.cli import main
+
+    from test_fingerprint import _observed, _write
+
+    mp = load_case(next((CORPORA / "multiplomacy").glob("*.toml")))
+    lines = [_observed("6.A.05", "datc"),
+             {"variant": "multiplomacy", "units": mp.units, "orders": mp.orders, "expect": {"orders": {}}}]
+    assert main(["fingerprint", "-q", str(_write(tmp_path, lines))]) == 2
+    err = capsys.readouterr().err
+    assert "--variant" in err and "multiplomacy" in err and "observed.jsonl:2" in err

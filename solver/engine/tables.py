@@ -16,9 +16,11 @@ Table = tuple[Sequence[int], Sequence[tuple[int, ...]]]  # (variables, allowed t
 
 
 def most_satisfied(sizes: Sequence[int], tables: Sequence[Table], limit: int, label: str = "tables",
-                   stats: Optional[Stats] = None) -> tuple[int, list[tuple[int, ...]], list[list[int]], bool]:
-    """Variable ``i`` takes ``0..sizes[i]-1``; each table allows some tuples of its variables.
-    Returns the most tables one assignment satisfies, the distinct assignments that do (up to
+                   stats: Optional[Stats] = None,
+                   weights: Optional[Sequence[int]] = None) -> tuple[int, list[tuple[int, ...]], list[list[int]], bool]:
+    """Variable ``i`` takes ``0..sizes[i]-1``; each table allows some tuples of its variables
+    (and counts ``weights[j]`` times: the observations it stands for; default once).
+    Returns the most tables one assignment satisfies (weighted), the distinct assignments that do (up to
     ``limit``), each variable's values among all of them (exact even past the limit: then asked
     value by value), and whether the list of assignments is complete."""
     model = new_model()
@@ -28,7 +30,8 @@ def most_satisfied(sizes: Sequence[int], tables: Sequence[Table], limit: int, la
         b = model.new_bool_var(f"table_{j}")
         model.add_allowed_assignments([xs[i] for i in names], [tuple(t) for t in allowed]).only_enforce_if(b)
         met.append(b)
-    best = lexicographic_max(model, [(sum(met), 0, len(met))], label, stats=stats)[0] if met else 0
+    w = list(weights) if weights is not None else [1] * len(met)
+    best = lexicographic_max(model, [(sum(k * b for k, b in zip(w, met)), 0, sum(w))], label, stats=stats)[0] if met else 0
     sols, complete = distinct_solutions(model, dict(enumerate(xs)), limit, label, stats=stats)
     found = [tuple(int(s[i]) for i in range(len(xs))) for s in sols]
     values: list[list[int]] = []

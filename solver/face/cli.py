@@ -296,6 +296,10 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
                     "adjudicator (standard movement turns; a batch line needs no 'expect') and fingerprint the peer; "
                     "needs the extra: pip install 'dipsat[mila]' or 'dipsat[pydip]'")
     fp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    fp.add_argument("-j", "--jobs", type=_positive_int, metavar="N",
+                    help="worker processes for the observations (default 1: this process; with --dask local: Dask workers)")
+    fp.add_argument("--dask", metavar="ADDRESS", help="judge the observations on a Dask cluster (scheduler address, "
+                    "or 'local' to start one); needs the extra dipsat[dask]")
     _limit_arguments(fp)
     _file_arguments(fp)
     fp.set_defaults(func=cmd_fingerprint)

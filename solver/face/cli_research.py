@@ -139,10 +139,12 @@ def _case_settings(game: Any, data: Any) -> tuple[str, ...]:
 
 
 def cmd_fingerprint(args: argparse.Namespace) -> int:
-    from dipsat.research.fingerprint import fingerprint
     from dipsat.research.fingerprint_format import fingerprint_json, format_fingerprint
     from dipsat.research.fingerprint_inputs import read_inputs
+    from dipsat.research.fingerprint_run import run_fingerprint
+    from dipsat.face.cli_phase import count_requests
     from dipsat.face.progress import progress_bar
+    from pathlib import Path
 
     from dipsat.research.fingerprint_peers import load_feed, peer_json, peer_summary
 
@@ -150,12 +152,17 @@ def cmd_fingerprint(args: argparse.Namespace) -> int:
     feed = load_feed(args.peer)
     if feed is not None and args.variant and args.variant.lower() != "standard":
         raise DipsatError(f"--peer {args.peer} adjudicates the standard board only, not --variant {args.variant}")
-    items = list(read_inputs(args.paths, args.expectation, limits, turns=feed is not None))
-    if feed is not None:
-        items = list(feed.observations(items))
-    todo = sum(1 for it in items if not hasattr(it, "message") and (not args.variant or it.variant == args.variant.lower()))
-    with progress_bar("fingerprint", total=todo, unit="observations", quiet=args.quiet or args.json) as bar:
-        fp = fingerprint(items, args.variant, on_progress=bar.advance, time_limit=limits.turn_time_limit)
+
+    def source() -> Any:
+        items = read_inputs(args.paths, args.expectation, limits, turns=feed is not None)
+        return feed.observations(items) if feed is not None else items
+
+    bar = progress_bar("fingerprint", unit="observations", quiet=args.quiet or args.json)
+    if bar.shown and all(p.endswith(".jsonl") and Path(p).is_file() for p in args.paths):  # streamed: a total when cheap
+        bar.total = sum(count_requests(p) for p in args.paths)
+    with bar:
+        fp = run_fingerprint(source, args.variant, limits, jobs=args.jobs or (2 if args.dask else 1), dask=args.dask,
+                             on_progress=bar.advance)
     if args.json:
         out = fingerprint_json(fp)
         if feed is not None:

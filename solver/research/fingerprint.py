@@ -188,7 +188,7 @@ class PresetDistance:
 class Fingerprint:
     variant: str
     model: type[RuleOptions]
-    evidence: list[Evidence]
+    observations: int  # observations fingerprinted
     problems: list[InputProblem]  # items that could not be read or adjudicated
     names: list[str]  # the options some observation constrains
     best: int  # observations the optimal assignments explain
@@ -196,12 +196,8 @@ class Fingerprint:
     complete: bool  # is ``solutions`` every one of them?
     values: dict[str, list[Any]]  # every categorical option: its values in some optimal assignment
     unexplained: list[tuple[Evidence, list[str]]]  # explained by no optimal assignment; what differs
-    contested: list[Evidence] = field(default_factory=list)  # explained by some optimal assignments, not all
+    contested: list[str] = field(default_factory=list)  # ids of those explained by some optimal assignments, not all
     presets: list[PresetDistance] = field(default_factory=list)  # nearest first
-
-    @property
-    def observations(self) -> int:
-        return len(self.evidence)
 
     @property
     def nearest(self) -> list[PresetDistance]:
@@ -231,74 +227,157 @@ class Fingerprint:
         return " and ".join(parts) or "always"
 
 
+# -- one observation's verdict, and the tally of them all ----------------------------------------
+
+
+@dataclass
+class Verdict:
+    """What is kept of one observation's evidence: which assignments explain it — every one
+    (``names`` empty, ``allowed`` {()}), none (then the evidence itself, to report), or those
+    of ``names`` in ``allowed``."""
+
+    index: int  # its place in the input's items
+    id: str
+    variant: str
+    names: tuple[str, ...]
+    allowed: frozenset[tuple[Any, ...]]
+    evidence: Optional[Evidence] = None  # kept only when no assignment explains it
+
+    @property
+    def everywhere(self) -> bool:
+        return not self.names and bool(self.allowed)
+
+
+def judge(index: int, obs: Observation, time_limit: Optional[float] = None) -> "Verdict | InputProblem":
+    """One observation's verdict (or the problem that it could not be read), within ``time_limit``."""
+    from dipsat.limits import deadline
+
+    try:
+        with deadline(time_limit):
+            e = evidence(obs)
+    except DipsatError as exc:
+        return InputProblem(obs.where, f"{obs.id}: {exc}")
+    return Verdict(index, obs.id, obs.variant, tuple(e.names), frozenset(e.allowed), e if not e.allowed else None)
+
+
+@dataclass
+class Tally:
+    """The verdicts of a stream of observations, grouped by what they allow: the final model
+    needs one table a group (weighted by its size); an observation explained by every
+    assignment is only counted, one explained by none is kept to be reported."""
+
+    variant: Optional[str] = None  # the variant fingerprinted (the first observation's, unless chosen)
+    observations: int = 0
+    everywhere: int = 0
+    groups: dict[tuple[tuple[str, ...], frozenset[tuple[Any, ...]]], list[int]] = field(default_factory=dict)
+    ids: dict[int, str] = field(default_factory=dict)  # the grouped observations' ids
+    nowhere: list[tuple[int, Evidence]] = field(default_factory=list)
+    problems: list[tuple[int, InputProblem]] = field(default_factory=list)
+    others: dict[str, int] = field(default_factory=dict)  # observations of other variants (not fingerprinted)
+
+    def wants(self, variant: str) -> bool:
+        """Is an observation of ``variant`` one to fingerprint (counted aside if not)?"""
+        if self.variant is None:
+            self.variant = variant
+        if variant == self.variant:
+            return True
+        self.others[variant] = self.others.get(variant, 0) + 1
+        return False
+
+    def add(self, index: int, v: "Verdict | InputProblem") -> None:
+        if isinstance(v, InputProblem):
+            self.problems.append((index, v))
+            return
+        self.observations += 1
+        if v.everywhere:
+            self.everywhere += 1
+        elif not v.allowed:
+            assert v.evidence is not None
+            self.nowhere.append((index, v.evidence))
+        else:
+            self.groups.setdefault((v.names, v.allowed), []).append(index)
+            self.ids[index] = v.id
+
+    def check_one_variant(self) -> None:
+        if self.others:
+            counts = {self.variant or "": self.observations, **self.others}
+            seen = sorted(counts)
+            raise DipsatError(f"the input holds observations of {len(seen)} variants "
+                              f"({', '.join(f'{v} {counts[v]}' for v in seen)}): fingerprint one at a time with --variant NAME")
+
+
 def fingerprint(items: Iterable[Item], variant: Optional[str] = None,
                 on_progress: Optional[Callable[[], None]] = None, time_limit: Optional[float] = None) -> Fingerprint:
     """The fingerprint of the observations of one board variant (``variant``, or the one the
     observations share: several need a choice); ``time_limit``: seconds per observation (past
-    it, the observation is reported as not read)."""
-    from dipsat.limits import deadline
+    it, the observation is reported as not read).  In this process, one observation at a time
+    (:mod:`dipsat.research.fingerprint_run` streams a file's, in worker processes too)."""
+    kept = list(items)
+    tally = Tally(variant.lower() if variant else None)
+    if variant is None:  # several variants: said before any work
+        seen = Tally()
+        for it in kept:
+            if not isinstance(it, InputProblem):
+                seen.observations += seen.wants(it.variant)
+        seen.check_one_variant()
+    for i, it in enumerate(kept):
+        if isinstance(it, InputProblem):
+            tally.add(i, it)
+        elif tally.wants(it.variant):
+            if on_progress is not None:
+                on_progress()
+            tally.add(i, judge(i, it, time_limit))
+    tally.check_one_variant()
+
+    def again(indices: set[int]) -> dict[int, Evidence]:
+        return {i: evidence(kept[i]) for i in sorted(indices)}  # type: ignore[arg-type]
+
+    return combine(tally, again)
+
+
+def combine(tally: Tally, again: Callable[[set[int]], dict[int, Evidence]]) -> Fingerprint:
+    """The optimal assignments of the tallied verdicts, and what follows from them.  ``again``
+    gives the evidence of observations of the groups no optimal assignment explains (a stream's
+    are not kept: the input is read again for them)."""
+    from dipsat.engine.tables import most_satisfied
 
     from dipsat.game.registry import find_record
 
     from dipsat.game.variant import Variant
 
-    problems: list[tuple[int, InputProblem]] = []  # in input order
-    observations: list[tuple[int, Observation]] = []
-    for i, it in enumerate(items):
-        if isinstance(it, InputProblem):
-            problems.append((i, it))
-        elif variant is None or it.variant == variant.lower():
-            observations.append((i, it))
-    names_seen = sorted({o.variant for _, o in observations})
-    if len(names_seen) > 1:
-        counts = ", ".join(f"{v} {sum(1 for _, o in observations if o.variant == v)}" for v in names_seen)
-        raise DipsatError(f"the input holds observations of {len(names_seen)} variants ({counts}): "
-                          f"fingerprint one at a time with --variant NAME")
-    name = variant or (names_seen[0] if names_seen else "standard")
-    record = find_record(name)
+    record = find_record(tally.variant or "standard")
     if not isinstance(record, Variant):
         raise DipsatError(f"the {record.name} variant is another game family: fingerprint reads the Diplomacy boards")
     model = record.options_model
-    evs: list[Evidence] = []
-    for i, obs in observations:
-        if on_progress is not None:
-            on_progress()
-        try:
-            with deadline(time_limit):
-                evs.append(evidence(obs))
-        except DipsatError as exc:
-            problems.append((i, InputProblem(obs.where, f"{obs.id}: {exc}")))
-    return combine(record, evs, [p for _, p in sorted(problems, key=lambda x: x[0])])
-
-
-def combine(record: Any, evs: list[Evidence], problems: list[InputProblem]) -> Fingerprint:
-    """The optimal assignments of every observation's evidence, and what follows from them."""
-    from dipsat.engine.tables import most_satisfied
-
-    model = record.options_model
     order = categorical_options(model)
-    live = [e for e in evs if e.allowed and e.names]
-    names = [n for n in order if any(n in e.names for e in live)]
+    groups = list(tally.groups.items())
+    names = [n for n in order if any(n in key[0] for key, _ in groups)]
     index = {n: i for i, n in enumerate(names)}
     vals = {n: option_values(model, n) for n in names}
-    tables = [([index[n] for n in e.names],
-               sorted(tuple(vals[n].index(v) for n, v in zip(e.names, t)) for t in e.allowed)) for e in live]
+    tables = [([index[n] for n in gn], sorted(tuple(vals[n].index(v) for n, v in zip(gn, t)) for t in allowed))
+              for (gn, allowed), _ in groups]
     best, found, per_var, complete = most_satisfied([len(vals[n]) for n in names], tables, MAX_ASSIGNMENTS,
-                                                    label="fingerprint")
+                                                    label="fingerprint", weights=[len(ix) for _, ix in groups])
     solutions = [{n: vals[n][t[i]] for i, n in enumerate(names)} for t in found]
     values = {n: list(option_values(model, n)) for n in order}
     for i, n in enumerate(names):
         values[n] = [vals[n][v] for v in per_var[i]]
-    fp = Fingerprint(record.name, model, evs, problems, names, best + sum(1 for e in evs if e.allowed and not e.names),
-                     solutions, complete, values, [])
+    fp = Fingerprint(record.name, model, tally.observations, [p for _, p in sorted(tally.problems, key=lambda x: x[0])],
+                     names, best + tally.everywhere, solutions, complete, values, [])
     fp.presets = _presets(record, fp)
     reference = _reference(fp)
-    for e in evs:
-        by = [e.explained_by({**reference, **s}) for s in solutions] if e.names else [bool(e.allowed)]
+    lost: set[int] = set()
+    contested: list[int] = []
+    for (gn, allowed), ix in groups:
+        by = [tuple(s[n] for n in gn) in allowed for s in solutions]
         if not any(by):
-            fp.unexplained.append((e, e.problems_under(reference)))
+            lost.update(ix)
         elif not all(by):
-            fp.contested.append(e)
+            contested.extend(ix)
+    found_again = again(lost) if lost else {}
+    unexplained = sorted([*tally.nowhere, *found_again.items()], key=lambda x: x[0])
+    fp.unexplained = [(e, e.problems_under(reference)) for _, e in unexplained]
+    fp.contested = [tally.ids[i] for i in sorted(contested)]
     return fp
 
 

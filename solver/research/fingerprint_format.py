@@ -68,7 +68,7 @@ def format_fingerprint(fp: Fingerprint, shown: int = SHOWN) -> str:
             lines.append(f"  ... and {un - shown} more (--json lists every one)")
     if fp.contested:
         lines.append(f"Explained by some consistent assignments only ({len(fp.contested)}): "
-                     + ", ".join(e.obs.id for e in fp.contested[:shown]) + (" ..." if len(fp.contested) > shown else ""))
+                     + ", ".join(fp.contested[:shown]) + (" ..." if len(fp.contested) > shown else ""))
     if fp.problems:
         lines.append(f"Not read ({len(fp.problems)}):")
         for pr in fp.problems[:shown]:
@@ -95,6 +95,6 @@ def fingerprint_json(fp: Fingerprint) -> dict[str, Any]:
         "presets": [{"name": p.name, "distance": p.distance, "changes": p.changes} for p in fp.presets],
         "unexplained": [{**observation_json(e.obs), "diff": diff} for e, diff in fp.unexplained],
         "unexplained_count": len(fp.unexplained),
-        "contested": [e.obs.id for e in fp.contested],
+        "contested": list(fp.contested),
         "errors": [{"where": p.where, "message": p.message} for p in fp.problems],
     }
