@@ -30,7 +30,11 @@ def test_options_nobody_read_do_not_count_and_several_read_ones_are_joint():
     pairs, cov = _pairs(coverage([DATC / "6.F.16.toml"]))
     assert pairs[("convoy_paradox_rule", "2000", "szykman")] == ["6.F.16"]
     assert pairs[("civil_disorder", "2023", "home_centres")] == []
-    # datc vs 1982 differ in two options the turn reads (paradox rule and adjacent convoy)
+    # datc vs 1982 differ in adjacent_convoy too, but the convoyed army is not adjacent to London:
+    # the route rule is not read, and the paradox rule alone tells them apart
+    assert pairs[("convoy_paradox_rule", "1982", "szykman")] == ["6.F.16"]
+    # 6.F.21: datc vs 1982 differ in two options the turn reads (paradox rule and adjacent convoy)
+    pairs, cov = _pairs(coverage([DATC / "6.F.21.toml"]))
     assert any({n for n, _, _ in key} == {"convoy_paradox_rule", "adjacent_convoy"} for _, key in cov.joint)
 
 

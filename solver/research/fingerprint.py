@@ -4,16 +4,20 @@
 Each observation (:mod:`dipsat.fingerprint_inputs`: a recorded phase, a corpus case, a saved
 game) constrains the space of the variant's categorical rule options:
 
-1. **One observation.**  A single phase's outcome is computed as a function of every option at
-   once by :func:`dipsat.research.readings.turn_readings` (one CP-SAT model of the movement equations,
-   the options that change how orders are read enumerated outside it).  Its table partitions
-   the assignments into classes with one outcome each; each class is adjudicated once through
-   the plain pipeline and compared with the observation by the corpus's own comparison
-   (:func:`dipsat.io.corpus.compare`): the class explains it or names what differs.  A game of
-   several phases is replayed per class of the options it reads
-   (:func:`dipsat.engine.option_space.split_by_reads`).  What is kept is the options the verdict
-   depends on and the assignments of them that explain the observation (:class:`Evidence`).
-2. **All of them.**  Each observation is a table constraint over its options; one CP-SAT model
+1. **One observation.**  The plain adjudicator is run under one assignment, recording what it
+   reads (:func:`dipsat.engine.option_space.explore_reads`: through :meth:`RuleOptions.pick`
+   and its kin an option is read only as far as its values act differently here), and again
+   only inside the regions where a read would go otherwise: one adjudication per class of
+   outcomes, compared with the observation by the corpus's own comparison
+   (:func:`dipsat.io.corpus.compare`): the class explains it or names what differs.  A turn
+   that reads no option is one adjudication.  (The readings' one model,
+   :func:`dipsat.research.readings.turn_readings`, gives the same table; ``evidence(obs,
+   quick=False)`` takes that way, and a test compares the two.)  What is kept is the options
+   the verdict depends on and the assignments of them that explain the observation
+   (:class:`Evidence`, reduced to a :class:`Verdict`).
+2. **All of them.**  Each distinct verdict is a table constraint over its options, counted as
+   often as observations give it (:class:`Tally`; a stream's in
+   :mod:`dipsat.research.fingerprint_run`, in worker processes too); one CP-SAT model
    (:func:`dipsat.engine.cpsat.most_satisfied`) finds the assignments that explain as many
    observations as any assignment does — every observation when they agree — so one bad record
    is reported, never allowed to empty the answer: it is *unexplained* (no optimal assignment
