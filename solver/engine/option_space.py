@@ -17,6 +17,14 @@ options fixed and none of the free ones read directly holds for every assignment
 the fixed ones.  :func:`split_by_reads` builds on that: it runs a computation, and wherever it
 read a free option directly, splits on that option's values and runs again — a decision tree over
 exactly the options the computation consults, and no others.
+
+:func:`explore_reads` is the same tree grown the other way: each run is made under a whole
+assignment (nothing free, nothing stopped), records what it read, and the next runs are made only
+inside the regions where a read would have gone otherwise.  There a *folding* scope lets rules
+code read less than a value: :meth:`RuleOptions.pick` (``among``, ``cases_of``, ``choose``) applies
+its function to every value and notes only which values give the same result here, so an option
+whose formula or route is alike under every value is not read at all.  This is the fingerprint's
+quick path: most turns read nothing, and are one adjudication for every assignment.
 """
 
 from __future__ import annotations
