@@ -1,5 +1,7 @@
 """Fingerprint an adjudicator on the project's random workload, and time it beside ``batch``.
 
+    python -m benchmarks.fingerprint --kind plain --turns 20000 --jobs 1 2   # the speed figures (fingerprint -j N, batch -j N)
+
     python -m benchmarks.fingerprint --engine dipsat --turns 2000          # speed: dipsat's own results
     python -m benchmarks.fingerprint --engine mila --turns 2000            # the MILA engine's readings
     python -m benchmarks.fingerprint --engine pydip --turns 2000 --kind rich
@@ -26,6 +28,7 @@ if not __package__:  # run as a file: the relative imports below need the packag
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -57,12 +60,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--kind", choices=("plain", "rich", "mixed"), default="mixed")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-o", "--output", help="keep the observations (JSONL)")
+    ap.add_argument("--jobs", type=int, nargs="+", default=[1],
+                    help="worker processes to time with, each in turn (dipsat fingerprint -j N beside batch -j N)")
     args = ap.parse_args(argv)
 
-    from dipsat.io.batch import run_batch
-    from dipsat.research.fingerprint import fingerprint
+    from dipsat.io.batch import BatchSettings, read_lines, run_batch
+    from dipsat.io.batch_pool import run_pool
+    from dipsat.research.fingerprint_run import run_fingerprint
     from dipsat.research.fingerprint_format import fingerprint_json, format_fingerprint
     from dipsat.research.fingerprint_inputs import read_inputs
+    from dipsat.limits import DEFAULT_LIMITS, Limits
     from dipsat.research.fingerprint_peers import load_feed, peer_summary
     from dipsat.rules import preset
 
@@ -82,24 +89,33 @@ def main(argv: Optional[list[str]] = None) -> int:
         for i in range(args.turns):
             req = make_turn(args.seed, i, args.kind)
             f.write(json.dumps(observation(req, engine.run(req, **opts) if feed is None else None)) + "\n")
-    t0 = time.perf_counter()
-    items = read_inputs([str(out)], turns=feed is not None)
-    fp = fingerprint(feed.observations(items) if feed else items, "standard", time_limit=600)
-    t_fp = time.perf_counter() - t0
-    plain = Path(tempfile.mkdtemp()) / "results.jsonl"
-    t0 = time.perf_counter()
-    with out.open("rb") as inp, plain.open("w") as res:
-        run_batch(inp, res)
-    t_batch = time.perf_counter() - t0
+    limits = Limits(**{**DEFAULT_LIMITS.__dict__, "turn_time_limit": 600})
+    figures = []
+    for jobs in args.jobs:  # wall clock, and with one process CPU seconds too
+        t0, c0 = time.perf_counter(), time.process_time()
+        fp = run_fingerprint(lambda: feed.observations(read_inputs([str(out)], turns=True)) if feed
+                             else read_inputs([str(out)]), "standard", limits, jobs=jobs)
+        t_fp, c_fp = time.perf_counter() - t0, time.process_time() - c0
+        plain = Path(tempfile.mkdtemp()) / "results.jsonl"
+        t0, c0 = time.perf_counter(), time.process_time()
+        with out.open("rb") as inp, plain.open("w") as res:
+            if jobs <= 1:
+                run_batch(inp, res)
+            else:
+                run_pool(read_lines(inp), res, BatchSettings(), jobs)
+        t_batch, c_batch = time.perf_counter() - t0, time.process_time() - c0
+        figures.append((jobs, t_fp, c_fp, t_batch, c_batch))
     if args.json:
         print(json.dumps(fingerprint_json(fp), indent=2, default=str))
     else:
         print((peer_summary(fp, feed) + "\n" if feed else "") + format_fingerprint(fp))
     refused = f", {len(feed.refused)} orders it refused" if feed else ""
-    print(f"\n{args.engine}: {args.turns} {args.kind} turns (seed {args.seed}){refused}; "
-          f"fingerprint {t_fp:.1f} s ({1000 * t_fp / args.turns:.1f} ms/turn), "
-          f"batch of the same file {t_batch:.1f} s ({1000 * t_batch / args.turns:.1f} ms/turn): "
-          f"{t_fp / t_batch:.1f}x", file=sys.stderr)
+    print(f"\n{args.engine}: {args.turns} {args.kind} turns (seed {args.seed}){refused}; load average "
+          f"{os.getloadavg()[0]:.1f}", file=sys.stderr)
+    for jobs, t_fp, c_fp, t_batch, c_batch in figures:
+        cpu = (f"; CPU {c_fp:.1f} s against {c_batch:.1f} s: {c_fp / c_batch:.2f}x") if jobs <= 1 else ""
+        print(f"  -j {jobs}: fingerprint {t_fp:.1f} s ({args.turns / t_fp:.0f} turns/s), batch of the same file "
+              f"{t_batch:.1f} s ({args.turns / t_batch:.0f} turns/s): {t_fp / t_batch:.2f}x wall{cpu}", file=sys.stderr)
     return 0
 
 
