@@ -94,3 +94,20 @@ def test_install_adds_only_the_dipsat_package():
     import dipsat
 
     assert {"adjudicate", "load_case", "find_variant"} <= set(dipsat.__all__)
+
+
+def test_the_docs_site_builds_with_warnings_as_errors(tmp_path):
+    """docs/ is a site built by MkDocs (mkdocs.yml; the test and docs extras install it): every page
+    in the navigation, every link to a page or an anchor resolves (mkdocs build --strict fails on a
+    warning), and every page of docs/ is in the navigation."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"),
+                           "-d", str(tmp_path / "site")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    pages = {p.relative_to(ROOT / "docs").with_suffix("").as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    built = {p.parent.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site").rglob("index.html")}
+    assert {("." if p == "index" else p) for p in pages} <= built, sorted(pages)
