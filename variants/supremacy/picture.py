@@ -28,6 +28,8 @@ Point = tuple[float, float]
 WIDTH, HEIGHT, MARGIN, TOP = 1000.0, 760.0, 50.0, 40.0
 LAYOUT_SEED = 2
 MIN_GAP = 58.0
+# the box a zone and its name above take, kept clear of every other (names up to ~18 characters)
+FOOTPRINT = (100.0, 52.0)
 COLOURS = ("#c0392b", "#2471a3", "#d68910", "#1e8449", "#7d3c98", "#148f77", "#a04000", "#566573")
 CSS = """
 .adj{stroke:#a99e86;stroke-width:1.4}
@@ -64,7 +66,8 @@ def layout(board: Board) -> dict[str, Point]:
     for sid, s in sorted(board.seas.items()):
         g.add_edges_from((sid, o) for o in s.adjacent)
     raw = nx.spring_layout(g, seed=LAYOUT_SEED, iterations=200)
-    return fit_and_spread({n: (float(p[0]), float(p[1])) for n, p in raw.items()}, WIDTH, HEIGHT, MARGIN, TOP, MIN_GAP)
+    return fit_and_spread({n: (float(p[0]), float(p[1])) for n, p in raw.items()}, WIDTH, HEIGHT, MARGIN, TOP, MIN_GAP, rounds=200,
+                          footprint=FOOTPRINT)
 
 
 def _light(hex_colour: str) -> str:

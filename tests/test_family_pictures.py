@@ -1,4 +1,4 @@
-"""The continents board's texts (issue 28: "continents' automatic layout overlaps labels"): on
+"""The other families' boards (issue 28: "continents' automatic layout overlaps labels"): on
 every picture of the bundled continents game (each phase) and of the continents corpus, no
 country's name, capacity line or holder-after line meets another's.  The automatic layout
 spreads the nodes by the box a token and its texts take (geometry.fit_and_spread's footprint).
@@ -65,3 +65,26 @@ def test_the_check_finds_texts_that_meet() -> None:
     svg = ('<svg xmlns="http://www.w3.org/2000/svg"><text class="lbl" x="10" y="10">Abc</text>'
            '<text class="cap" x="12" y="12">cap 4</text></svg>')
     assert _meeting_texts(svg)
+
+
+def test_no_zone_name_meets_another_or_a_zone_on_the_supremacy_board(tmp_path) -> None:
+    """Supremacy's board (its own automatic layout, spread by geometry.fit_and_spread's footprint):
+    no zone's name meets another's or any zone's token (before: 'Indian Ocean' on 'West Pacific
+    Ocean', 'Northern Russia' on 'Western Europe', and eight names over zones)."""
+    from dipsat.face.cli import main
+    from dipsat.face.render.geometry import circle_box
+
+    out = tmp_path / "board.svg"
+    assert main(["render", str(ROOT / "examples" / "supremacy_game.toml"), "-o", str(out), "--time-limit", "300"]) == 0
+    root = ET.parse(out).getroot()
+    names = [("".join(t.itertext()), text_box("".join(t.itertext()), float(t.get("x", 0)), float(t.get("y", 0)), 11.0, "middle"))
+             for t in root.iter(SVG + "text") if t.get("class") == "lbl"]
+    zones = [circle_box(float(c.get("cx", 0)), float(c.get("cy", 0)), float(c.get("r", 0)))
+             for c in root.iter(SVG + "circle") if float(c.get("r", 0)) >= 12]
+    zones += [(float(r.get("x", 0)), float(r.get("y", 0)), float(r.get("x", 0)) + float(r.get("width", 0)),
+               float(r.get("y", 0)) + float(r.get("height", 0)))
+              for r in root.iter(SVG + "rect") if r.get("width", "").replace(".", "").isdigit() and 20 <= float(r.get("width", 0)) <= 40]
+    assert len(names) >= 30 and len(zones) >= 30
+    meets = [f"{a} meets {b}" for i, (a, ba) in enumerate(names) for b, bb in names[i + 1:] if overlap(ba, bb) > 0]
+    meets += [f"{a} lies on a zone" for a, ba in names for zb in zones if overlap(ba, zb) > 0]
+    assert not meets, meets
