@@ -127,7 +127,9 @@ class Phases:
 
 
 class Calendar(Protocol):
-    """The phase sequence of a variant's game (see the module's docstring)."""
+    """The phase sequence of a variant's game (see the module's docstring).  A calendar may also
+    say by ``carries() -> bool`` whether the game's current phase needs what no position records
+    (:meth:`DiplomacyYear.carries`); one that does not is taken to (:mod:`dipsat.game.recorded`)."""
 
     @property
     def phases(self) -> Phases:
@@ -201,6 +203,12 @@ class DiplomacyYear:
     @property
     def seasons(self) -> tuple[str, ...]:
         return (*self.movement_seasons, self.adjustment_season)
+
+    def carries(self) -> bool:
+        """Does the game's current phase need what no position records: units dislodged in the
+        phase before, still to retreat?  (A saved game's checkpoints are observed from a
+        recorded position only where it does not: :mod:`dipsat.game.recorded`.)"""
+        return self._pending is not None
 
     def phase_name(self, year: int, season: str, phase: str) -> str:
         return f"{SEASON_CODES.get(season, season[:1].upper())}{year}{PHASE_CODES.get(phase, phase[:1].upper())}"

@@ -50,6 +50,7 @@ class Observation:
     fixed: dict[str, Any] = field(default_factory=dict)  # options given, not enumerated
     checks_dislodged: bool = True  # does the expectation state the dislodged units?
     phase_name: str = ""  # a saved game's phase ("S1901M"); else the case's phase
+    step_names: tuple[str, ...] = ()  # a saved game's stretch: the name of each phase it plays
 
     @property
     def variant(self) -> str:
@@ -69,7 +70,8 @@ class Observation:
             out: dict[str, list[str]] = {}
             for i, st in enumerate(self.case.steps):
                 for p, texts in st.orders.items():
-                    out.setdefault(p, []).extend(f"{st.phase or f'step {i + 1}'}: {t}" for t in texts)
+                    label = st.phase or (self.step_names[i] if i < len(self.step_names) else f"step {i + 1}")
+                    out.setdefault(p, []).extend(f"{label}: {t}" for t in texts)
             return out
         out = {p: list(t) for p, t in self.case.orders.items()}
         for p, texts in self.case.retreat_orders.items():
@@ -141,7 +143,7 @@ def _document(data: Any, where: str, name: str, expectation: Optional[str]) -> I
         if phases and isinstance(phases[0], dict) and "state" in phases[0]:
             yield from mila_observations(data, where, name)
         else:
-            yield from saved_game_observation(data, where, name)
+            yield from saved_game_observations(data, where, name)
         return
     from dipsat.io.rust_cases import is_rust_case_file, read_rust_cases
 
@@ -247,9 +249,14 @@ def _line(data: Any, where: str, n: int, turns: bool = False) -> Item:
 # -- saved games ----------------------------------------------------------------------------------
 
 
-def saved_game_observation(data: Any, where: str, name: str) -> Iterator[Item]:
-    """A dipsat saved game as one game observation (its checkpoints checked in turn)."""
+def saved_game_observations(data: Any, where: str, name: str) -> Iterator[Item]:
+    """A dipsat saved game: one observation per checkpoint (``expect_units``), named by the
+    game and the checkpoint's phase, each played from the recorded position before it
+    (:func:`dipsat.game.recorded.recorded_stretches`: a retreat phase with the movement before
+    it, a phase after missing checkpoints from the last one recorded), the checkpoint its
+    ``units_after``."""
     from dipsat.game.game import SavedGame
+    from dipsat.game.recorded import BadCheckpoint, recorded_stretches
 
     try:
         saved = SavedGame.model_validate(data)
@@ -260,16 +267,30 @@ def saved_game_observation(data: Any, where: str, name: str) -> Iterator[Item]:
         yield InputProblem(where, "the saved game records no position after any phase (expect_units): nothing was "
                                   "observed (dipsat play --save writes them)")
         return
-    start = saved.start
     try:
-        case = CorpusCase(id=f"game {name}", variant=saved.variant, phase="game",
-                          units=start.units if start else {}, owners=start.owners if start else {},
-                          year=start.year if start else None, season=start.season if start else None,
-                          steps=list(saved.phases), expect=[Expectation(rules=[])])
-    except ValidationError as exc:
-        yield InputProblem(where, describe_validation(exc))
+        stretches = recorded_stretches(saved)
+    except DipsatError as exc:
+        yield InputProblem(where, str(exc))
         return
-    yield Observation(f"game {name}", where, case, rules=saved.rules, fixed=dict(saved.options), checks_dislodged=False)
+    for st in stretches:
+        if isinstance(st, BadCheckpoint):
+            yield InputProblem(f"{where}: {st.name or f'phases[{st.index + 1}]'}", st.message)
+            continue
+        names = [n or f"phases[{st.first + i + 1}]" for i, n in enumerate(st.names)]
+        phase = names[-1]
+        ident = f"game {name} {phase}" + (f" (from {names[0]})" if st.first < st.last else "")
+        start = st.start
+        steps = [ph.model_copy(update={"expect_units": None}) for ph in saved.phases[st.first:st.last + 1]]
+        try:
+            case = CorpusCase(id=ident, variant=saved.variant, phase="game",
+                              units=start.units if start else {}, owners=start.owners if start else {},
+                              year=start.year if start else None, season=start.season if start else None,
+                              steps=steps, expect=[Expectation(rules=[], units_after=saved.phases[st.last].expect_units)])
+        except ValidationError as exc:
+            yield InputProblem(f"{where}: {phase}", describe_validation(exc))
+            continue
+        yield Observation(ident, f"{where}: {phase}", case, rules=saved.rules, fixed=dict(saved.options),
+                          checks_dislodged=False, phase_name=phase, step_names=tuple(names))
 
 
 def mila_observations(data: Any, where: str, name: str) -> Iterator[Item]:
