@@ -23,13 +23,16 @@ phases carry something over.  A phase of several parts (a calendar's combined ph
 that carries something over, is seated after it is played (its owners then come from the parts'
 own results).  Where the run leaves the recorded sequence of phases (a phase label it does not
 reach), or a phase cannot be played, the later checkpoints are observed from the last start
-before it.
+before it.  A start remembers nothing of the years before it (a victory rule over several years
+counts from there).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Optional, TypeVar, Union
+
+from pydantic import BaseModel
 
 from dipsat.errors import DipsatError
 from dipsat.game.game import Game, units_by_power
@@ -74,10 +77,10 @@ class Seated(Pipeline):
     seat: Optional[tuple[Unit, ...]] = None
 
     def _seated(self, res: _R) -> _R:
-        if self.seat is None:
-            return res
-        after: Position = getattr(res, "after")
-        return res.model_copy(update={"after": after.updated(units=self.seat)})  # type: ignore[attr-defined,no-any-return]
+        after = getattr(res, "after", None)
+        if self.seat is None or not isinstance(res, BaseModel) or not isinstance(after, Position):
+            return res  # (a result of another shape keeps its own position after)
+        return res.model_copy(update={"after": after.updated(units=self.seat)})
 
     def movement(self, position: Position, orders: dict[str, list[str]], mode: Any = "direct",
                  time_limit: float | None = None, explain: bool = True) -> Any:
