@@ -29,3 +29,20 @@ def test_datc_cases_name_their_id():
         assert case.id.startswith("6."), f
         assert case.url.endswith("#" + case.id), f
         assert f.stem.replace(".0", ".") == case.id or f.stem == case.id or f.stem.split(".")[:2] == case.id.split(".")[:2], f
+
+
+def test_retreat_options_expected_of_a_movement_case_are_a_problem_not_a_crash():
+    """The long fuzz run (seed 2) took the phase out of DATC 6.H.7: its expectation names retreat
+    options, which a movement phase does not give; the case fails naming why (it crashed with a
+    KeyError)."""
+    import tomllib
+
+    from dipsat.io.cases import CorpusCase
+
+    data = tomllib.loads((CORPORA / "datc" / "6.H.07.toml").read_text())
+    assert data.pop("phase") == "retreat"
+    case = CorpusCase.model_validate(data)
+    (rules, exp), = runs_of(case)
+    run = run_expectation(case, rules, exp)
+    assert not run.passed
+    assert "retreat_options: given for a case whose phase is not 'retreat'" in run.problems

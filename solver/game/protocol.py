@@ -223,6 +223,33 @@ class GameProtocol(Protocol):
         ...
 
 
+class ClickHooks:
+    """The optional hooks of ``dipsat serve`` (see ARCHITECTURE.md, the sandbox) for a family
+    that keeps them in one module of its own, named by ``clicks_module`` and imported on first
+    use: its ``CLICKS`` table and its functions ``blank``, ``edit_units`` and ``click_order``."""
+
+    clicks_module: str
+
+    def _clicks_hooks(self) -> Any:
+        import importlib
+
+        return importlib.import_module(self.clicks_module)
+
+    @property
+    def clicks(self) -> dict[str, Any]:
+        return dict(self._clicks_hooks().CLICKS)
+
+    def blank(self) -> dict[str, Any]:
+        return dict(self._clicks_hooks().blank())
+
+    def edit_units(self, data: dict[str, Any], power: str, place: str, kind: Optional[str], delta: int) -> dict[str, Any]:
+        return dict(self._clicks_hooks().edit_units(data, power, place, kind, delta))
+
+    def click_order(self, data: dict[str, Any], action: str, origin: str, target: str, count: Optional[int],
+                    ally: Optional[str]) -> dict[str, Any]:
+        return dict(self._clicks_hooks().click_order(data, action, origin, target, count, ally))
+
+
 @dataclass(frozen=True, eq=False)
 class GameRecord:
     """The record of a variant of another game family: its identity, and its protocol object

@@ -275,6 +275,9 @@ def compare(case: CorpusCase, exp: Expectation, res: Any, variant: "Variant") ->
             if not idx:
                 problems.append(f"retreat_options: {key} is not dislodged")
                 continue
+            if idx[0] not in opts:
+                problems.append("retreat_options: given for a case whose phase is not 'retreat'")
+                break
             wanted: set[str] = set()
             for t in provs:
                 pid = variant.map.lookup_province(t)

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from dipsat.errors import DipsatError, InputFileError, InvalidRequest
 from dipsat.limits import LimitExceeded, Limits, check_request_size
-from dipsat.game.protocol import Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
+from dipsat.game.protocol import ClickHooks, Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
 
 from .board import parse_units
 from .requests import DEFAULT_MAP, RoundRequest, case_data, get_map, is_game_case, read_request, rules_of, run_request
@@ -58,10 +58,11 @@ def _count(data: dict[str, Any]) -> int:
     return n
 
 
-class ContinentsGame:
+class ContinentsGame(ClickHooks):
     """The continents family (seed 004)."""
 
     name = "continents"
+    clicks_module = "dipsat.variants.continents.clicks"  # set up and ordered by clicking (dipsat serve)
 
     # -- requests and options -------------------------------------------------------------------
     def read(self, data: Any, where: str, limits: Limits) -> ContinentsRequest:
@@ -190,29 +191,6 @@ class ContinentsGame:
         from .picture import render_file
 
         return render_file(request.raw, request.where, phase, title)
-
-    # -- set up and ordered by clicking the picture (dipsat serve): see .clicks ------------------
-    @property
-    def clicks(self) -> dict[str, Any]:
-        from .clicks import CLICKS
-
-        return CLICKS
-
-    def blank(self) -> dict[str, Any]:
-        from .clicks import blank
-
-        return blank()
-
-    def edit_units(self, data: dict[str, Any], power: str, place: str, kind: Optional[str], delta: int) -> dict[str, Any]:
-        from .clicks import edit_units
-
-        return edit_units(data, power, place, kind, delta)
-
-    def click_order(self, data: dict[str, Any], action: str, origin: str, target: str, count: Optional[int],
-                    ally: Optional[str]) -> dict[str, Any]:
-        from .clicks import click_order
-
-        return click_order(data, action, origin, target, count, ally)
 
 
 def outcome(o: OrderOutcome, battle: Any) -> PhaseOutcome:

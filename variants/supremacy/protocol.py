@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.limits import LimitExceeded, Limits
-from dipsat.game.protocol import Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
+from dipsat.game.protocol import ClickHooks, Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
 
 from .options import SupremacyOptions, make_options
 
@@ -49,10 +49,11 @@ def _items(value: Any) -> int:
     return n
 
 
-class SupremacyGame:
+class SupremacyGame(ClickHooks):
     """The Supremacy house rules (seed 002)."""
 
     name = "supremacy"
+    clicks_module = "dipsat.variants.supremacy.clicks"
 
     def read(self, data: Any, where: str, limits: Limits) -> SupremacyRequest:
         if not isinstance(data, dict):
@@ -186,22 +187,6 @@ class SupremacyGame:
         from .clicks import CLICKS
 
         return CLICKS | {"players": list(load_board().superpowers)}
-
-    def blank(self) -> dict[str, Any]:
-        from .clicks import blank
-
-        return blank()
-
-    def edit_units(self, data: dict[str, Any], power: str, place: str, kind: Optional[str], delta: int) -> dict[str, Any]:
-        from .clicks import edit_units
-
-        return edit_units(data, power, place, kind, delta)
-
-    def click_order(self, data: dict[str, Any], action: str, origin: str, target: str, count: Optional[int],
-                    ally: Optional[str]) -> dict[str, Any]:
-        from .clicks import click_order
-
-        return click_order(data, action, origin, target, count, ally)
 
 
 def stage_outcomes(chk: Any) -> tuple[PhaseOutcome, ...]:

@@ -113,15 +113,24 @@ def _shapes_layer(m: GameMap, layout: Layout, shapes: dict[str, tuple[Point, ...
     for pid in sorted(m.provinces):
         p = m.provinces[pid]
         lx, ly, anchor = places[pid]
-        at = f'x="{fmt(lx)}" y="{fmt(ly)}"' + (f' text-anchor="{anchor}"' if anchor != "middle" else "")
+        at = _label_at(lx, ly, anchor)
         out.append(f'<text class="{"sealbl" if p.is_sea else "lbl"}" {at}>{escape(m.display(pid))}</text>')
-        for cid in p.coasts:
-            if cid in layout.at:
-                cx, cy = layout.at[cid]
-                out.append(f'<g class="coast" data-id="{cid}"><title>{escape(p.name)} ({escape(m.coasts[cid].name)})</title>'
-                           f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="4" fill="{SEA}" stroke="#7fa7c9"/></g>')
+        out.extend(_coast_dots(m, layout, pid))
     out.append("</g>")
     return "".join(out)
+
+
+def _label_at(x: float, y: float, anchor: str) -> str:
+    """A label's position attributes (the anchor only when it is not the middle)."""
+    return f'x="{fmt(x)}" y="{fmt(y)}"' + (f' text-anchor="{anchor}"' if anchor != "middle" else "")
+
+
+def _coast_dots(m: GameMap, layout: Layout, pid: str) -> list[str]:
+    """The clickable dots of a province's coasts that the layout places."""
+    p = m.provinces[pid]
+    return [f'<g class="coast" data-id="{cid}"><title>{escape(p.name)} ({escape(m.coasts[cid].name)})</title>'
+            f'<circle cx="{fmt(layout.at[cid][0])}" cy="{fmt(layout.at[cid][1])}" r="4" fill="{SEA}" stroke="#7fa7c9"/></g>'
+            for cid in p.coasts if cid in layout.at]
 
 
 def base_layer(m: GameMap, layout: Layout, hints: Optional[RenderHints] = None, part: str = "board") -> str:
@@ -157,7 +166,7 @@ def base_layer(m: GameMap, layout: Layout, hints: Optional[RenderHints] = None, 
         extra = classes.get(pid, "")
         name = escape(p.name)
         lx, ly, anchor = places[pid]
-        at = f'x="{fmt(lx)}" y="{fmt(ly)}"' + (f' text-anchor="{anchor}"' if anchor != "middle" else "")
+        at = _label_at(lx, ly, anchor)
         if p.is_sea:
             out.append(f'<g class="province" data-id="{pid}"><title>{name}</title>'
                        f'<circle class="sea {extra}" cx="{fmt(x)}" cy="{fmt(y)}" r="{fmt(SEA_R)}"/></g>')
@@ -168,11 +177,7 @@ def base_layer(m: GameMap, layout: Layout, hints: Optional[RenderHints] = None, 
                        f'<rect class="prov {cls} {extra}" x="{fmt(x - NODE_R)}" y="{fmt(y - NODE_R)}" width="{fmt(2 * NODE_R)}" '
                        f'height="{fmt(2 * NODE_R)}" rx="6"/></g>')
             out.append(f'<text class="lbl" {at}>{escape(m.display(pid))}</text>')
-        for cid in p.coasts:
-            if cid in layout.at:
-                cx, cy = layout.at[cid]
-                out.append(f'<g class="coast" data-id="{cid}"><title>{escape(p.name)} ({escape(m.coasts[cid].name)})</title>'
-                           f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="4" fill="{SEA}" stroke="#7fa7c9"/></g>')
+        out.extend(_coast_dots(m, layout, pid))
     out.append("</g>")
     return "".join(out)
 
