@@ -119,3 +119,30 @@ def test_a_time_out_never_cuts_an_import_in_half(tmp_path, monkeypatch):
     assert sys.modules["slow_module_26"].done and time.monotonic() - t < 3
     del sys.modules["slow_module_26"]
 
+
+
+@pytest.mark.parametrize("command", ["explore", "why", "readings"])
+def test_a_command_under_a_time_limit_prints_its_whole_answer_or_nothing(command, monkeypatch, capsys):
+    """explore, why and readings answer within --time-limit: a limit that passes after the
+    answer began to print (here: an answer printed, then the command still working) leaves no
+    answer on standard output beside the time-out's error; one that finishes in time prints it."""
+    import time
+
+    import dipsat.face.cli as cli
+
+    real = getattr(cli, f"cmd_{command}")
+
+    def slow_after_printing(args):
+        print("half an answer")
+        time.sleep(0.6)
+        return 0
+
+    monkeypatch.setattr(cli, f"cmd_{command}", slow_after_printing)
+    code = main([command, str(CASE), "--time-limit", "0.3"])
+    cap = capsys.readouterr()
+    assert (code, cap.out) == (2, "")
+    assert "time limit" in cap.err
+    monkeypatch.setattr(cli, f"cmd_{command}", real)
+    code = main([command, str(CASE), "--time-limit", "60"])
+    cap = capsys.readouterr()
+    assert code == 0 and cap.out.strip() and not cap.err

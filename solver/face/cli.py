@@ -19,6 +19,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import math
 import os
 import sys
@@ -418,11 +420,20 @@ def main(argv: Optional[list[str]] = None) -> int:
             origin = None
         if _command_time_limit(args) is not None:  # these solve with CP-SAT: load it before the clock starts
             import dipsat.engine.cpsat  # noqa: F401
+        limit = _command_time_limit(args)
         with file_access(origin=origin, allowed=getattr(args, "allow_files", None) or (),
                          max_bytes=limits_of(args).max_request_bytes), \
-                deadline(_command_time_limit(args)), \
                 guarded_stdout():  # a full disk or an unwritable output names the output
-            code: int = args.func(args)  # every command returns its exit status
+            if limit is None:
+                code: int = args.func(args)  # every command returns its exit status
+                return code
+            # a command under a wall-clock limit prints its whole answer or nothing: what it prints
+            # is held until it has finished in time (a limit passing while it printed left an answer
+            # on standard output and a time-out on standard error, status 2)
+            answer = io.StringIO()
+            with deadline(limit), contextlib.redirect_stdout(answer):
+                code = args.func(args)
+            sys.stdout.write(answer.getvalue())
             return code
     except DipsatError as exc:
         print(f"dipsat: error: {exc}", file=sys.stderr)
