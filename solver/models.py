@@ -245,6 +245,38 @@ class Order(Frozen):
         return self.body.unit
 
 
+def new_order(power: str, text: str, body: OrderBody) -> Order:
+    """``Order.build(power=power, text=text, body=body)`` in one step (the binder makes one per
+    order of every turn): the same value, without the keyword dict and the defaults to merge."""
+    obj = _new(Order)
+    _set(obj, "__dict__", {"power": power, "text": text, "body": body})
+    _set_fields_set(obj, {"power", "text", "body"})
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
+
+
+def new_hold(unit: int) -> Hold:
+    """``Hold.build(unit=unit)`` in one step (see :func:`new_order`)."""
+    obj = _new(Hold)
+    _set(obj, "__dict__", {"kind": "hold", "unit": unit})
+    _set_fields_set(obj, {"unit"})
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
+
+
+def new_move(unit: int, dest: str) -> Move:
+    """``Move.build(unit=unit, dest=dest)`` in one step (see :func:`new_order`): a move as
+    written, not by convoy and naming no path."""
+    obj = _new(Move)
+    _set(obj, "__dict__", {"kind": "move", "via_convoy": False, "path": (), "unit": unit, "dest": dest})
+    _set_fields_set(obj, {"unit", "dest"})
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
+
+
 class Rejected(Frozen):
     """An order that could not be used, and why.  ``severity``: invalid (not understood),
     illegal (understood, not allowed here), ambiguous (several readings)."""

@@ -19,7 +19,8 @@ from typing import Optional
 from dipsat.maps import GameMap
 
 from dipsat.errors import IllegalOrder, InvalidOrder, OrderError
-from dipsat.models import ARMY, FLEET, Convoy, Hold, Move, Order, OrderBody, Position, Rejected, Support, Unit
+from dipsat.models import (ARMY, FLEET, Convoy, Move, Order, OrderBody, Position, Rejected, Support, Unit, new_hold,
+                           new_move, new_order)
 from dipsat.board.notation import LocRef, Notation, ParsedOrder, UnitRef
 from dipsat.board.destinations import written_destination, written_unit
 from dipsat.rules import RuleOptions
@@ -48,6 +49,16 @@ class ConvoyReach:
         return hit
 
 
+@dataclass(frozen=True, slots=True)
+class BoardTables:
+    """What the order checks ask of every order, as tables made once per board (per
+    :class:`Geography`, through its hooks: a variant's geography gets its own)."""
+
+    province: dict[str, str]  # every location (province or coast id) -> its province
+    stand: frozenset[str]  # provinces an army may stand on (:meth:`Geography.army_can_stand`)
+    convoy_areas: frozenset[str]  # provinces where a fleet may convoy (:meth:`Geography.convoy_area`)
+
+
 @dataclass
 class Geography:
     """The questions the order checks ask of the board.  The board is read-only, so answers
@@ -59,6 +70,16 @@ class Geography:
     _reach: dict[frozenset[str], ConvoyReach] = field(default_factory=dict, repr=False)  # the last turns' fleets
     # memo of chains through a given fleet: (origin, dest, fleets, through) -> on a minimal chain
     _chains: dict[tuple[str, str, frozenset[str], str], bool] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def tables(self) -> BoardTables:
+        """The board's :class:`BoardTables`, made on first use (the answers of the hooks below,
+        which depend on the province alone)."""
+        m = self.map
+        province = {p: p for p in m.provinces}
+        province.update((c, coast.province) for c, coast in m.coasts.items())
+        return BoardTables(province=province, stand=frozenset(p for p in m.provinces if self.army_can_stand(p)),
+                           convoy_areas=frozenset(p for p in m.provinces if self.convoy_area(p)))
 
     def convoy_area(self, province: str) -> bool:
         """May a fleet here convoy?  Standard: sea provinces only."""
@@ -115,7 +136,11 @@ class Geography:
                               through: Optional[str] = None, avoid: Optional[str] = None) -> bool:
         """Is there a chain of convoy areas holding fleets (``fleets``: their provinces) from
         ``origin`` to ``dest``, passing ``through`` a given one and not using ``avoid``?"""
-        if origin == dest or not (self.army_can_stand(origin) and self.army_can_stand(dest)):
+        stand = self.tables.stand
+        if origin == dest or origin not in stand or dest not in stand:
+            return False
+        # no fleet next to either end (most armies, most turns): no chain, whatever is left out
+        if self.seas_next_to(origin).isdisjoint(fleets) or self.seas_next_to(dest).isdisjoint(fleets):
             return False
         if avoid is not None and avoid in fleets:
             fleets = fleets - {avoid}
@@ -196,17 +221,26 @@ class Seats:
     position: Position
     at: dict[str, list[int]]
     fleets: frozenset[str]
+    provinces: list[str]  # unit index -> its province
 
     @classmethod
     def of(cls, pos: Position, geo: Geography) -> Seats:
         at: dict[str, list[int]] = {}
         fleets: set[str] = set()
+        tables = geo.tables
+        province_of, convoy_areas = tables.province.get, tables.convoy_areas
+        provinces: list[str] = []
         for i, unit in enumerate(pos.units):
-            prov = unit.province
-            at.setdefault(prov, []).append(i)
-            if geo.can_convoy(unit) and geo.convoy_area(prov):
+            prov = province_of(unit.location) or unit.province
+            provinces.append(prov)
+            here = at.get(prov)
+            if here is None:
+                at[prov] = [i]
+            else:
+                here.append(i)
+            if prov in convoy_areas and geo.can_convoy(unit):
                 fleets.add(prov)
-        return cls(pos, at, frozenset(fleets))
+        return cls(pos, at, frozenset(fleets), provinces)
 
 
 class OrderBinder:
@@ -264,6 +298,7 @@ class OrderBinder:
         rejected: list[Rejected] = []
         per_unit: dict[int, list[Order]] = {}
         illegal_moves: set[int] = set()
+        bind_one = self.bind_one
         for idx, (power, text, parsed, err) in enumerate(parsed_all):
             if alloc_errors:
                 err = err or alloc_errors.get(idx)
@@ -272,14 +307,19 @@ class OrderBinder:
                     if err is not None:
                         raise err
                     assert parsed is not None
-                    order = self.bind_one(pos, power, parsed, one)
+                    order = bind_one(pos, power, parsed, one)
                 except OrderError as exc:
                     if parsed is not None and parsed.action == "move" and exc.unit is not None:
                         illegal_moves.add(exc.unit)
                     rejected.append(Rejected(power=power, text=text.strip(), severity=exc.severity,
                                              reason=exc.reason, unit=exc.unit if exc.unit is not None else one))
                     continue
-                per_unit.setdefault(order.unit, []).append(order)
+                u = order.body.unit
+                cands = per_unit.get(u)
+                if cands is None:
+                    per_unit[u] = [order]
+                else:
+                    cands.append(order)
         final: dict[int, Order] = {}
         for u in sorted(per_unit):
             cands = per_unit[u]
@@ -306,13 +346,15 @@ class OrderBinder:
                     rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u, duplicate=True,
                                              reason="the unit has several different orders, so it holds (DATC 4.D.3)"))
         bound = BoundOrders(pos, {}, rejected, parsed=parsed_all, assigned=assign)
+        bound.__dict__["provinces"] = self.seats(pos).provinces  # (the cached property, known already)
+        given, implicit, display = bound.orders, bound.implicit, self.map.display
         for i, unit in enumerate(pos.units):
-            if i in final:
-                bound.orders[i] = final[i]
+            chosen = final.get(i)
+            if chosen is not None:
+                given[i] = chosen
             else:
-                bound.orders[i] = Order.build(power=unit.power, text=f"{describe_unit(unit, self.map)} Hold",
-                                        body=Hold.build(unit=i))
-                bound.implicit.add(i)
+                given[i] = new_order(unit.power, f"{unit.kind} {display(unit.location)} Hold", new_hold(i))
+                implicit.add(i)
         bound.illegal_moves = {u for u in illegal_moves if u in bound.implicit}
         self.choose_routes(bound)
         return bound
@@ -320,7 +362,10 @@ class OrderBinder:
     # -- one order --------------------------------------------------------------------------
     def find_unit(self, pos: Position, power: str, ref: UnitRef, text: str) -> int:
         prov = ref.loc.province
-        here = self.seats(pos).at.get(prov, [])
+        seats = self._seats
+        if seats is None or seats.position is not pos:
+            seats = self.seats(pos)
+        here = seats.at.get(prov, [])
         if len(here) == 1 and not ref.loc.coast:  # the usual case: the one unit there, as named
             u = pos.units[here[0]]
             if u.power == power and (not ref.kind or u.kind == ref.kind):
@@ -371,14 +416,15 @@ class OrderBinder:
         else:
             i = unit
             self.check_given_unit(pos, i, p.unit, text)
-        if p.action == "hold":
-            return Order.build(power=power, text=text, body=Hold.build(unit=i))
-        if p.action == "move":
-            return Order.build(power=power, text=text, body=self.check_move(pos, i, p))
-        if p.action == "support":
-            return Order.build(power=power, text=text, body=self.check_support(pos, i, p))
-        if p.action == "convoy":
-            return Order.build(power=power, text=text, body=self.check_convoy(pos, i, p))
+        action = p.action
+        if action == "move":
+            return new_order(power, text, self.check_move(pos, i, p))
+        if action == "hold":
+            return new_order(power, text, new_hold(i))
+        if action == "support":
+            return new_order(power, text, self.check_support(pos, i, p))
+        if action == "convoy":
+            return new_order(power, text, self.check_convoy(pos, i, p))
         if p.action == "disband":
             raise IllegalOrder(text, "a disband is a retreat or adjustment order, not a movement order", unit=i)
         raise InvalidOrder(text, f"unknown action {p.action!r}")  # pragma: no cover
@@ -387,8 +433,8 @@ class OrderBinder:
         """The location a unit moves to (coast resolved for fleets).  Raises when impossible.
         The one reading of a written destination, shared with retreats
         (:func:`dipsat.board.destinations.written_destination`)."""
-        return written_destination(self.map, self.rules, u, dest, text, unit, army_can_stand=self.geo.army_can_stand,
-                                   for_support=for_support)
+        return written_destination(self.map, self.rules, u, dest, text, unit,
+                                   army_can_stand=self.geo.tables.stand.__contains__, for_support=for_support)
 
     def check_move(self, pos: Position, i: int, p: ParsedOrder) -> OrderBody:
         """A move order: the checks every board shares (a move to the unit's own province goes
@@ -410,14 +456,14 @@ class OrderBinder:
         if u.kind == FLEET:
             if not adjacent:
                 raise IllegalOrder(text, f"{self.map.display(u.location)} does not border {self.map.provinces[prov].name} and only armies can be convoyed", unit=i)
-            return Move.build(unit=i, dest=dest)
+            return new_move(i, dest)
         path: tuple[str, ...] = ()
         if p.path and not self.rules.among("convoy_path", "ignored"):
             path = p.path
         if not adjacent or p.via_convoy or p.path:
             if not self.geo.convoyable(u) or not self.geo.convoy_chain_possible(u.province, prov, self.seats(pos).fleets):
                 if adjacent and not p.path:
-                    return Move.build(unit=i, dest=dest)
+                    return new_move(i, dest)
                 raise IllegalOrder(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no chain of fleets could convoy it there (DATC 4.E.1)", unit=i)
         if not adjacent and not p.path and self.rules.among("convoy_path", "required"):
             raise IllegalOrder(text, "a convoyed move must name its path (rule option convoy_path=required)", unit=i)
@@ -485,34 +531,44 @@ class OrderBinder:
     # -- route choice (DATC 4.A.3) ----------------------------------------------------------
     def choose_routes(self, b: BoundOrders) -> None:
         pos = b.position
+        orders = b.orders
         convoyers: dict[int, list[int]] = {}
-        for o in b.orders.values():
-            if isinstance(o.body, Convoy):
-                target = b.orders.get(o.body.target)
-                if target is not None and isinstance(target.body, Move) and target.body.dest.split("/")[0] == o.body.dest:
-                    convoyers.setdefault(o.body.target, []).append(o.body.unit)
-        for u, o in b.orders.items():
-            if not isinstance(o.body, Move):
-                continue
+        moves: list[tuple[int, Move]] = []
+        for u, o in orders.items():
+            body = o.body
+            if isinstance(body, Move):
+                moves.append((u, body))
+            elif isinstance(body, Convoy):
+                target = orders.get(body.target)
+                if target is not None and isinstance(target.body, Move) and target.body.dest.split("/")[0] == body.dest:
+                    convoyers.setdefault(body.target, []).append(body.unit)
+        if not moves:
+            return
+        provinces = b.provinces
+        fleets = self.seats(pos).fleets
+        can_reach, chain_possible = self.map.can_reach_province, self.geo.convoy_chain_possible
+        for u, mv in moves:
             unit = pos.units[u]
-            mv = o.body
             dest_prov = mv.dest.split("/")[0]
-            adjacent = self.map.can_reach_province(unit.kind, unit.location, dest_prov)
-            if unit.kind != ARMY or (adjacent and not self.geo.convoy_chain_possible(unit.province, dest_prov, self.seats(pos).fleets)):
+            if unit.kind != ARMY:
+                b.route[u] = "land"
+                continue
+            adjacent = can_reach(ARMY, unit.location, dest_prov)
+            if adjacent and not chain_possible(provinces[u], dest_prov, fleets):
                 b.route[u] = "land"
                 continue
             if not adjacent:
                 b.route[u] = "convoy"
                 continue
-            fleets = convoyers.get(u, [])
-            if not fleets and not mv.via_convoy:  # no convoy ordered nor asked for: over land in every edition
+            by = convoyers.get(u, [])
+            if not by and not mv.via_convoy:  # no convoy ordered nor asked for: over land in every edition
                 b.route[u] = "land"
                 continue
-            own_fleet = any(pos.units[f].power == unit.power for f in fleets)
+            own_fleet = any(pos.units[f].power == unit.power for f in by)
             opposite = any(isinstance(x.body, Move) and pos.units[x.body.unit].province == dest_prov
                            and x.body.dest.split("/")[0] == unit.province for x in b.orders.values())
 
-            def route(policy: str, mv: Move = mv, fleets: list[int] = fleets, own_fleet: bool = own_fleet,
+            def route(policy: str, mv: Move = mv, fleets: list[int] = by, own_fleet: bool = own_fleet,
                       opposite: bool = opposite) -> str:
                 if policy == "dptg":
                     return "convoy" if mv.via_convoy else "land"

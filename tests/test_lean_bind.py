@@ -1,0 +1,46 @@
+"""The binder's lean parts answer as the parts they stand for: the one-step constructors make the
+same values as ``build`` (fields, their order, the fields set), and each variant's board tables
+hold what its geography's hooks say of every province and location."""
+
+import pytest
+
+from dipsat.models import Hold, Move, Order, new_hold, new_move, new_order
+from dipsat.variants import find_variant
+from dipsat.game.registry import all_records
+from dipsat.game.variant import Variant
+
+
+def same(a: object, b: object) -> None:
+    assert type(a) is type(b)
+    assert list(a.__dict__.items()) == list(b.__dict__.items())  # values and their order (repr)
+    assert a.__pydantic_fields_set__ == b.__pydantic_fields_set__  # type: ignore[attr-defined]
+    assert a == b and hash(a) == hash(b) and repr(a) == repr(b)
+    assert a.model_dump() == b.model_dump()  # type: ignore[attr-defined]
+
+
+def test_one_step_constructors_make_what_build_makes():
+    same(new_hold(3), Hold.build(unit=3))
+    same(new_move(2, "spa/nc"), Move.build(unit=2, dest="spa/nc"))
+    same(new_order("France", "A Par - Bur", new_move(1, "bur")),
+         Order.build(power="France", text="A Par - Bur", body=Move.build(unit=1, dest="bur")))
+    same(new_order("England", "F Lon H", new_hold(0)), Order.build(power="England", text="F Lon H", body=Hold.build(unit=0)))
+
+
+BOARDS = [r.name for r in all_records() if isinstance(r, Variant)]
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_board_tables_answer_as_the_hooks(name):
+    variant = find_variant(name)
+    geo = variant.geography
+    m = variant.map
+    t = geo.tables
+    assert t.stand == {p for p in m.provinces if geo.army_can_stand(p)}
+    assert t.convoy_areas == {p for p in m.provinces if geo.convoy_area(p)}
+    for loc in (*m.provinces, *m.coasts):
+        assert t.province[loc] == m.province_of(loc)
+    assert len(t.province) == len(m.provinces) + len(m.coasts)
+
+
+def test_every_diplomacy_board_is_checked():
+    assert {"standard", "multinational", "multiplomacy", "multiplicity"} <= set(BOARDS)
