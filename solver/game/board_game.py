@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from dipsat.game.variant import Variant
 
 REQUEST_FIELDS = {"variant", "phase", "units", "orders", "owners", "retreat_orders"}  # what a corpus case's turn is
+BOARD_FIELDS = ("dislodged", "contested", "backups", "retreat_options", "movement")  # a board result's own JSON fields
 
 
 class BoardGame:
@@ -81,15 +82,38 @@ class BoardGame:
                                  explain=engine.explain)
         return self.result(native, request.phase)
 
-    def result(self, native: Any, phase: str) -> PhaseResult:
-        """A pipeline's result as the protocol's :class:`PhaseResult`."""
+    def adjudicate_json(self, request: Any, options: BaseModel, engine: Engine = Engine()) -> dict[str, Any]:
+        """``adjudicate(...).to_json()``, written straight from the pipeline's result: no
+        :class:`PhaseResult` and no :class:`PhaseOutcome` per order is made or validated (what a
+        ``batch`` line needs; optional in the protocol)."""
+        from dipsat.game.pipeline import Pipeline
+
+        pipe = Pipeline(self.variant, self.variant.rules(options))  # type: ignore[arg-type]
+        native = pipe.adjudicate(pipe.prepare(request), "cpsat" if engine.all_cpsat else "direct", engine.time_limit,
+                                 explain=engine.explain)
+        return self.result_json(native, request.phase)
+
+    def result_json(self, native: Any, phase: str) -> dict[str, Any]:
+        """A pipeline's result as :meth:`PhaseResult.to_json` writes it (the published ``result``
+        schema): the same fields, in the same order, from the same values."""
         from dipsat.game.results import result_to_json
 
         js = result_to_json(native)
-        board: dict[str, Any] = {k: js[k] for k in ("dislodged", "contested", "backups", "retreat_options", "movement") if k in js}
-        res = PhaseResult(variant=self.name, phase=phase, rules=native.rules.name if native.rules else "",
+        out: dict[str, Any] = {"variant": self.name, "phase": phase, "outcomes": js["outcomes"]}
+        out |= {k: js[k] for k in BOARD_FIELDS if k in js}
+        out["units_after"] = js["units_after"]
+        out["rules"] = native.rules.name if native.rules else ""
+        out["next_phase"] = self._next(native, phase)
+        return out
+
+    def result(self, native: Any, phase: str) -> PhaseResult:
+        """A pipeline's result as the protocol's :class:`PhaseResult` (typed, validated), built
+        from :meth:`result_json`."""
+        js = self.result_json(native, phase)
+        res = PhaseResult(variant=js["variant"], phase=phase, rules=js["rules"],
                           outcomes=tuple(PhaseOutcome.model_validate(o) for o in js["outcomes"]),
-                          units_after=js["units_after"], next_phase=self._next(native, phase), board=board, native=native)
+                          units_after=js["units_after"], next_phase=js["next_phase"],
+                          board={k: js[k] for k in BOARD_FIELDS if k in js}, native=native)
         return res.with_outcomes_json(js["outcomes"])
 
     def without(self, request: Any, power: str, order: str) -> Any:

@@ -14,6 +14,9 @@ object with the shape of :class:`GameProtocol`:
 * ``adjudicate(request, options, engine)``: the phase, as a :class:`PhaseResult`, the one
   result type of every family: typed outcomes (order kind, outcome kind, succeeded, culprits,
   details, and the words rendered from those values), the position after, the next phase;
+  optionally ``adjudicate_json(request, options, engine)``: the same result's JSON
+  (``adjudicate(...).to_json()``) written without the typed objects (``batch`` uses it where a
+  family has it; the Diplomacy boards do);
 * ``units(request, units)``: a position written in the request's terms (a corpus case's
   ``units_after``), as the result writes it;
 * ``without(request, power, order)``: the request with one order left out (``why``);

@@ -91,11 +91,13 @@ def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSe
 
     game = find_game(variant_of(data))
     req = game.read(data, f"line {lineno}", settings.limits)
-    res = game.adjudicate(req, game.options(req), Engine(time_limit=settings.limits.turn_time_limit, explain=explain))
+    engine = Engine(time_limit=settings.limits.turn_time_limit, explain=explain)
+    fast = getattr(game, "adjudicate_json", None)  # a family may write the JSON without the typed result
+    js = fast(req, game.options(req), engine) if fast is not None else game.adjudicate(req, game.options(req), engine).to_json()
     out: dict[str, Any] = {"line": lineno, "ok": True}
     if ident is not None:
         out["id"] = ident
-    out.update(res.to_json())
+    out.update(js)
     return out
 
 
