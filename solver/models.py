@@ -277,6 +277,17 @@ def new_move(unit: int, dest: str) -> Move:
     return obj
 
 
+def new_move_written(unit: int, dest: str, via_convoy: bool, path: tuple[str, ...]) -> Move:
+    """``Move.build(unit=unit, dest=dest, via_convoy=via_convoy, path=path)`` in one step (see
+    :func:`new_order`)."""
+    obj = _new(Move)
+    _set(obj, "__dict__", {"kind": "move", "via_convoy": via_convoy, "path": path, "unit": unit, "dest": dest})
+    _set_fields_set(obj, {"unit", "dest", "via_convoy", "path"})
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
+
+
 class Rejected(Frozen):
     """An order that could not be used, and why.  ``severity``: invalid (not understood),
     illegal (understood, not allowed here), ambiguous (several readings)."""

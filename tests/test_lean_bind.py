@@ -4,7 +4,7 @@ hold what its geography's hooks say of every province and location."""
 
 import pytest
 
-from dipsat.models import Hold, Move, Order, new_hold, new_move, new_order
+from dipsat.models import Hold, Move, Order, new_hold, new_move, new_move_written, new_order
 from dipsat.variants import find_variant
 from dipsat.game.registry import all_records
 from dipsat.game.variant import Variant
@@ -21,6 +21,8 @@ def same(a: object, b: object) -> None:
 def test_one_step_constructors_make_what_build_makes():
     same(new_hold(3), Hold.build(unit=3))
     same(new_move(2, "spa/nc"), Move.build(unit=2, dest="spa/nc"))
+    same(new_move_written(4, "bur", False, ()), Move.build(unit=4, dest="bur", via_convoy=False, path=()))
+    same(new_move_written(5, "nwy", True, ("nth",)), Move.build(unit=5, dest="nwy", via_convoy=True, path=("nth",)))
     same(new_order("France", "A Par - Bur", new_move(1, "bur")),
          Order.build(power="France", text="A Par - Bur", body=Move.build(unit=1, dest="bur")))
     same(new_order("England", "F Lon H", new_hold(0)), Order.build(power="England", text="F Lon H", body=Hold.build(unit=0)))
@@ -40,6 +42,8 @@ def test_board_tables_answer_as_the_hooks(name):
     for loc in (*m.provinces, *m.coasts):
         assert t.province[loc] == m.province_of(loc)
     assert len(t.province) == len(m.provinces) + len(m.coasts)
+    assert t.army_goes == {p for p in t.stand if m.passable(p)}
+    assert t.fleet_goes == {p for p in m.provinces if m.passable(p) and not m.provinces[p].coasts and m.fleet_locations_in(p)}
 
 
 def test_every_diplomacy_board_is_checked():

@@ -175,7 +175,11 @@ class MovementRules(Generic[E]):
                 forces[(pos.units[u].power, dest[u])].append(u)
             enc.forces = dict(forces)
             enc.force_of = {u: k for k, us in enc.forces.items() for u in us}
-        enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
+        if type(self).label is MovementRules.label:  # the core's labels (:func:`describe_unit`), in one pass
+            display = self.map.display
+            enc.labels = [f"{u.kind} {display(u.location)}" for u in pos.units]
+        else:
+            enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
         enc.system.labels = enc.labels
         return enc
 

@@ -369,12 +369,12 @@ class Notation:
     def parse(self, text: str, power: Optional[str] = None) -> ParsedOrder:
         """Parse one order.  Raises :class:`InvalidOrder` quoting the text.  The result is shared
         between calls with the same text: treat it as read-only."""
-        why = too_long(text)
-        if why is not None:
-            raise InvalidOrder(text, why, quote=shown(text))
         key = (text, power)
-        hit = self._parse_memo.get(key)
+        hit = self._parse_memo.get(key)  # (only orders read are kept: none too long)
         if hit is None:
+            why = too_long(text)
+            if why is not None:
+                raise InvalidOrder(text, why, quote=shown(text))
             hit = self._parse(text, power)
             if len(self._parse_memo) > 50_000:
                 self._parse_memo.clear()

@@ -20,7 +20,7 @@ from dipsat.maps import GameMap
 
 from dipsat.errors import IllegalOrder, InvalidOrder, OrderError
 from dipsat.models import (ARMY, FLEET, Convoy, Move, Order, OrderBody, Position, Rejected, Support, Unit, new_hold,
-                           new_move, new_order)
+                           new_move, new_move_written, new_order)
 from dipsat.board.notation import LocRef, Notation, ParsedOrder, UnitRef
 from dipsat.board.destinations import written_destination, written_unit
 from dipsat.rules import RuleOptions
@@ -57,6 +57,10 @@ class BoardTables:
     province: dict[str, str]  # every location (province or coast id) -> its province
     stand: frozenset[str]  # provinces an army may stand on (:meth:`Geography.army_can_stand`)
     convoy_areas: frozenset[str]  # provinces where a fleet may convoy (:meth:`Geography.convoy_area`)
+    # where a move needs no reading of its destination: an army's move to a province it may
+    # stand on, a fleet's to a province of one coast (passable, of course)
+    army_goes: frozenset[str]
+    fleet_goes: frozenset[str]
 
 
 @dataclass
@@ -78,8 +82,11 @@ class Geography:
         m = self.map
         province = {p: p for p in m.provinces}
         province.update((c, coast.province) for c, coast in m.coasts.items())
-        return BoardTables(province=province, stand=frozenset(p for p in m.provinces if self.army_can_stand(p)),
-                           convoy_areas=frozenset(p for p in m.provinces if self.convoy_area(p)))
+        stand = frozenset(p for p in m.provinces if self.army_can_stand(p))
+        passable = {p for p, d in m.provinces.items() if d.passable}
+        return BoardTables(province=province, stand=stand, convoy_areas=frozenset(p for p in m.provinces if self.convoy_area(p)),
+                           army_goes=stand & passable,
+                           fleet_goes=frozenset(p for p in passable if not m.provinces[p].coasts and m.is_fleet_location(p)))
 
     def convoy_area(self, province: str) -> bool:
         """May a fleet here convoy?  Standard: sea provinces only."""
@@ -448,9 +455,17 @@ class OrderBinder:
         """Hook: a move to another province, by where the unit may go (DATC 4.E.1: by land, or
         by a chain of fleets that could convoy it); the order body it makes."""
         u = pos.units[i]
-        text = p.text
         assert p.dest is not None
         prov = p.dest.province
+        if not p.dest.coast:  # the usual move, to a place whose reading asks no rule option:
+            kind = u.kind     # what the general path below gives, without reading the place
+            if kind == ARMY:
+                if (not p.via_convoy and not p.path and prov in self.geo.tables.army_goes
+                        and self.map.can_reach_province(ARMY, u.location, prov)):
+                    return new_move_written(i, prov, False, ())
+            elif kind == FLEET and prov in self.geo.tables.fleet_goes and self.map.can_reach_province(FLEET, u.location, prov):
+                return new_move(i, prov)
+        text = p.text
         dest = self.resolve_dest(u, p.dest, text, i)
         adjacent = self.map.can_reach_province(u.kind, u.location, prov)
         if u.kind == FLEET:
@@ -467,7 +482,7 @@ class OrderBinder:
                 raise IllegalOrder(text, f"{self.map.provinces[u.province].name} does not border {self.map.provinces[prov].name} and no chain of fleets could convoy it there (DATC 4.E.1)", unit=i)
         if not adjacent and not p.path and self.rules.among("convoy_path", "required"):
             raise IllegalOrder(text, "a convoyed move must name its path (rule option convoy_path=required)", unit=i)
-        return Move.build(unit=i, dest=dest, via_convoy=p.via_convoy, path=path)
+        return new_move_written(i, dest, p.via_convoy, path)
 
     def check_support(self, pos: Position, i: int, p: ParsedOrder) -> Support:
         u = pos.units[i]
