@@ -288,6 +288,20 @@ def new_move_written(unit: int, dest: str, via_convoy: bool, path: tuple[str, ..
     return obj
 
 
+def new_support(unit: int, target: int, target_power: Optional[str], dest: Optional[str] = None,
+                dest_coast: Optional[str] = None, *, of_move: bool = False) -> Support:
+    """``Support.build(unit=, target=, target_power=)`` (a support to hold) or, ``of_move``, with
+    ``dest=`` and ``dest_coast=`` too, in one step (see :func:`new_order`)."""
+    obj = _new(Support)
+    _set(obj, "__dict__", {"kind": "support", "dest": dest, "dest_coast": dest_coast, "target_power": target_power,
+                           "unit": unit, "target": target})
+    _set_fields_set(obj, {"unit", "target", "dest", "dest_coast", "target_power"} if of_move
+                    else {"unit", "target", "target_power"})
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
+
+
 class Rejected(Frozen):
     """An order that could not be used, and why.  ``severity``: invalid (not understood),
     illegal (understood, not allowed here), ambiguous (several readings)."""

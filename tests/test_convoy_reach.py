@@ -8,7 +8,7 @@ from collections import deque
 import networkx as nx
 
 from dipsat.models import Unit
-from dipsat.board.orders import Geography
+from dipsat.board.geography import Geography
 from dipsat.variants import find_variant
 
 GAME_MAP = find_variant("standard").map

@@ -4,7 +4,7 @@ hold what its geography's hooks say of every province and location."""
 
 import pytest
 
-from dipsat.models import Hold, Move, Order, new_hold, new_move, new_move_written, new_order
+from dipsat.models import Hold, Move, Order, Support, new_hold, new_move, new_move_written, new_order, new_support
 from dipsat.variants import find_variant
 from dipsat.game.registry import all_records
 from dipsat.game.variant import Variant
@@ -25,6 +25,12 @@ def test_one_step_constructors_make_what_build_makes():
     same(new_move_written(5, "nwy", True, ("nth",)), Move.build(unit=5, dest="nwy", via_convoy=True, path=("nth",)))
     same(new_order("France", "A Par - Bur", new_move(1, "bur")),
          Order.build(power="France", text="A Par - Bur", body=Move.build(unit=1, dest="bur")))
+    same(new_support(1, 2, None), Support.build(unit=1, target=2, target_power=None))
+    same(new_support(1, 2, "France"), Support.build(unit=1, target=2, target_power="France"))
+    same(new_support(3, 0, None, "spa", "spa/nc", of_move=True),
+         Support.build(unit=3, target=0, dest="spa", dest_coast="spa/nc", target_power=None))
+    same(new_support(3, 0, None, "bur", None, of_move=True),
+         Support.build(unit=3, target=0, dest="bur", dest_coast=None, target_power=None))
     same(new_order("England", "F Lon H", new_hold(0)), Order.build(power="England", text="F Lon H", body=Hold.build(unit=0)))
 
 

@@ -45,7 +45,8 @@ from dipsat.engine.formulas import (
 from dipsat.models import FLEET, Convoy, Move, Position, Support
 from dipsat.outcomes import Convoyed, Cut, Dislodged, Disrupted, Given, Held, MovementResult, Outcome, Spared, Void, order_ref
 from dipsat.engine.option_space import guarded
-from dipsat.board.orders import BoundOrders, Geography, describe_unit
+from dipsat.board.geography import Geography
+from dipsat.board.orders import BoundOrders, describe_unit
 from dipsat.rules import RuleOptions
 
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from dipsat.maps import GameMap
 
     from dipsat.game.request import TurnRequest
-    from dipsat.board.orders import Geography
+    from dipsat.board.geography import Geography
     from dipsat.game.pipeline import Pipeline
     from dipsat.rules import RuleOptions
 

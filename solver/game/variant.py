@@ -61,7 +61,8 @@ from dipsat.outcomes import MovementResult
 from dipsat.models import ARMY, FLEET, OrderBody, Position, Unit, register_order_kind
 from dipsat.board.movement import MovementRules
 from dipsat.board.notation import Notation
-from dipsat.board.orders import Geography, OrderBinder
+from dipsat.board.geography import Geography
+from dipsat.board.orders import OrderBinder
 from dipsat.rules import RuleOptions, preset
 
 

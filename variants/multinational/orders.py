@@ -11,7 +11,8 @@ from dipsat.board.destinations import written_destination
 from dipsat.errors import IllegalOrder, InvalidOrder
 from dipsat.models import Convoy, Move, OrderBody, Position, Rejected, Support, Unit
 from dipsat.board.notation import ParsedOrder
-from dipsat.board.orders import BoundOrders, Geography, OrderBinder, describe_unit
+from dipsat.board.geography import Geography
+from dipsat.board.orders import BoundOrders, OrderBinder, describe_unit
 from dipsat.variants.multinational.notation import (
     Allowance,
     FlyOver,
