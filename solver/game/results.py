@@ -57,16 +57,43 @@ def outcome_details(o: Outcome, pos: Position) -> dict[str, Any]:
     (a rulebook's tallies, a merge, a cut budget, ...) by their tags, as JSON values: culprits as in
     ``culprits``, strengths as in ``strengths``, records as objects of their fields (a detail
     without fields: true)."""
-    fields = type(o).model_fields
-    out: dict[str, Any] = {name: _detail_json(getattr(o, name), pos) for name, f in fields.items()
-           if name not in Outcome.model_fields and getattr(o, name) != f.get_default(call_default_factory=True)}
+    out: dict[str, Any] = {}
+    for name, default in _own_fields(type(o)):
+        value = getattr(o, name)
+        if value != default:
+            out[name] = _detail_json(value, pos)
     for d in o.details:  # a variant's details, by their tags (a kind of several: a list)
-        value: object = {k: _detail_json(getattr(d, k), pos) for k in type(d).model_fields if k != "kind"} or True
+        value_: object = {k: _detail_json(getattr(d, k), pos) for k in _field_names(type(d)) if k != "kind"} or True
         if type(d).MANY:
-            out.setdefault(d.kind, []).append(value)
+            out.setdefault(d.kind, []).append(value_)
         else:
-            out[d.kind] = value
+            out[d.kind] = value_
     return out
+
+
+def _own_fields(cls: type[Outcome]) -> tuple[tuple[str, Any], ...]:
+    """The fields an outcome class adds to :class:`Outcome`'s, each with its default (a
+    factory's value made once: it is only compared with), read once per class."""
+    own = _OWN_FIELDS.get(cls)
+    if own is None:
+        base = Outcome.model_fields
+        own = _OWN_FIELDS[cls] = tuple((name, f.get_default(call_default_factory=True))
+                                       for name, f in cls.model_fields.items() if name not in base)
+    return own
+
+
+def _field_names(cls: type[Any]) -> tuple[str, ...]:
+    """A model class's field names, in order, read once per class."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(cls.model_fields)
+    return names
+
+
+# memos of the classes' field definitions (pydantic's ``model_fields`` is a property that builds
+# its answer on every read)
+_OWN_FIELDS: dict[type, tuple[tuple[str, Any], ...]] = {}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _detail_json(v: Any, pos: Position) -> Any:
@@ -79,7 +106,7 @@ def _detail_json(v: Any, pos: Position) -> Any:
     if isinstance(v, Strength):
         return strength_json(v)
     if isinstance(v, BaseModel):
-        return {k: _detail_json(getattr(v, k), pos) for k in type(v).model_fields}
+        return {k: _detail_json(getattr(v, k), pos) for k in _field_names(type(v))}
     if isinstance(v, (tuple, list)):
         return [_detail_json(x, pos) for x in v]
     if isinstance(v, (set, frozenset)):
