@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from dipsat.models import Position, dislodged_units
-from dipsat.outcomes import OrderRef, Outcome
+from dipsat.outcomes import OrderRef, Outcome, Strength
 
 if TYPE_CHECKING:
     from dipsat.game.pipeline import PhaseResult
@@ -96,11 +98,12 @@ _OWN_FIELDS: dict[type, tuple[tuple[str, Any], ...]] = {}
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # written as they are
+
+
 def _detail_json(v: Any, pos: Position) -> Any:
-    from pydantic import BaseModel
-
-    from dipsat.outcomes import Strength
-
+    if type(v) in _SCALARS:
+        return v
     if isinstance(v, OrderRef):
         return order_json(v, pos)
     if isinstance(v, Strength):
