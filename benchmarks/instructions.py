@@ -19,6 +19,10 @@ no turns) and *per turn* ((whole - start-up) / turns):
   beforehand in the peer's own terms (pydip names and command tuples, MILA strings) and read from
   a JSON file; a peer that is not installed is left out.
 
+``--per-line`` counts instead what one batch line costs a worker: ``dipsat.io.batch.answer_text``
+over ``--turns`` lines in one process (after 20 warm-up lines and the workers' collector settings),
+less the same process answering none, without and with explanations.
+
 Reported: the three figures per engine, and dipsat/peer ratios of each (below 1: dipsat executes
 fewer instructions).  ``--wall R`` times the same whole processes without valgrind instead, the
 engines taking turns R times (median seconds; noisy on a shared machine: say so beside them).  Instructions are not time (a cache miss costs more than an add, OR-Tools'
@@ -100,6 +104,34 @@ def prepare(work: Path, turns: int, seed: int) -> dict[str, tuple[Path, Path]]:
     return files
 
 
+# One worker's turns in one process: 20 warm-up lines, the collector settled as a batch worker
+# settles it, then N lines answered as a worker answers them (``dipsat.io.batch.answer_text``).
+PER_LINE = """
+import json, sys
+from benchmarks import workload
+from dipsat.io.batch import BatchSettings, answer_text
+from dipsat.io.batch_pool import settle_gc
+n, seed, explain = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
+lines = [json.dumps(t).encode() for t in workload.generate(seed, 20 + {turns})]
+settings = BatchSettings(explain=explain)
+for i, line in enumerate(lines[:20]):
+    answer_text(line, i, settings)
+settle_gc()
+for i, line in enumerate(lines[20:20 + n]):
+    answer_text(line, i, settings)
+"""
+
+
+def per_line(work: Path, turns: int, seed: int, explain: bool) -> float:
+    """Instructions of one answered batch line in a worker-like process (no start-up, no pool):
+    the run on ``turns`` lines less the run on none, over ``turns``; PYTHONHASHSEED=0."""
+    code = PER_LINE.replace("{turns}", str(turns))
+    env_cmd = ["env", "PYTHONHASHSEED=0", f"PYTHONPATH={ROOT}", sys.executable, "-c", code]
+    zero = count([*env_cmd, "0", str(seed), str(int(explain))], work, f"line0-{explain}")
+    full = count([*env_cmd, str(turns), str(seed), str(int(explain))], work, f"lineN-{explain}")
+    return (full - zero) / turns
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.instructions", description=__doc__.split("\n\n")[0])
     ap.add_argument("--turns", type=int, default=100)
@@ -108,6 +140,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--engines", default="dipsat,pydip,mila")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     ap.add_argument("--wall", type=int, metavar="R", help="time the whole processes R times each instead (no valgrind)")
+    ap.add_argument("--per-line", action="store_true", help="instead: dipsat's instructions per answered batch line "
+                    "in one worker-like process, without and with explanations (no start-up, no pool)")
     args = ap.parse_args(argv)
     if not args.wall and not shutil.which("valgrind"):
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
@@ -136,6 +170,11 @@ def main(argv: Optional[list[str]] = None) -> int:
             for n in engines:
                 if n != "dipsat" and d and f"{n} {args.turns} turns" in medians:
                     print(f"dipsat/{n} whole process: {d / medians[f'{n} {args.turns} turns']:.2f}x")
+            return 0
+        if args.per_line:
+            plain, explained = (per_line(work, args.turns, args.seed, e) for e in (False, True))
+            print(f"cachegrind, {args.turns} turns of seed {args.seed}, one process; millions of instructions per "
+                  f"batch line: {plain / 1e6:.2f} plain, {explained / 1e6:.2f} explained")
             return 0
         print(f"cachegrind, {args.turns} turns of seed {args.seed}; instructions in millions (whole processes)")
         base = count([sys.executable, "-c", "pass"], work, "pass")
