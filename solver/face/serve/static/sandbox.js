@@ -438,11 +438,12 @@ async function editUnits(power, where, kind, delta) {  // a unit placed (+1) or 
 
 // -- setting up ---------------------------------------------------------------------------------
 async function load(promise, push = true) {
+  document.body.dataset.busy = "yes";  // from the request on, until the loaded state is decided
   try {
     const s = await promise;
     last = null;
     setState(s, push);
-  } catch (e) { showError(e.message); }
+  } catch (e) { showError(e.message); document.body.dataset.busy = "no"; }
 }
 function blank(v) {  // an empty position: the family's own when it has one
   const own = VARIANTS[v] && VARIANTS[v].blank;
