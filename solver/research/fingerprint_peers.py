@@ -10,8 +10,8 @@ readings of the rule options the peer follows; the turns no reading explains are
 deviations from every reading dipsat knows (its bugs, or rules dipsat lacks).
 
 Only standard-board movement phases can be given to a peer: any other observation (another
-variant, a retreat or adjustment phase, a whole game) is an error naming it, as is a turn the
-peer crashes on; none of them costs another observation.
+variant, a retreat or adjustment phase, a saved game's phases played in turn) is an error naming
+it, as is a turn the peer crashes on; none of them costs another observation.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class PeerFeed:
                                            f"{obs.variant} variant")
         if obs.case.phase != "movement":
             return InputProblem(obs.where, f"the {title} adapter adjudicates movement phases only; this observation is "
-                                           f"{'a whole game' if obs.case.phase == 'game' else _article(obs.phase) + ' phase'}")
+                                           f"{'several phases played in turn' if obs.case.phase == 'game' else _article(obs.phase) + ' phase'}")
         case = obs.case
         try:
             turn, left_out = peer_turn(case.units, case.orders, obs.rules, obs.fixed, where=obs.where)
