@@ -75,23 +75,21 @@ class BoardGame:
 
     # -- a phase ----------------------------------------------------------------------------------
     def adjudicate(self, request: Any, options: BaseModel, engine: Engine = Engine()) -> PhaseResult:
+        return self.result(self._native(request, options, engine), request.phase)
+
+    def _native(self, request: Any, options: BaseModel, engine: Engine) -> Any:
+        """The pipeline's own result of the phase."""
         from dipsat.game.pipeline import Pipeline
 
         pipe = Pipeline(self.variant, self.variant.rules(options))  # type: ignore[arg-type]
-        native = pipe.adjudicate(pipe.prepare(request), "cpsat" if engine.all_cpsat else "direct", engine.time_limit,
-                                 explain=engine.explain)
-        return self.result(native, request.phase)
+        return pipe.adjudicate(pipe.prepare(request), "cpsat" if engine.all_cpsat else "direct", engine.time_limit,
+                               explain=engine.explain)
 
     def adjudicate_json(self, request: Any, options: BaseModel, engine: Engine = Engine()) -> dict[str, Any]:
         """``adjudicate(...).to_json()``, written straight from the pipeline's result: no
         :class:`PhaseResult` and no :class:`PhaseOutcome` per order is made or validated (what a
         ``batch`` line needs; optional in the protocol)."""
-        from dipsat.game.pipeline import Pipeline
-
-        pipe = Pipeline(self.variant, self.variant.rules(options))  # type: ignore[arg-type]
-        native = pipe.adjudicate(pipe.prepare(request), "cpsat" if engine.all_cpsat else "direct", engine.time_limit,
-                                 explain=engine.explain)
-        return self.result_json(native, request.phase)
+        return self.result_json(self._native(request, options, engine), request.phase)
 
     def result_json(self, native: Any, phase: str) -> dict[str, Any]:
         """A pipeline's result as :meth:`PhaseResult.to_json` writes it (the published ``result``
