@@ -57,3 +57,14 @@ def test_examples_run(command, monkeypatch, capsys):
 def test_the_core_commands_have_examples():
     assert {n for n in CORE_COMMANDS if "examples:" in (SUBS[n].epilog or "")} == CORE_COMMANDS
     assert len(list(_runnable())) >= 15
+
+
+@pytest.mark.parametrize("name", sorted(CORE_COMMANDS))
+def test_one_command_parser_is_the_full_ones(name):
+    """``dipsat NAME ...`` builds only NAME's parser (a faster start): its help, defaults and
+    arguments are those of the full parser's NAME."""
+    lean = _subparsers(build_parser(variant_commands=False, only=name))
+    assert list(lean) == [name]
+    assert lean[name].format_help() == SUBS[name].format_help()
+    assert ([(a.dest, a.option_strings, a.default, a.nargs) for a in lean[name]._actions]
+            == [(a.dest, a.option_strings, a.default, a.nargs) for a in SUBS[name]._actions])

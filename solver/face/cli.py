@@ -24,9 +24,8 @@ import io
 import math
 import os
 import sys
-import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from dipsat.face.cli_phase import limits_of, cmd_adjudicate, cmd_batch, cmd_corpus, cmd_orders, cmd_play, cmd_render
 from dipsat.face.cli_research import (cmd_compare, cmd_coverage, cmd_explore, cmd_fingerprint, cmd_readings, cmd_rules,
@@ -189,17 +188,7 @@ def _command(sub: Any, name: str, text: str, examples: Optional[str] = None) -> 
     return parser
 
 
-def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
-    """The parser.  ``variant_commands=False`` leaves out the subcommands variants contribute
-    (which imports every variant): :func:`main` does so when the command line names a core
-    command, so that ``dipsat adjudicate`` starts fast."""
-    p = argparse.ArgumentParser(prog="dipsat", description="CP-SAT adjudicator for Diplomacy and its variants.",
-                                epilog="examples:\n  dipsat adjudicate examples/spring1901.toml\n  dipsat corpus "
-                                       "tests/corpora/datc -q\n  dipsat COMMAND --help   (every command's arguments)",
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action=_VersionAction)
-    sub = p.add_subparsers(dest="command", required=True)
-
+def _adjudicate_command(sub: Any) -> None:
     a = _command(sub, "adjudicate", "adjudicate one turn (movement, retreat or adjustment) from a position-plus-orders file")
     a.add_argument("file", help=_FILE_HELP)
     a.add_argument("--json", action="store_true", help="machine-readable output")
@@ -212,6 +201,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(a)
     a.set_defaults(func=cmd_adjudicate)
 
+
+def _batch_command(sub: Any) -> None:
     b = _command(sub, "batch", "adjudicate one JSON turn request per line; one JSON result per line, same order")
     b.add_argument("input", help="the requests, one JSON object per line ('-': standard input)")
     b.add_argument("-o", "--output", help="write results here instead of standard output ('-': standard output)")
@@ -229,6 +220,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(b, batch=True)
     b.set_defaults(func=cmd_batch)
 
+
+def _corpus_command(sub: Any) -> None:
     c = _command(sub, "corpus", "run corpus case files or folders; print a pass/fail table")
     c.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
     c.add_argument("--rules", action="append", help="only run the expectations of this preset (repeatable)")
@@ -240,6 +233,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(c)
     c.set_defaults(func=cmd_corpus)
 
+
+def _play_command(sub: Any) -> None:
     g = _command(sub, "play", "replay a saved game (TOML or JSON) phase by phase; check its saved positions")
     g.add_argument("file", help="a saved game: its variant, rules and each phase's orders (TOML or JSON; '-': standard input)")
     g.add_argument("--json", action="store_true", help="machine-readable output")
@@ -256,6 +251,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(g)
     g.set_defaults(func=cmd_play)
 
+
+def _explore_command(sub: Any) -> None:
     e = _command(sub, "explore", "every consistent resolution of a movement turn, and which rule picks which")
     e.add_argument("file", help=_FILE_HELP)
     e.add_argument("--rules", help="rules preset for the base equations (datc, 1971, 1982, 2000, dptg; default the file's)")
@@ -265,6 +262,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(e)
     e.set_defaults(func=cmd_explore)
 
+
+def _compare_command(sub: Any) -> None:
     k = _command(sub, "compare", "run corpus cases under several presets; list the orders whose outcomes differ")
     k.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
     k.add_argument("--rules", action="append", help="a preset to compare (repeat; default: all editions)")
@@ -274,6 +273,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(k)
     k.set_defaults(func=cmd_compare)
 
+
+def _readings_command(sub: Any) -> None:
     rd = _command(sub, "readings", "every reading of the rule options at once: each order's outcome as the "
                   "smallest conditions on the options, the distinct outcomes of the turn, the options that never matter")
     rd.add_argument("file", help=_FILE_HELP)
@@ -285,6 +286,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(rd)
     rd.set_defaults(func=cmd_readings)
 
+
+def _fingerprint_command(sub: Any) -> None:
     fp = _command(sub, "fingerprint", "which readings of the rule options a game, a corpus or an adjudicator "
                   "followed: the values consistent with every observation, the nearest preset, the observations "
                   "no reading explains")
@@ -306,6 +309,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(fp)
     fp.set_defaults(func=cmd_fingerprint)
 
+
+def _coverage_command(sub: Any) -> None:
     cv = _command(sub, "coverage", "which pairs of rule readings the corpus tells apart (cases whose expected "
                   "outcomes differ), and the pairs no case tests")
     cv.add_argument("paths", nargs="+", metavar="PATH", help=_PATHS_HELP)
@@ -316,6 +321,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(cv)
     cv.set_defaults(func=cmd_coverage)
 
+
+def _why_command(sub: Any) -> None:
     w = _command(sub, "why", "what one order's outcome hinges on: decisions, other orders, rule options")
     w.add_argument("file", help=_FILE_HELP)
     w.add_argument("--order", help="the order, as written in the file (required for order-based variants; "
@@ -326,6 +333,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(w)
     w.set_defaults(func=cmd_why)
 
+
+def _render_command(sub: Any) -> None:
     d = _command(sub, "render", "draw a turn as an SVG map: the position, every order coloured by outcome")
     d.add_argument("file", help="a turn, a corpus case or a saved game (TOML or JSON; '-': standard input)")
     d.add_argument("-o", "--output", metavar="OUT.svg", help="write the SVG here (default: standard output); OUT.png writes a PNG")
@@ -340,6 +349,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(d)
     d.set_defaults(func=cmd_render)
 
+
+def _orders_command(sub: Any) -> None:
     lo = _command(sub, "orders", "list every legal order of every unit of a position (movement phases of a Diplomacy board)")
     lo.add_argument("file", help=_FILE_HELP + "; its orders are ignored")
     lo.add_argument("--json", action="store_true", help="power -> unit -> its legal orders, as JSON")
@@ -350,11 +361,15 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _file_arguments(lo)
     lo.set_defaults(func=cmd_orders)
 
+
+def _rules_command(sub: Any) -> None:
     r = _command(sub, "rules", "list rule presets and options, or show one preset or one variant's options")
     r.add_argument("preset", nargs="?", metavar="PRESET|VARIANT",
                    help="a preset (datc, 1971, ...) or a variant's name; default: every preset and option")
     r.set_defaults(func=cmd_rules)
 
+
+def _schema_command(sub: Any) -> None:
     s = _command(sub, "schema", "print a JSON Schema: corpus (case file), turn (request), result "
                  "(adjudicate --json), batch (an output line), play (play --json), readings (readings --json), "
                  "coverage (coverage --json), fingerprint (fingerprint --json)")
@@ -365,6 +380,8 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
                         "(coverage --json), fingerprint (fingerprint --json)")
     s.set_defaults(func=cmd_schema)
 
+
+def _serve_command(sub: Any) -> None:
     sv = _command(sub, "serve", "the sandbox: a local web page to set up a position, write orders and watch dipsat "
                   "decide (needs the extra dipsat[serve])")
     from dipsat.face.serve import configure
@@ -373,6 +390,44 @@ def build_parser(variant_commands: bool = True) -> argparse.ArgumentParser:
     _limit_arguments(sv)
     _file_arguments(sv)
     sv.set_defaults(func=_cmd_serve)
+
+
+# the core's subcommands, each added to the parser by its function, in the order --help lists them
+_CORE_PARSERS: dict[str, Callable[[Any], None]] = {
+    "adjudicate": _adjudicate_command,
+    "batch": _batch_command,
+    "corpus": _corpus_command,
+    "play": _play_command,
+    "explore": _explore_command,
+    "compare": _compare_command,
+    "readings": _readings_command,
+    "fingerprint": _fingerprint_command,
+    "coverage": _coverage_command,
+    "why": _why_command,
+    "render": _render_command,
+    "orders": _orders_command,
+    "rules": _rules_command,
+    "schema": _schema_command,
+    "serve": _serve_command,
+}
+
+
+def build_parser(variant_commands: bool = True, only: Optional[str] = None) -> argparse.ArgumentParser:
+    """The parser.  ``variant_commands=False`` leaves out the subcommands variants contribute
+    (which imports every variant): :func:`main` does so when the command line names a core
+    command, so that ``dipsat adjudicate`` starts fast.  ``only``: the one core subcommand to
+    add (:func:`main` gives it when the command line starts with its name, so that no other
+    part of the parser is read: its help and its errors are that subcommand's own)."""
+    p = argparse.ArgumentParser(prog="dipsat", description="CP-SAT adjudicator for Diplomacy and its variants.",
+                                epilog="examples:\n  dipsat adjudicate examples/spring1901.toml\n  dipsat corpus "
+                                       "tests/corpora/datc -q\n  dipsat COMMAND --help   (every command's arguments)",
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action=_VersionAction)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    for name, add in _CORE_PARSERS.items():
+        if only is None or name == only:
+            add(sub)
 
     if not variant_commands:
         return p
@@ -405,7 +460,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     """Run one command; returns the exit status (0 ok, 1 some item failed, 2 bad invocation or
     unreadable input, 3 internal error, 130 interrupted)."""
     try:
-        args = build_parser(variant_commands=not _names_core_command(argv)).parse_args(argv)
+        words = sys.argv[1:] if argv is None else argv
+        only = words[0] if words and words[0] in CORE_COMMANDS else None
+        args = build_parser(variant_commands=not _names_core_command(argv), only=only).parse_args(argv)
     except SystemExit as exc:  # argparse: usage error (2) or --help/--version (0)
         return exc.code if isinstance(exc.code, int) else 2
     try:
@@ -447,6 +504,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         discard_stdout()
         return 0
     except Exception as exc:  # a bug, not bad input: say so, without a traceback
+        import traceback
+
         where = traceback.extract_tb(exc.__traceback__)[-1]
         print(f"dipsat: internal error: {type(exc).__name__}: {str(exc)[:300]} (at {Path(where.filename).name}:"
               f"{where.lineno}); please report it with the input that caused it", file=sys.stderr)

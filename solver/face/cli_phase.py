@@ -55,11 +55,18 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     from dipsat.game.protocol import Engine
 
     limits = limits_of(args)
+    engine = Engine(time_limit=limits.turn_time_limit, all_cpsat=args.all_cpsat)
     with deadline(limits.turn_time_limit):
         game, req, _ = load(args)
         opts = game.options(req, args.rules, tuple(args.option or ()))
-        res = game.adjudicate(req, opts, Engine(time_limit=limits.turn_time_limit, all_cpsat=args.all_cpsat))
-    print(json.dumps(res.to_json(), indent=2) if args.json else paint(game.describe(res)))
+        words = None if args.json else getattr(game, "adjudicate_words", None)  # the words without the typed result
+        if words is not None:
+            text = words(req, opts, engine)
+        else:
+            res = game.adjudicate(req, opts, engine)
+    if words is None:
+        text = json.dumps(res.to_json(), indent=2) if args.json else game.describe(res)
+    print(text if args.json else paint(text))
     return 0
 
 

@@ -175,6 +175,14 @@ class BoardGame:
 
         return describe_board_result(result.native)
 
+    def adjudicate_words(self, request: Any, options: BaseModel, engine: Engine = Engine()) -> str:
+        """``describe(adjudicate(...))``, written straight from the pipeline's result: no
+        :class:`PhaseResult` is made (what ``adjudicate`` without ``--json`` prints; optional in
+        the protocol)."""
+        from dipsat.game.words import describe_board_result
+
+        return describe_board_result(self._native(request, options, engine))
+
     def draw(self, request: Any, result: Optional[PhaseResult], title: Optional[str] = None, crop: bool = False,
              phase: Optional[str] = None) -> str:
         from dipsat import seams

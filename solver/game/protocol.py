@@ -16,7 +16,9 @@ object with the shape of :class:`GameProtocol`:
   details, and the words rendered from those values), the position after, the next phase;
   optionally ``adjudicate_json(request, options, engine)``: the same result's JSON
   (``adjudicate(...).to_json()``) written without the typed objects (``batch`` uses it where a
-  family has it; the Diplomacy boards do);
+  family has it; the Diplomacy boards do); and ``adjudicate_words(request, options, engine)``:
+  ``describe(adjudicate(...))`` written without the typed result (``adjudicate`` without
+  ``--json`` uses it where a family has it; the Diplomacy boards do);
 * ``units(request, units)``: a position written in the request's terms (a corpus case's
   ``units_after``), as the result writes it;
 * ``without(request, power, order)``: the request with one order left out (``why``);
@@ -49,7 +51,8 @@ Overrides = Union[Sequence[str], Mapping[str, Any]]  # NAME=VALUE texts, or a ta
 
 
 class _Edge(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+    # built on first use: `adjudicate` in words and `batch` make none of these
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
 
 class Culprit(_Edge):

@@ -119,7 +119,7 @@ class TurnRequest(BaseModel):
 
 
 class StartSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built on first use (saved games)
 
     year: Optional[int] = Field(default=None, ge=1, le=9999)
     season: str = Field(default="spring", description="the season the game starts in, any case ('autumn' for 'fall')")
@@ -128,7 +128,7 @@ class StartSpec(BaseModel):
 
 
 class PhaseOrders(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built on first use (saved games)
 
     phase: Optional[str] = None  # e.g. "S1901M"; checked when given
     orders: dict[str, list[str]] = Field(default_factory=dict)
@@ -136,7 +136,7 @@ class PhaseOrders(BaseModel):
 
 
 class SavedGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built on first use (saved games)
 
     variant: str = "standard"
     rules: Optional[str] = None

@@ -47,14 +47,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Optional, Protocol, final
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol, final
 
 from pydantic import BaseModel
 
 from dipsat.maps import GameMap, load_map
 
-from dipsat.board.adjustments import AdjustmentResult, adjudicate_adjustments
-from dipsat.board.retreats import RetreatResult, adjudicate_retreats
 from dipsat.errors import InputFileError, PositionError
 from dipsat.game.request import StartSpec, season_word
 from dipsat.outcomes import MovementResult
@@ -65,13 +63,16 @@ from dipsat.board.geography import Geography
 from dipsat.board.orders import OrderBinder
 from dipsat.rules import RuleOptions, preset
 
+if TYPE_CHECKING:  # the phases after a movement are imported when one is adjudicated
+    from dipsat.board.adjustments import AdjustmentResult
+    from dipsat.board.retreats import RetreatResult
 
 Orders = dict[str, list[str]]
 Claims = Callable[[Orders, str], tuple[Orders, dict[str, str]]]
 # a phase's adjudicator: the variant record, the rules, what the phase starts from, the orders
-RetreatPhase = Callable[["Variant", RuleOptions, MovementResult, Orders], RetreatResult]
-AdjustmentPhase = Callable[["Variant", RuleOptions, Position, Orders], AdjustmentResult]
-PlacementPhase = Callable[["Variant", RuleOptions, Position, Orders], AdjustmentResult]
+RetreatPhase = Callable[["Variant", RuleOptions, MovementResult, Orders], "RetreatResult"]
+AdjustmentPhase = Callable[["Variant", RuleOptions, Position, Orders], "AdjustmentResult"]
+PlacementPhase = Callable[["Variant", RuleOptions, Position, Orders], "AdjustmentResult"]
 
 
 # -- the calendar: the phases of a game in sequence --------------------------------------------
@@ -107,12 +108,16 @@ class GameState(Protocol):
 
 def diplomacy_retreats(variant: Variant, rules: RuleOptions, movement: MovementResult, orders: Orders) -> RetreatResult:
     """DATC Diplomacy's retreat phase (:mod:`dipsat.board.retreats`)."""
+    from dipsat.board.retreats import adjudicate_retreats
+
     return adjudicate_retreats(variant.map, variant.notation, rules, movement, orders)
 
 
 def diplomacy_adjustments(variant: Variant, rules: RuleOptions, pos: Position, orders: Orders) -> AdjustmentResult:
     """DATC Diplomacy's adjustment phase (:mod:`dipsat.board.adjustments`); with stacks (any number
     of units to a province) builds go on home provinces no other power holds."""
+    from dipsat.board.adjustments import adjudicate_adjustments
+
     return adjudicate_adjustments(variant.map, variant.notation, pos, orders, pos.owners, rules.civil_disorder,
                                   shared_provinces=variant.max_units_per_province is None, rules=rules)
 
