@@ -99,3 +99,38 @@ def test_maps_cite_sources_by_name_and_url_never_a_local_path():
     raw["sources"] = [{"name": "copied from ../shared/reference/x.md"}]
     with pytest.raises(MapError, match=r"cites a path on someone's machine"):
         build_map(raw, "tiny.toml")
+
+
+def test_every_map_has_a_fresh_snapshot_read_in_its_place(monkeypatch, tmp_path):
+    """load_map reads a map of maps/ from its JSON snapshot (much faster than TOML at start-up)
+    when the snapshot was made from the map's very text; otherwise from the TOML."""
+    import json
+    import tomllib
+
+    import dipsat.maps as maps
+    from dipsat.maps.snapshot import snapshot_maps, snapshot_text
+
+    paths = snapshot_maps()
+    assert {p.stem for p in paths} >= {"standard", "multiplomacy", "multinational"}
+    from_snapshots = {}
+    for path in paths:
+        snap = maps.SNAPSHOT_DIR / f"{path.stem}.json"
+        assert snap.exists() and snap.read_text(encoding="utf-8") == snapshot_text(path), (
+            f"maps/snapshots/{path.stem}.json is stale or missing: run python -m dipsat.maps.snapshot")
+        from_snapshots[path.stem] = load_map(path.stem)
+    (tmp_path / "none").mkdir()
+    monkeypatch.setattr(maps, "SNAPSHOT_DIR", tmp_path / "none")  # every map from its TOML: the same maps
+    assert from_snapshots == {name: load_map(name) for name in from_snapshots}
+    assert load_map("standard") == build_map(tomllib.loads((maps.MAP_DIR / "standard.toml").read_text(encoding="utf-8")),
+                                             str(maps.MAP_DIR / "standard.toml"))
+    # read in the map's place when its hash agrees (a changed title shows it was read) ...
+    text = (maps.MAP_DIR / "standard.toml").read_text(encoding="utf-8")
+    data = json.loads((maps.MAP_DIR / "snapshots" / "standard.json").read_text(encoding="utf-8"))
+    data["map"]["title"] = "read from the snapshot"
+    (tmp_path / "standard.json").write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(maps, "SNAPSHOT_DIR", tmp_path)
+    assert load_map("standard").title == "read from the snapshot"
+    # ... and ignored once the map's text differs from the one it was made from
+    data["toml_sha256"] = maps.text_sha256(text + "\n")
+    (tmp_path / "standard.json").write_text(json.dumps(data), encoding="utf-8")
+    assert load_map("standard").title == "Standard Diplomacy"
