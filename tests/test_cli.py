@@ -64,3 +64,28 @@ def test_rules_lists_presets_and_variant_rules(capsys):
     assert main(["rules", "multinational"]) == 0
     out = capsys.readouterr().out
     assert "name = multinational" in out and "multi_route_disruption = any_route" in out
+
+
+def test_the_program_collects_rarely_and_freezes_what_is_left_at_its_end(tmp_path):
+    """The console script (``run``) is ``main`` in a process that ends with it: the collector's
+    first generation is 50,000 objects and what is left at the end is frozen (the exit does not
+    walk it); the answer and the exit status are main's, and a file written is whole."""
+    import subprocess
+    import sys
+    import tomllib
+
+    script = ("import gc, sys\nfrom dipsat.face.cli import run\ncode = run()\n"
+              "print('#', gc.get_threshold(), gc.get_freeze_count() > 10_000, code)\n")
+    spring = str(ROOT / "examples" / "spring1901.toml")
+    done = subprocess.run([sys.executable, "-c", script, "adjudicate", spring], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.endswith("# (50000, 10, 10) True 0\n") and "France: A Bur, F Mao, A Mar" in done.stdout
+    bad = subprocess.run([sys.executable, "-c", script, "adjudicate", str(tmp_path / "none.toml")], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert bad.stdout.endswith("True 2\n") and "cannot read" in bad.stderr
+    out = tmp_path / "play.json"
+    saved = subprocess.run([sys.executable, "-c", script, "play", str(ROOT / "examples" / "game.toml"), "--save", str(out)],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert saved.stdout.endswith("True 0\n"), saved.stderr
+    assert json.loads(out.read_text(encoding="utf-8"))["phases"]
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts["dipsat"] == "dipsat.face.cli:run"
