@@ -117,6 +117,13 @@ ARMY = "A"
 FLEET = "F"
 
 
+# (kind, location, count) -> Unit.short(); (power, kind, location, count) -> Unit.label(): pure
+# memos of the texts every result writes several times per unit (outcomes, culprits, the position
+# after), bounded like the notation's
+_SHORT: dict[tuple[str, str, int], str] = {}
+_LABEL: dict[tuple[str, str, str, int], str] = {}
+
+
 class Unit(Frozen):
     power: str
     kind: str  # a kind letter: ARMY, FLEET or one of the variant's own kinds
@@ -128,13 +135,27 @@ class Unit(Frozen):
         return self.location.split("/", 1)[0]
 
     def short(self) -> str:
-        prov, _, coast = self.location.partition("/")
-        loc = prov.capitalize() + (f"/{coast}" if coast else "")
-        pre = f"{self.count} " if self.count != 1 else ""
-        return f"{pre}{self.kind} {loc}"
+        key = (self.kind, self.location, self.count)
+        text = _SHORT.get(key)
+        if text is None:
+            prov, _, coast = self.location.partition("/")
+            loc = prov.capitalize() + (f"/{coast}" if coast else "")
+            pre = f"{self.count} " if self.count != 1 else ""
+            text = f"{pre}{self.kind} {loc}"
+            if len(_SHORT) > 50_000:
+                _SHORT.clear()
+            _SHORT[key] = text
+        return text
 
     def label(self) -> str:
-        return f"{self.power}: {self.short()}"
+        key = (self.power, self.kind, self.location, self.count)
+        text = _LABEL.get(key)
+        if text is None:
+            text = f"{self.power}: {self.short()}"
+            if len(_LABEL) > 50_000:
+                _LABEL.clear()
+            _LABEL[key] = text
+        return text
 
     def sort_key(self) -> tuple[str, str, str, int]:
         return (self.power, self.location, self.kind, self.count)

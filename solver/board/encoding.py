@@ -89,6 +89,9 @@ class Encoding:
     hold_supports_at: dict[str, list[int]] = field(default_factory=dict)  # province -> its hold supporters
     slots: dict[int, list[tuple[Key, int]]] = field(default_factory=dict)  # supporter -> [(decision, cut rank)]
     force_h2h: dict[ForceKey, tuple[ForceKey, list[int]]] = field(default_factory=dict)  # force -> (opposing force, its units)
+    # the strengths' terms the core's hooks made (``("attack", mover, restricted_by)``,
+    # ``("hold", unit, None)``, ...): made once, shared by the equations and the explanation
+    terms: dict[tuple[str, int, Any], Terms] = field(default_factory=dict)
     # explain the solution in full (strength terms of every move); False: outcome kinds and
     # culprits only (strengths are still compared to find the culprits, but not kept)
     detail: bool = True

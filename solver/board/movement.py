@@ -334,22 +334,42 @@ class MovementRules(Generic[E]):
         return [(f"support {enc.labels[s]}", self.unit_weight(pos, s), self.support_given(enc, s))
                 for s in supporters if exclude_power is None or pos.units[s].power != exclude_power]
 
+    # (the strengths below are made once per turn, in ``enc.terms``, for the equations and the
+    # explanation alike: the lists are shared, never changed)
     def attack_terms(self, enc: E, u: int, restricted_by: Optional[str]) -> Terms:
         """Attack strength given the path; ``restricted_by`` = power of a unit that stays at the
         destination (its supports are not counted; attacking one's own unit has strength 0)."""
-        pos = enc.bound.position
-        if restricted_by is not None and pos.units[u].power == restricted_by:
-            return []
-        return self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []), restricted_by)
+        key = ("attack", u, restricted_by)
+        terms = enc.terms.get(key)
+        if terms is None:
+            pos = enc.bound.position
+            if restricted_by is not None and pos.units[u].power == restricted_by:
+                terms = []
+            else:
+                terms = self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []), restricted_by)
+            enc.terms[key] = terms
+        return terms
 
     def hold_terms(self, enc: E, v: int) -> Terms:
-        return self.own_terms(enc, v) + self.support_terms(enc, enc.hold_supports.get(v, []))
+        key = ("hold", v, None)
+        terms = enc.terms.get(key)
+        if terms is None:
+            terms = enc.terms[key] = self.own_terms(enc, v) + self.support_terms(enc, enc.hold_supports.get(v, []))
+        return terms
 
     def defend_terms(self, enc: E, v: int) -> Terms:
-        return self.own_terms(enc, v) + self.support_terms(enc, enc.move_supports.get(v, []))
+        key = ("defend", v, None)
+        terms = enc.terms.get(key)
+        if terms is None:
+            terms = enc.terms[key] = self.own_terms(enc, v) + self.support_terms(enc, enc.move_supports.get(v, []))
+        return terms
 
     def prevent_terms(self, enc: E, u: int) -> Terms:
-        return self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []))
+        key = ("prevent", u, None)
+        terms = enc.terms.get(key)
+        if terms is None:
+            terms = enc.terms[key] = self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []))
+        return terms
 
     def prevent_zero(self, enc: E, u: int) -> Formula:
         """Prevent strength is 0: no path, or beaten by the unit it swaps with (DATC 4.A.7)."""
@@ -403,8 +423,11 @@ class MovementRules(Generic[E]):
         return AND(self.path_open(enc, u), not_battle)
 
     def failed_terms(self, enc: E, v: int) -> Terms:
-        pos = enc.bound.position
-        return [(f"{enc.labels[v]}, whose move failed", self.unit_weight(pos, v), TRUE)]
+        key = ("failed", v, None)
+        terms = enc.terms.get(key)
+        if terms is None:
+            terms = enc.terms[key] = [(f"{enc.labels[v]}, whose move failed", self.unit_weight(enc.bound.position, v), TRUE)]
+        return terms
 
     # supports and convoys -------------------------------------------------------------------
     def support_formula(self, enc: E, s: int) -> Formula:
