@@ -89,3 +89,24 @@ def test_the_program_collects_rarely_and_freezes_what_is_left_at_its_end(tmp_pat
     assert json.loads(out.read_text(encoding="utf-8"))["phases"]
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     assert scripts["dipsat"] == "dipsat.face.cli:run"
+
+
+def test_adjudicate_in_words_imports_and_builds_only_what_the_turn_needs():
+    """The cold start of ``dipsat adjudicate`` of a movement turn: no other command's parser, no
+    retreat or adjustment phase, no OR-Tools or networkx, no typed PhaseResult (the words come
+    from the pipeline's result), no saved-game model and no TOML parse of the bundled map."""
+    import subprocess
+    import sys
+
+    script = ("import sys, tomllib\nfrom dipsat.face.cli import main\n"
+              "parsed = []\nloads = tomllib.loads\ntomllib.loads = lambda text, **k: parsed.append(text[:40]) or loads(text, **k)\n"
+              "code = main(['adjudicate', sys.argv[1]])\n"
+              "from dipsat.game.protocol import PhaseResult, PhaseOutcome\nfrom dipsat.game.request import SavedGame\n"
+              "print('#', code, PhaseResult.__pydantic_complete__, PhaseOutcome.__pydantic_complete__, "
+              "SavedGame.__pydantic_complete__, len(parsed), sorted(m for m in sys.modules if m.startswith(("
+              "'dipsat.face.serve', 'dipsat.board.retreats', 'dipsat.board.adjustments', 'ortools', 'networkx', "
+              "'dipsat.engine.cpsat', 'dipsat.face.render', 'dipsat.research'))))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(ROOT / "examples" / "spring1901.toml")], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert "France: A Bur, F Mao, A Mar" in done.stdout, done.stderr
+    assert done.stdout.splitlines()[-1] == "# 0 False False False 1 []"  # one TOML parsed: the turn's file
