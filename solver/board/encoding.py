@@ -92,6 +92,7 @@ class Encoding:
     # the strengths' terms the core's hooks made (``("attack", mover, restricted_by)``,
     # ``("hold", unit, None)``, ...): made once, shared by the equations and the explanation
     terms: dict[tuple[str, int, Any], Terms] = field(default_factory=dict)
+    zero: dict[int, Formula] = field(default_factory=dict)  # mover -> "its prevent strength is 0"
     # explain the solution in full (strength terms of every move); False: outcome kinds and
     # culprits only (strengths are still compared to find the culprits, but not kept)
     detail: bool = True

@@ -151,58 +151,72 @@ def explain_move_outcome(impl: ExplanationHooks[E], enc: E, values: Values, u: i
     if u in moved and not enc.detail:  # nothing to compare: the strength only explains
         return Moved.build(order_kind="move", via_convoy=evaluate(impl.via(enc.route, u), values),
                            backup_rule=backup_rule, **common)
-    pos = enc.bound.position
     b = enc.bound
+    units = b.position.units
     lbl = enc.labels[u]
     d = enc.dest[u]
-
-    def val(f: Formula) -> bool:
-        return evaluate(f, values)
-
-    def weigh(name: str, owner: str, terms: Terms, zero: bool = False) -> tuple[int, Optional[Strength]]:
-        """A strength's value, and the strength with its terms when the outcome is explained."""
-        if enc.detail:
-            s = strength(name, owner, terms, zero)
-            return s.value, s
-        return (0 if zero else sum(term_value(w, f, values) for _, w, f in terms)), None
-
-    occ = [v for v in enc.occupants.get(d, []) if v != u]
+    detail = enc.detail
+    occ = [v for v in enc.occupants.get(d, ()) if v != u]
     v = occ[0] if occ else None
-    battle = u in enc.h2h and val(enc.h2h[u][1])
+    battle = u in enc.h2h and evaluate(enc.h2h[u][1], values)
     stayer = v if v is not None and (v not in moved or battle) else None  # the unit that stays there
-    restricted_by = pos.units[stayer].power if stayer is not None else None
-    by_convoy = val(impl.via(enc.route, u))
-    attack_value, attack = weigh("attack", lbl, impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
+    restricted_by = units[stayer].power if stayer is not None else None
+    by_convoy = evaluate(impl.via(enc.route, u), values)
+    attack_value, attack = _weigh(detail, strength, values, "attack", lbl,
+                                  impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
     strengths = [attack] if attack is not None else []
     if u in moved:
         return Moved.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, strengths=tuple(strengths),
                            **common)
-    if not val(impl.path_open(enc, u)):
+    if not evaluate(impl.path_open(enc, u), values):
         fleets = enc.convoyers.get(u, [])
-        broken = tuple(order_ref(b.orders[f]) for f in fleets if not val(impl.convoy_given(enc, f)))
+        broken = tuple(order_ref(b.orders[f]) for f in fleets if not evaluate(impl.convoy_given(enc, f), values))
         return NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets), broken=broken, **common)
     obstacles: list[Obstacle] = []
-    if stayer is not None and pos.units[stayer].power == pos.units[u].power:
+    if stayer is not None and units[stayer].power == units[u].power:
         obstacles.append(Obstacle.build(why="own_unit", by=order_ref(b.orders[stayer]), label=enc.labels[stayer]))
     elif battle:
         n = enc.h2h[u][0]
-        value, ds = weigh("defend", enc.labels[n], impl.defend_terms(enc, n))
-        strengths += [ds] if ds is not None else []
+        value, ds = _weigh(detail, strength, values, "defend", enc.labels[n], impl.defend_terms(enc, n))
+        if ds is not None:
+            strengths.append(ds)
         if value >= attack_value:
             obstacles.append(Obstacle.build(why="head_to_head", by=order_ref(b.orders[n]), strength=ds))
     elif stayer is not None:
-        value, hs = weigh("hold", enc.labels[stayer], impl.hold_terms(enc, stayer) if stayer not in enc.moves
-                          else impl.failed_terms(enc, stayer))
-        strengths += [hs] if hs is not None else []
+        value, hs = _weigh(detail, strength, values, "hold", enc.labels[stayer],
+                           impl.hold_terms(enc, stayer) if stayer not in enc.moves else impl.failed_terms(enc, stayer))
+        if hs is not None:
+            strengths.append(hs)
         if value >= attack_value:
             obstacles.append(Obstacle.build(why="hold", by=order_ref(b.orders[stayer]), strength=hs))
-    for r in enc.into.get(d, []):
-        if r == u or val(impl.prevent_zero(enc, r)):  # a prevent strength of 0 stops nothing
+    for r in enc.into.get(d, ()):
+        if r == u or evaluate(impl.prevent_zero(enc, r), values):  # a prevent strength of 0 stops nothing
             continue
         terms = impl.prevent_terms(enc, r)
-        if sum(term_value(w, f, values) for _, w, f in terms) >= attack_value:
-            ps = strength("prevent", enc.labels[r], terms, False) if enc.detail else None
-            strengths += [ps] if ps is not None else []
+        if _count(terms, values) >= attack_value:
+            ps = strength("prevent", enc.labels[r], terms, False) if detail else None
+            if ps is not None:
+                strengths.append(ps)
             obstacles.append(Obstacle.build(why="prevent", by=order_ref(b.orders[r]), strength=ps))
     return Bounced.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, obstacles=tuple(obstacles),
                          by=tuple(o.by for o in obstacles), strengths=tuple(strengths), **common)
+
+
+def _count(terms: Terms, values: Values) -> int:
+    """What a strength's terms add up to in a solved turn."""
+    total = 0
+    for _, w, f in terms:
+        if f is True:
+            total += w
+        elif f is not False:
+            total += term_value(w, f, values)
+    return total
+
+
+def _weigh(detail: bool, strength: Callable[[str, str, Terms, bool], Strength], values: Values, name: str,
+           owner: str, terms: Terms, zero: bool = False) -> tuple[int, Optional[Strength]]:
+    """A strength's value, and the strength with its terms when the outcome is explained."""
+    if detail:
+        s = strength(name, owner, terms, zero)
+        return s.value, s
+    return (0 if zero else _count(terms, values)), None

@@ -28,20 +28,8 @@ from dipsat.maps import GameMap
 from dipsat.board.encoding import E, Encoding, Terms, _name
 from dipsat.engine.equations import Component, System
 from dipsat.board.explain import SolvedTurn, explain, explain_move_outcome
-from dipsat.engine.formulas import (
-    AND,
-    FALSE,
-    GE,
-    NOT,
-    OR,
-    TRUE,
-    VAR,
-    Definition,
-    Formula,
-    Key,
-    Values,
-    is_formula,
-)
+from dipsat.engine.formulas import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, Values,
+                                    is_formula)
 from dipsat.models import FLEET, Convoy, Move, Position, Support
 from dipsat.outcomes import Convoyed, Cut, Dislodged, Disrupted, Given, Held, MovementResult, Outcome, Spared, Void, order_ref
 from dipsat.engine.option_space import guarded
@@ -372,7 +360,10 @@ class MovementRules(Generic[E]):
         return terms
 
     def prevent_zero(self, enc: E, u: int) -> Formula:
-        """Prevent strength is 0: no path, or beaten by the unit it swaps with (DATC 4.A.7)."""
+        """Prevent strength is 0: no path, or beaten by the unit it swaps with (DATC 4.A.7);
+        made once per turn, like the strengths' terms."""
+        if u in enc.zero:
+            return enc.zero[u]
         pos = enc.bound.position
 
         def zero(reading: str) -> Formula:
@@ -388,7 +379,8 @@ class MovementRules(Generic[E]):
                         conds.append(self.move_succeeds(n))
             return OR(*conds)
 
-        return self.rules.choose("dislodged_no_effect_on_origin", zero)
+        f = enc.zero[u] = self.rules.choose("dislodged_no_effect_on_origin", zero)
+        return f
 
     @staticmethod
     def _ge(plus: Terms, minus: Terms, k: int) -> Formula:
@@ -403,6 +395,8 @@ class MovementRules(Generic[E]):
         rivals = [m for m in enc.into.get(d, []) if m != u]
         occ = [v for v in enc.occupants.get(d, []) if v != u]
         if not occ:
+            if not rivals:  # nothing to beat (the strength only explains)
+                return self.path_open(enc, u)
             a = self.attack_terms(enc, u, None)
             return AND(self.path_open(enc, u), *(self.beats_prevent(enc, a, r) for r in rivals))
         v = occ[0]  # the standard board has one unit per province; stacks override this hook

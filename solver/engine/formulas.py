@@ -212,19 +212,29 @@ def GE(terms: Iterable[tuple[int, Term]], k: int) -> Formula:
     formula or an integer expression (``GE([(1, INT(x)), (-1, INT(y))], 0)`` is ``x >= y``)."""
     const, live = _split_terms(terms)
     k2 = k - const
-    fs = [t for _, t in live if is_formula(t)]
-    if len(fs) == len(live):
-        lo = sum(w for w, _ in live if w < 0)
-        hi = sum(w for w, _ in live if w > 0)
+    lo = hi = 0  # the least and the most the live terms can add up to, when all are booleans
+    ones = True  # every weight is 1
+    fs: list[Formula] = []
+    for w, t in live:  # (no weight is 0: those terms are gone)
+        if not is_formula(t):
+            break  # an integer expression: no bounds without domains
+        fs.append(t)
+        if w < 0:
+            lo += w
+            ones = False
+        else:
+            hi += w
+            ones = ones and w == 1
+    else:
         if lo >= k2:
             return True
         if hi < k2:
             return False
         if len(live) == 1 and live[0][0] > 0:
             return fs[0]
-        if all(w == 1 for w, _ in live) and k2 == 1:
+        if ones and k2 == 1:
             return OR(*fs)
-        if all(w == 1 for w, _ in live) and k2 == len(live):
+        if ones and k2 == len(live):
             return AND(*fs)
     return Ge(tuple(live), k2)
 
