@@ -16,7 +16,7 @@ from dipsat.game.api import TurnRequest
 
 def _forget(notation: Any) -> None:
     """Empty the notation's memos of texts (and of words, where it keeps one)."""
-    for name in ("_parse_memo", "_token_memo", "_word_memo", "_placed_memo"):
+    for name in ("_parse_memo", "core_memo", "_token_memo", "_word_memo", "_placed_memo"):
         memo = getattr(notation, name, None)
         if isinstance(memo, dict):
             memo.clear()

@@ -53,6 +53,10 @@ class BoardTables:
     # stand on, a fleet's to a province of one coast (passable, of course)
     army_goes: frozenset[str]
     fleet_goes: frozenset[str]
+    # location -> the provinces an army / a fleet there reaches without a convoy (the map's
+    # ``can_reach_province`` as a table, for every province and coast)
+    army_reach: dict[str, frozenset[str]]
+    fleet_reach: dict[str, frozenset[str]]
 
 
 @dataclass
@@ -76,9 +80,13 @@ class Geography:
         province.update((c, coast.province) for c, coast in m.coasts.items())
         stand = frozenset(p for p in m.provinces if self.army_can_stand(p))
         passable = {p for p, d in m.provinces.items() if d.passable}
+        army_reach = {loc: frozenset(n for n in m.army_neighbours(loc) if n in passable) for loc in province}
+        fleet_reach = {loc: frozenset(q for n in m.fleet_neighbours(loc) if (q := m.province_of(n)) in passable)
+                       for loc in province}
         return BoardTables(province=province, stand=stand, convoy_areas=frozenset(p for p in m.provinces if self.convoy_area(p)),
                            army_goes=stand & passable,
-                           fleet_goes=frozenset(p for p in passable if not m.provinces[p].coasts and m.is_fleet_location(p)))
+                           fleet_goes=frozenset(p for p in passable if not m.provinces[p].coasts and m.is_fleet_location(p)),
+                           army_reach=army_reach, fleet_reach=fleet_reach)
 
     def convoy_area(self, province: str) -> bool:
         """May a fleet here convoy?  Standard: sea provinces only."""

@@ -42,8 +42,10 @@ from dipsat.board.parsed import (
     format_order,
     format_unit,
 )
+from dipsat.board.core_forms import quick_reads, read_core_form
 from dipsat.board.pasted import from_other_programs
-from dipsat.errors import AmbiguousOrder, InvalidOrder
+from dipsat.board.unit_specs import parse_unit_spec
+from dipsat.errors import InvalidOrder
 from dipsat.models import Unit
 
 # (the parsed order's types are read from here too: dipsat.board.parsed holds them)
@@ -158,9 +160,13 @@ class Notation:
             key: (*names, *(self._first_chars.get(key[0], ()) if len(key) == 2 else ()))
             for key, names in self._first_chars.items()}
         self._token_memo: dict[str, tuple[_Tok, ...]] = {}  # text -> tokens (pure memo)
-        # the words a longer name continues past (a name's text before each of its spaces):
-        # such a word is never read on its own (see _word_token)
-        self._continued = frozenset(name[:j] for name, _ in self._names for j, c in enumerate(name) if c == " ")
+        # the words a longer name continues past (a name's text before each of its spaces) -> the
+        # names that do: such a word is read on its own only where none of them is written
+        self._continued: dict[str, list[str]] = {}
+        for name, _ in self._names:
+            for j, c in enumerate(name):
+                if c == " ":
+                    self._continued.setdefault(name[:j], []).append(name)
         self._word_memo: dict[str, Optional[_Tok]] = {}  # word -> its one token, or None (pure memo)
         # (word, column) -> its one token moved to that column, or None (pure memo)
         self._placed_memo: dict[tuple[str, int], Optional[_Tok]] = {}
@@ -168,6 +174,10 @@ class Notation:
         self.unit_memo: dict[tuple[str, str], Unit] = {}  # (power, text) -> Unit, for solver.orders (pure memo)
         # the lexer asks lex_word only of a notation that has one of its own
         self._lexes_words = type(self).lex_word is not Notation.lex_word
+        self._quick = quick_reads(self, Notation)  # the core's short forms read from their words
+        self.core_memo: dict[str, Optional[ParsedOrder]] = {}  # text -> its core form or None (pure memo)
+        # (kind, province, coast, column) -> the unit reference, for the core forms (pure memo)
+        self.unit_refs: dict[tuple[Optional[str], str, Optional[str], int], UnitRef] = {}
 
     # unit kinds: word -> kind letter (variants with other kinds of unit replace this table)
     kind_words: dict[str, str] = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
@@ -204,6 +214,7 @@ class Notation:
         (a test compares them on every kind of order)."""
         s = text.lower()
         placed = self._placed_memo
+        continued = self._continued
         toks: list[_Tok] = []
         pos = 0
         for w in s.split():
@@ -215,11 +226,21 @@ class Notation:
                 if len(placed) > 50_000:
                     placed.clear()
                 placed[(w, i)] = tok
-            if tok is None:
+            if tok is None or (w in continued and self._continues(s, i, continued[w])):
                 return None
             assert isinstance(tok, _Tok)
             toks.append(tok)
         return tuple(toks)
+
+    @staticmethod
+    def _continues(s: str, i: int, names: list[str]) -> bool:
+        """Is one of ``names`` (longer names going on past the word at ``i``) written at ``i``,
+        as the scan reads a name (followed by the end or a character neither letter nor digit)?"""
+        for name in names:
+            end = i + len(name)
+            if s.startswith(name, i) and (end == len(s) or not s[end].isalnum()):
+                return True
+        return False
 
     def _placed_token(self, w: str, i: int) -> Optional[_Tok]:
         """The one token of word ``w`` standing at column ``i`` (its token from the memo of
@@ -241,10 +262,8 @@ class Notation:
 
     def _word_token(self, w: str) -> Optional[_Tok]:
         """The one token a word is read as wherever it stands, or None: when it is not exactly
-        one token, when its token takes in the words after it (``via convoy``), or when a
-        longer province name continues past it (``north`` of ``north sea``)."""
-        if w in self._continued:
-            return None
+        one token, or when its token takes in the words after it (``via convoy``).  (Where a
+        longer province name continues past it, ``north`` of ``north sea``, the caller declines.)"""
         try:
             toks = self._tokenize(w)
         except InvalidOrder:
@@ -375,7 +394,7 @@ class Notation:
             why = too_long(text)
             if why is not None:
                 raise InvalidOrder(text, why, quote=shown(text))
-            hit = self._parse(text, power)
+            hit = (read_core_form(self, text, power) if self._quick else None) or self._parse(text, power)
             if len(self._parse_memo) > 50_000:
                 self._parse_memo.clear()
             self._parse_memo[key] = hit
@@ -532,51 +551,3 @@ class Cursor:
             raise InvalidOrder(self.text, f"expected {what}, found {self.text[t.column:].split()[0]!r}", t.column)
         self.i += 1
         return t.loc()
-
-
-# -- a position's units as written ----------------------------------------------------------
-
-def parse_unit_spec(notation: Notation, power: str, text: str) -> Unit:
-    """``"F Spain(nc)"`` / ``"A Par"`` / ``"2 F Nth"`` -> Unit (for positions)."""
-    memo = notation.unit_memo
-    key = (power, text)
-    hit = memo.get(key)
-    if hit is None:
-        hit = _parse_unit_spec(notation, power, text)
-        if len(memo) > 50_000:
-            memo.clear()
-        memo[key] = hit
-    return hit
-
-
-def _parse_unit_spec(notation: Notation, power: str, text: str) -> Unit:
-    raw = text.strip()
-    count = 1
-    parts = raw.split(None, 1)
-    if parts and parts[0].isdigit():
-        count = int(parts[0])
-        raw = parts[1] if len(parts) > 1 else ""
-    p = notation.parse(raw)
-    if p.action != "hold" or p.unit.kind is None:
-        raise InvalidOrder(text, "a unit is written as a kind and a place, e.g. 'F Spain(nc)' or 'A Par'")
-    m = notation.map
-    prov = p.unit.loc.province
-    pdata = m.provinces[prov]
-    if p.unit.kind not in ("A", "F"):  # other kinds of unit: the variant checks where they may stand
-        return Unit(power=power, kind=p.unit.kind, location=prov, count=count)
-    if p.unit.kind == "A":
-        if pdata.terrain not in ("land", "coast"):
-            raise InvalidOrder(text, f"an army cannot stand on {pdata.name} ({pdata.terrain})")
-        loc = prov
-    else:
-        if pdata.coasts:
-            if not p.unit.loc.coast:
-                raise AmbiguousOrder(text, f"a fleet in {pdata.name} must name its coast: {' or '.join(m.display(c) for c in pdata.coasts)}")
-            loc = p.unit.loc.location()
-            if loc not in pdata.coasts:
-                raise InvalidOrder(text, f"{pdata.name} has no coast {p.unit.loc.coast!r}")
-        else:
-            loc = prov
-            if not m.is_fleet_location(loc):
-                raise InvalidOrder(text, f"a fleet cannot stand on {pdata.name} ({pdata.terrain})")
-    return Unit(power=power, kind=p.unit.kind, location=loc, count=count)

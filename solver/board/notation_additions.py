@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
 from dipsat.errors import InvalidOrder
+from dipsat.board.core_forms import reads_core_forms
 from dipsat.board.notation import Addition, Cursor, Notation, ParsedOrder, TokenValue, UnitRef
 
 
@@ -87,6 +88,7 @@ class SupportedBy(Addition):
 class SupportsWithMove(Notation):
     """Grammar addition: supports written after a move, ``... sup by A Boh [& 1 F Con ...]``."""
 
+    @reads_core_forms  # (nothing after a move but "sup by")
     def parse_move_tail(self, p: Cursor, order: ParsedOrder) -> None:
         super().parse_move_tail(p, order)
         by: list[UnitRef] = []
@@ -157,6 +159,7 @@ class NationNotation(Notation):
             written.append(" ".join(words))
         return " & ".join(written) + " " + super().format_unit(UnitRef(None, ref.loc))
 
+    @reads_core_forms  # (no count, nation nor "&": [kind] province, as the core reads it)
     def read_unit(self, p: Cursor, what: str) -> UnitRef:
         """``[count] [nation] [kind] ( & [count] [nation] [kind] )* province`` (counts and
         ``&`` only where the notation reads them)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Optional
+from typing import Iterator, Optional
 
 from dipsat.maps import GameMap
 
@@ -57,6 +57,32 @@ class BoundOrders:
 _BY_PLACE: tuple[Optional[int], ...] = (None,)  # an order that finds its unit by its place
 
 
+def _common_cases(cls: type[OrderBinder]) -> tuple[bool, bool, bool]:
+    """Which orders :meth:`OrderBinder.common_order` may bind for a binder class: holds, moves,
+    supports, each where the class keeps the core's hooks that bind them."""
+    def core(*names: str) -> bool:
+        return all(getattr(cls, n) is getattr(OrderBinder, n) for n in names)
+
+    holds = core("bind_one", "find_unit", "common_order")
+    return holds, holds and core("check_move", "check_reach"), holds and core("check_support", "target_unit")
+
+
+_COMMON: dict[type, tuple[bool, bool, bool]] = {}  # binder class -> _common_cases (pure memo)
+
+
+MOVE, CONVOY, OTHER = 1, 2, 3
+_BODY_KINDS: dict[type, int] = {}  # order body class -> MOVE, CONVOY or OTHER (pure memo)
+
+
+def _body_kind(cls: type) -> int:
+    """Whether an order body class is a move (a subclass too), a convoy, or neither: asked once
+    per class (``isinstance`` of a model class costs about as much as the rest of a route's
+    choice)."""
+    what = MOVE if issubclass(cls, Move) else CONVOY if issubclass(cls, Convoy) else OTHER
+    _BODY_KINDS[cls] = what
+    return what
+
+
 def describe_unit(u: Unit, m: GameMap) -> str:
     return f"{u.kind} {m.display(u.location)}"
 
@@ -70,6 +96,11 @@ class Seats:
     at: dict[str, list[int]]
     fleets: frozenset[str]
     provinces: list[str]  # unit index -> its province
+    # unit index -> its power, kind and location (read once: a model's field costs several
+    # times a list's item)
+    powers: list[str]
+    kinds: list[str]
+    locations: list[str]
 
     @classmethod
     def of(cls, pos: Position, geo: Geography) -> Seats:
@@ -78,9 +109,16 @@ class Seats:
         tables = geo.tables
         province_of, convoy_areas = tables.province.get, tables.convoy_areas
         provinces: list[str] = []
+        powers: list[str] = []
+        kinds: list[str] = []
+        locations: list[str] = []
         for i, unit in enumerate(pos.units):
-            prov = province_of(unit.location) or unit.province
+            loc = unit.location
+            prov = province_of(loc) or unit.province
             provinces.append(prov)
+            powers.append(unit.power)
+            kinds.append(unit.kind)
+            locations.append(loc)
             here = at.get(prov)
             if here is None:
                 at[prov] = [i]
@@ -88,7 +126,7 @@ class Seats:
                 here.append(i)
             if prov in convoy_areas and geo.can_convoy(unit):
                 fleets.add(prov)
-        return cls(pos, at, frozenset(fleets), provinces)
+        return cls(pos, at, frozenset(fleets), provinces, powers, kinds, locations)
 
 
 class OrderBinder:
@@ -103,6 +141,10 @@ class OrderBinder:
         self.geo = geography or Geography(game_map)
         self.notation = notation or Notation(game_map)
         self._seats: Optional[Seats] = None  # a memo of :meth:`seats` (the last position)
+        common = _COMMON.get(type(self))
+        if common is None:
+            common = _COMMON[type(self)] = _common_cases(type(self))
+        self._common = common  # (holds, moves, supports): which orders common_order may bind
 
     def seats(self, pos: Position) -> Seats:
         """Where ``pos``'s units are (:class:`Seats`)."""
@@ -144,36 +186,40 @@ class OrderBinder:
         parsed_all = self.parse_all(orders)
         pos, assign, alloc_errors = self.assign_units(position, parsed_all)
         rejected: list[Rejected] = []
-        per_unit: dict[int, list[Order]] = {}
+        final: dict[int, Order] = {}  # unit -> its order (the first, until the duplicates are read)
+        more: dict[int, list[Order]] = {}  # unit -> its orders, where it has several
         illegal_moves: set[int] = set()
         bind_one = self.bind_one
+        common = self.common_order if self._common[0] else None
+        seats = self.seats(pos)
         for idx, (power, text, parsed, err) in enumerate(parsed_all):
             if alloc_errors:
                 err = err or alloc_errors.get(idx)
             for one in (assign.get(idx, _BY_PLACE) if assign else _BY_PLACE):
-                try:
-                    if err is not None:
-                        raise err
-                    assert parsed is not None
-                    order = bind_one(pos, power, parsed, one)
-                except OrderError as exc:
-                    if parsed is not None and parsed.action == "move" and exc.unit is not None:
-                        illegal_moves.add(exc.unit)
-                    rejected.append(Rejected(power=power, text=text.strip(), severity=exc.severity,
-                                             reason=exc.reason, unit=exc.unit if exc.unit is not None else one))
-                    continue
-                u = order.body.unit
-                cands = per_unit.get(u)
-                if cands is None:
-                    per_unit[u] = [order]
+                usual = common(seats, power, parsed) if err is None and common is not None and one is None else None  # type: ignore[arg-type]
+                if usual is not None:
+                    u, order = usual
                 else:
-                    cands.append(order)
-        final: dict[int, Order] = {}
-        for u in sorted(per_unit):
-            cands = per_unit[u]
-            if len(cands) == 1:  # one order (the usual case)
-                final[u] = cands[0]
-                continue
+                    try:
+                        if err is not None:
+                            raise err
+                        assert parsed is not None
+                        order = bind_one(pos, power, parsed, one)
+                    except OrderError as exc:
+                        if parsed is not None and parsed.action == "move" and exc.unit is not None:
+                            illegal_moves.add(exc.unit)
+                        rejected.append(Rejected(power=power, text=text.strip(), severity=exc.severity,
+                                                 reason=exc.reason, unit=exc.unit if exc.unit is not None else one))
+                        continue
+                    u = order.body.unit
+                if u not in final:
+                    final[u] = order
+                elif u in more:
+                    more[u].append(order)
+                else:
+                    more[u] = [final[u], order]
+        for u in sorted(more):  # several orders to one unit
+            cands = more[u]
             distinct = {o.body for o in cands}
             if len(distinct) == 1:
                 final[u] = cands[-1]
@@ -190,24 +236,91 @@ class OrderBinder:
                     rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u,
                                              reason="a later order to the same unit replaces it (rule option duplicate_orders=last)"))
             else:
+                del final[u]
                 for o in cands:
                     rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u, duplicate=True,
                                              reason="the unit has several different orders, so it holds (DATC 4.D.3)"))
         bound = BoundOrders(pos, {}, rejected, parsed=parsed_all, assigned=assign)
-        bound.__dict__["provinces"] = self.seats(pos).provinces  # (the cached property, known already)
-        given, implicit, display = bound.orders, bound.implicit, self.map.display
-        for i, unit in enumerate(pos.units):
+        bound.__dict__["provinces"] = seats.provinces  # (the cached property, known already)
+        given, implicit, display, units = bound.orders, bound.implicit, self.map.display, pos.units
+        for i in range(len(units)):
             chosen = final.get(i)
             if chosen is not None:
                 given[i] = chosen
             else:
+                unit = units[i]
                 given[i] = new_order(unit.power, f"{unit.kind} {display(unit.location)} Hold", new_hold(i))
                 implicit.add(i)
-        bound.illegal_moves = {u for u in illegal_moves if u in bound.implicit}
+        bound.illegal_moves = {u for u in illegal_moves if u in implicit}
         self.choose_routes(bound)
         return bound
 
     # -- one order --------------------------------------------------------------------------
+    def common_order(self, seats: Seats, power: str, p: ParsedOrder) -> Optional[tuple[int, Order]]:
+        """The unit and the order :meth:`bind_one` makes of the usual cases, without the calls
+        of its checks (None for any other case, which :meth:`bind_one` binds or refuses): a hold
+        of the one unit in a place, as named; its move to a province whose reading asks no rule
+        option, that it reaches by land; its support of the one unit in another place to hold
+        there, or to move by land to a province of one coast.  A case whose hooks the binder
+        changes is not usual (see :func:`_common_cases`)."""
+        ref = p.unit
+        loc = ref.loc
+        here = seats.at.get(loc.province)
+        if here is None or len(here) != 1 or loc.coast:
+            return None
+        i = here[0]
+        kinds = seats.kinds
+        kind = kinds[i]
+        if seats.powers[i] != power or (ref.kind and kind != ref.kind):
+            return None
+        action = p.action
+        if action == "hold":
+            return i, new_order(power, p.text, new_hold(i))
+        dest = p.dest
+        if dest is not None and dest.coast:
+            return None
+        tables = self.geo.tables
+        provinces = seats.provinces
+        if action == "move":  # (check_move, check_reach)
+            assert dest is not None
+            prov = dest.province
+            if not self._common[1] or prov == provinces[i]:
+                return None
+            if kind == ARMY:
+                if (not p.via_convoy and not p.path and prov in tables.army_goes
+                        and prov in tables.army_reach.get(seats.locations[i], ())):
+                    return i, new_order(power, p.text, new_move_written(i, prov, False, ()))
+            elif kind == FLEET and prov in tables.fleet_goes and prov in tables.fleet_reach.get(seats.locations[i], ()):
+                return i, new_order(power, p.text, new_move(i, prov))
+            return None
+        if action != "support" or not self._common[2]:  # (check_support, target_unit)
+            return None
+        target = p.target
+        assert target is not None
+        there = seats.at.get(target.loc.province)
+        if there is None or len(there) != 1 or there[0] == i:
+            return None
+        t = there[0]
+        target_kind = kinds[t]
+        if target.kind and target_kind != target.kind:
+            return None
+        reach = (tables.army_reach if kind == ARMY else tables.fleet_reach if kind == FLEET else None)
+        if reach is None:  # (a variant's own kind: the map's answer)
+            return None
+        reaches = reach.get(seats.locations[i], ())
+        named = self.notation.named_power(target)
+        if dest is None:
+            return (i, new_order(power, p.text, new_support(i, t, named))) if provinces[t] in reaches else None
+        prov = dest.province
+        if prov == provinces[t] or prov == provinces[i] or prov not in reaches:
+            return None
+        if target_kind == FLEET:  # to a province of one coast (a coast there asks the support_coast option)
+            if self.map.provinces[prov].coasts or prov not in tables.fleet_reach.get(seats.locations[t], ()):
+                return None
+        elif prov not in tables.army_reach.get(seats.locations[t], ()):  # (by land: a convoy's chain is checked in full)
+            return None
+        return i, new_order(power, p.text, new_support(i, t, named, prov, None, of_move=True))
+
     def find_unit(self, pos: Position, power: str, ref: UnitRef, text: str) -> int:
         prov = ref.loc.province
         seats = self._seats
@@ -390,50 +503,66 @@ class OrderBinder:
     def choose_routes(self, b: BoundOrders) -> None:
         pos = b.position
         orders = b.orders
+        units = pos.units
+        province_of = self.geo.tables.province.get
         convoyers: dict[int, list[int]] = {}
         moves: list[tuple[int, Move]] = []
+        kinds = _BODY_KINDS
         for u, o in orders.items():
             body = o.body
-            if isinstance(body, Move):
-                moves.append((u, body))
-            elif isinstance(body, Convoy):
+            what = kinds.get(type(body))
+            if what is None:
+                what = _body_kind(type(body))
+            if what == MOVE:
+                moves.append((u, body))  # type: ignore[arg-type]  # (a Move: _body_kind)
+            elif what == CONVOY:
+                assert isinstance(body, Convoy)
                 target = orders.get(body.target)
                 if target is not None and isinstance(target.body, Move) and target.body.dest.split("/")[0] == body.dest:
                     convoyers.setdefault(body.target, []).append(body.unit)
         if not moves:
             return
-        provinces = b.provinces
-        fleets = self.seats(pos).fleets
-        can_reach, chain_possible = self.map.can_reach_province, self.geo.convoy_chain_possible
+        seats = self.seats(pos)
+        provinces, fleets, kinds_of, locations = b.provinces, seats.fleets, seats.kinds, seats.locations
+
+        def bodies() -> Iterator[tuple[OrderBody, int]]:
+            """Every order's body and what it is (MOVE, CONVOY, OTHER)."""
+            for o in orders.values():
+                yield o.body, kinds.get(type(o.body)) or _body_kind(type(o.body))
+
+        chain_possible = self.geo.convoy_chain_possible
+        routes = b.route
+        army_reach = self.geo.tables.army_reach
         for u, mv in moves:
-            unit = pos.units[u]
-            dest_prov = mv.dest.split("/")[0]
-            if unit.kind != ARMY:
-                b.route[u] = "land"
+            if kinds_of[u] != ARMY:
+                routes[u] = "land"
                 continue
-            adjacent = can_reach(ARMY, unit.location, dest_prov)
+            dest = mv.dest
+            dest_prov = province_of(dest) or dest.split("/")[0]
+            by = convoyers.get(u, [])
+            adjacent = dest_prov in army_reach.get(locations[u], ())
+            if adjacent and not by and not mv.via_convoy:  # no convoy ordered nor asked for: over land in every edition
+                routes[u] = "land"
+                continue
             if adjacent and not chain_possible(provinces[u], dest_prov, fleets):
-                b.route[u] = "land"
+                routes[u] = "land"
                 continue
             if not adjacent:
-                b.route[u] = "convoy"
+                routes[u] = "convoy"
                 continue
-            by = convoyers.get(u, [])
-            if not by and not mv.via_convoy:  # no convoy ordered nor asked for: over land in every edition
-                b.route[u] = "land"
-                continue
-            own_fleet = any(pos.units[f].power == unit.power for f in by)
-            opposite = any(isinstance(x.body, Move) and pos.units[x.body.unit].province == dest_prov
-                           and x.body.dest.split("/")[0] == unit.province for x in b.orders.values())
+            unit = units[u]
+            own_fleet = any(units[f].power == unit.power for f in by)
 
             def route(policy: str, mv: Move = mv, fleets: list[int] = by, own_fleet: bool = own_fleet,
-                      opposite: bool = opposite) -> str:
+                      unit: Unit = unit, dest_prov: str = dest_prov) -> str:
                 if policy == "dptg":
                     return "convoy" if mv.via_convoy else "land"
                 if policy == "1971":  # the convoy only for a swap, and only when it is not disrupted (DATC 4.A.3 a)
+                    opposite = any(what == MOVE and units[x.unit].province == dest_prov
+                                   and x.dest.split("/")[0] == unit.province for x, what in bodies())  # type: ignore[attr-defined]
                     return "either" if fleets and opposite else "land"
                 if policy == "2000_fallback":
                     return "either" if (mv.via_convoy or own_fleet) and fleets else "land"
                 return "convoy" if mv.via_convoy or own_fleet else "land"  # 1982, 2000
 
-            b.route[u] = self.rules.pick("adjacent_convoy", route)  # read only where an army could go either way
+            routes[u] = self.rules.pick("adjacent_convoy", route)  # read only where an army could go either way

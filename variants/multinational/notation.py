@@ -8,6 +8,7 @@ from typing import Optional
 
 from dipsat.errors import InvalidOrder
 from dipsat.models import Move, register_order_kind
+from dipsat.board.core_forms import reads_core_forms
 from dipsat.board.notation import Addition, Cursor, ParsedOrder
 from dipsat.board.notation_additions import NationNotation, SupportsWithMove
 from dipsat.variants.multinational.options import MULTINATIONALS
@@ -46,6 +47,7 @@ class MultinationalNotation(SupportsWithMove, NationNotation):
 
     extra_keywords = {"fo": "FO", "flyover": "FO"}
 
+    @reads_core_forms  # (nothing after a move but "FO")
     def parse_move_tail(self, p: Cursor, order: ParsedOrder) -> None:
         """``M Clm – Mri FO Alb Mon Sda``: a fly-over names its whole route."""
         t = p.peek()

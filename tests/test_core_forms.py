@@ -1,0 +1,174 @@
+"""The quick reader of the core's short forms (``dipsat.board.core_forms``) gives exactly what the
+full grammar gives, or declines: checked on every order of the corpora of the Diplomacy-board
+variants (their own notations), the benchmark's random turns, the legal orders of random positions
+of every board respelled as people write them, and random strings of the notations' words."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from benchmarks import workload
+from dipsat.board.core_forms import quick_reads, read_core_form, reads_core_forms
+from dipsat.board.notation import Cursor, Notation, UnitRef
+from dipsat.errors import OrderError
+from dipsat.variants import find_variant
+
+from notation_draws import BOARDS, board_positions, own_forms, respell
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = ("standard", "multiplomacy", "multinational")  # the boards whose notation may read orders so
+
+
+def full(notation: Notation, text: str, power: Optional[str]) -> Any:
+    try:
+        return notation._parse(text, power)
+    except OrderError as exc:
+        return ("error", str(exc))
+
+
+def agree(notation: Notation, text: str, power: Optional[str] = "England") -> bool:
+    """The quick reader declines, or gives exactly what the full grammar gives."""
+    quick = read_core_form(notation, text, power)
+    return quick is None or quick == full(notation, text, power)
+
+
+def corpus_orders(folder: str) -> list[str]:
+    texts = []
+    for path in sorted((ROOT / "tests" / "corpora" / folder).glob("*.toml")):
+        data = tomllib.loads(path.read_text())
+        for orders in (data.get("orders") or {}).values():
+            texts.extend(o for o in orders if isinstance(o, str))
+    return texts
+
+
+def test_the_boards_whose_hooks_read_the_core_forms_as_the_core_use_it():
+    assert {name for name in BOARDS if find_variant(name).notation._quick} == set(QUICK)
+
+
+def test_a_hook_not_marked_turns_the_quick_reader_off():
+    class Own(Notation):
+        def read_unit(self, p: Cursor, what: str) -> UnitRef:
+            return super().read_unit(p, what)
+
+    class Marked(Notation):
+        @reads_core_forms
+        def read_unit(self, p: Cursor, what: str) -> UnitRef:
+            return super().read_unit(p, what)
+
+    class Via(Notation):
+        extra_keywords = {"via": "FO"}
+
+    m = find_variant("standard").map
+    assert not quick_reads(Own(m), Notation)
+    assert quick_reads(Marked(m), Notation)
+    assert not quick_reads(Via(m), Notation)
+
+
+def test_every_corpus_order_reads_the_same_both_ways():
+    taken = 0
+    for name, folder in [("standard", "datc"), ("standard", "regressions"), ("standard", "readings"),
+                         ("multiplomacy", "multiplomacy"), ("multinational", "multinational"),
+                         ("multiplicity", "multiplicity")]:
+        notation = find_variant(name).notation
+        for text in corpus_orders(folder):
+            for power in (None, "England"):
+                assert agree(notation, text, power), (name, text, power)
+            taken += read_core_form(notation, text, None) is not None
+    assert taken > 300  # the quick reader is the common one
+
+
+def test_benchmark_orders_read_the_same_both_ways():
+    notation = find_variant("standard").notation
+    quick = total = 0
+    for req in workload.generate(3, 60):
+        for power, orders in req["orders"].items():
+            for text in orders:
+                assert agree(notation, text, power), text
+                quick += read_core_form(notation, text, power) is not None
+                total += 1
+    assert quick == total  # every order the benchmark writes is a core form
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("A Par - Bur", "move"), ("a par to bur", "move"), ("F Mao - Spa/nc", "move"), ("F Mao - Spa(nc)", "move"),
+    ("A Lon - Nwy via convoy", "move"), ("A Lon - Nwy by convoy", "move"), ("A Lon - Nwy via", "move"),
+    ("A Yor - Nth - Bel", "move"), ("A Par H", "hold"), ("A Par", "hold"), ("Par holds", "hold"),
+    ("A Par S A Mar - Bur", "support"), ("A Par S A Mar", "support"), ("A Par S Mar H", "support"),
+    ("A Par S A Mar - Bur via convoy", "support"), ("F Nth C A Lon - Nwy", "convoy"), ("A Par D", "disband"),
+    # declined: the full grammar reads (or refuses) them
+    ("England: A Par - Bur", None), ("The army at Paris move to Burgundy.", None), ("par support mar", None),
+    ("A Par - Bur via convoy now", None), ("A Par - ", None), ("A Par Bur", None), ("A Par H via", None),
+    ("F Nth C A Lon", None), ("F Nth C A Lon - Nwy via convoy", None), ("A Par S A Mar H - Bur", None),
+    ("2 A Par - Bur", None), ("A North Sea - Bel", None), ("A Pär - Bur", None), ("", None), ("via", None),
+])
+def test_the_core_forms_and_what_is_left_to_the_full_grammar(text, expected):
+    notation = find_variant("standard").notation
+    quick = read_core_form(notation, text, "France")
+    assert (quick.action if quick is not None else None) == expected
+    assert agree(notation, text, "France")
+
+
+PROPS = settings(max_examples=40, deadline=None, derandomize=True,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_legal_orders_respelled_read_the_same_both_ways(name):
+    """Every legal order of random positions of the board, and the forms of its own grammar, each
+    respelled as people write it (full names, other dashes and keywords, coasts in words)."""
+    notation = find_variant(name).notation
+    if not notation._quick:
+        pytest.skip(f"the {name} notation reads every order with its own grammar")
+
+    @PROPS
+    @given(st.data())
+    def run(data):
+        request = data.draw(board_positions(name))
+        legal = request["legal"]
+        for power, units in legal.items():
+            for texts in units.values():
+                for text in texts:
+                    for written in (text, data.draw(respell_text(name, text, power))):
+                        assert agree(notation, written, power), written
+        if name != "standard":
+            mine = data.draw(own_forms(name, legal))
+            assert agree(notation, mine[3], mine[0]), mine
+
+    run()
+
+
+@st.composite
+def respell_text(draw: Any, name: str, text: str, power: str) -> str:
+    return respell(draw, name, text, power=power)
+
+
+WORDS = ["A", "F", "a", "army", "fleet", "Par", "par", "Bur", "Spa/nc", "spa(nc)", "Spa", "(sc)", "nc", "north",
+         "North", "Sea", "north sea", "Nth", "Lon", "Mao", "mid-atlantic", "S", "s", "supports", "C", "convoys", "H",
+         "holds", "-", "->", "–", "via", "convoy", "by", "2", "England:", "Eng", "St", "Petersburg", "stp/sc", "x",
+         ",", ".", "to", "D", "the", "support", "moveviaconvoy", "FO", "E", "M", "P", "FA", "&", "sup", "Std"]
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(st.sampled_from(BOARDS), st.sampled_from([None, "France"]),
+       st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from([" ", "  ", "\t", "", ", "])), min_size=1, max_size=7))
+def test_random_word_strings_read_the_same_both_ways(name, power, parts):
+    notation = find_variant(name).notation  # (Multiplicity's own grammar too: the core forms it shares)
+    text = "".join(w + sep for w, sep in parts)
+    assert agree(notation, text, power), text
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_the_board_tables_reach_as_the_map_does(name):
+    """``BoardTables.army_reach`` / ``fleet_reach`` (the binder's common cases read them) answer
+    as ``GameMap.can_reach_province`` for every location and province of the board."""
+    v = find_variant(name)
+    m, tables = v.map, v.geography.tables
+    for loc in (*m.provinces, *m.coasts):
+        for prov in m.provinces:
+            assert (prov in tables.army_reach.get(loc, ())) == m.can_reach_province("A", loc, prov), (loc, prov)
+            assert (prov in tables.fleet_reach.get(loc, ())) == m.can_reach_province("F", loc, prov), (loc, prov)
