@@ -9,7 +9,7 @@ movement phase's result is a :class:`MovementResult`.  Everything is a frozen py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal, Optional, TypeVar, Union, get_args
 
 from pydantic import Field, SerializeAsAny, field_validator
@@ -35,10 +35,11 @@ class Strength:
     name: str  # "attack", "hold", "defend", "prevent"
     owner: str  # label of the unit or province it belongs to
     terms: tuple[Term, ...] = ()
+    # the sum of the active terms, counted once (an outcome and its words read it several times)
+    value: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def value(self) -> int:
-        return sum(t.weight for t in self.terms if t.active)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", sum(t.weight for t in self.terms if t.active))
 
     def describe(self) -> str:
         parts: list[tuple[str, int]] = []  # (label, times): identical terms (one per supporting unit) merged
