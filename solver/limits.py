@@ -19,6 +19,7 @@ import json
 import math
 import os
 import signal
+import _signal  # type: ignore[import-not-found]  # signal.signal's C core (no stub)
 import sys
 import threading
 import time
@@ -87,6 +88,10 @@ def parse_data(raw: bytes | str, fmt: str, where: str, limits: Limits = DEFAULT_
         if "digits" in str(exc):  # Python refuses to read integers of more than 4300 digits
             raise LimitExceeded(f"{where}: a number with more than {sys.get_int_max_str_digits()} digits") from None
         raise InputFileError(f"{where}: not valid {kind}: {_short(str(exc))}") from None
+    # Each array or object of a JSON text opens with a bracket of its own, so a text with no more
+    # brackets than the limit (inside strings or not) nests no deeper: no walk (most requests)
+    if fmt == "json" and text.count("[") + text.count("{") <= limits.max_depth:
+        return data
     depth = nesting_depth(data)
     if depth > limits.max_depth:
         raise LimitExceeded(f"{where}: nested {depth} levels deep; the limit is {limits.max_depth}")
@@ -176,7 +181,7 @@ class _Deadline:
         self.pid = os.getpid()
         self.start = time.monotonic()
         self.end = self.start + seconds
-        self.previous = signal.signal(signal.SIGALRM, _expire)
+        self.previous = _set_handler(signal.SIGALRM, _expire)
         nearest = min([*_ENDS, self.end])
         # a limit shorter than what is left of this method expires in the block, RETRY from now
         self.foreign = signal.setitimer(signal.ITIMER_REAL, max(nearest - self.start, _SOON), RETRY)
@@ -198,17 +203,24 @@ class _Deadline:
             left = RETRY if kind is Expired and not mine else max(min(_ENDS) - now, _SOON)
             signal.setitimer(signal.ITIMER_REAL, left, RETRY)
             if self.previous is not None:
-                signal.signal(signal.SIGALRM, self.previous)
+                _set_handler(signal.SIGALRM, self.previous)
         else:  # off first, then the previous handler, then a timer that was running before
             signal.setitimer(signal.ITIMER_REAL, 0)
             if self.previous is not None:  # None: a handler not set from Python (left as it is)
-                signal.signal(signal.SIGALRM, self.previous)
+                _set_handler(signal.SIGALRM, self.previous)
             delay, interval = self.foreign
             if delay > 0:
                 signal.setitimer(signal.ITIMER_REAL, max(delay - (now - self.start), _SOON), interval)
         if mine:
             raise TurnTimeout(f"the turn took more than its time limit of {self.seconds:g} s "
                               f"(parsing, checking and solving; {now - self.start:.1f} s)") from None
+
+
+# ``signal.signal`` without its wrapper, which looks the handlers up as enum members (for a
+# function: an enum's ValueError raised and caught, twice a deadline, every batch line).  The
+# previous handler comes back as it is (an int for the defaults, not the ``Handlers`` member),
+# which is what it is given back as.
+_set_handler = _signal.signal
 
 
 def _expire(signum: int, frame: FrameType | None) -> None:

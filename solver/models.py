@@ -9,6 +9,7 @@ submission.  Nothing here assumes one unit per province or a strength of one per
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import (
     Any,
     Literal,
@@ -185,13 +186,18 @@ class Position(Drawable, Frozen):
 def canonical_units(units: tuple[Unit, ...] | list[Unit]) -> tuple[Unit, ...]:
     """Units in canonical order (:meth:`Unit.sort_key`), those of one power, kind and location
     merged into one (with a count): :meth:`Position.canonical`'s units."""
-    merged: dict[tuple[str, str, str], Unit] = {}
-    for u in units:
-        key = (u.power, u.location, u.kind)
-        prev = merged.get(key)
-        merged[key] = u if prev is None else prev.updated(count=prev.count + u.count)
+    keys = list(map(_MERGE_KEY, units))
+    merged = dict(zip(keys, units))
+    if len(merged) < len(keys):  # some share a power, location and kind: merged, in order of appearance
+        merged = {}
+        for key, u in zip(keys, units):
+            prev = merged.get(key)
+            merged[key] = u if prev is None else prev.updated(count=prev.count + u.count)
     # the keys are distinct, so their order is the order of the units' sort keys
-    return tuple(merged[k] for k in sorted(merged))
+    return tuple([merged[k] for k in sorted(merged)])
+
+
+_MERGE_KEY = attrgetter("power", "location", "kind")  # a unit's key in canonical_units
 
 
 # -- orders ----------------------------------------------------------------------------------

@@ -53,7 +53,9 @@ class BoardGame:
         from dipsat.rules import parse_overrides
 
         opts = dict(request.options) if request is not None else {}
-        if isinstance(overrides, Mapping):
+        if not overrides:  # (most calls: nothing to check against the Mapping ABC)
+            pass
+        elif isinstance(overrides, Mapping):
             opts |= dict(overrides)
         elif overrides:
             opts |= parse_overrides(list(overrides), self.variant.options_model)

@@ -89,12 +89,10 @@ class Pipeline:
 
     def prepare(self, req: "TurnRequest") -> Prepared:
         """Parse the request's position and file its orders under the powers' names."""
-        from dipsat.game.positions import _power_name, build_owners, build_position
+        from dipsat.game.positions import _power_name, build_position
 
         v = self.variant
         pos = build_position(v, req, seasons=self.calendar().seasons if req.season is not None else None)
-        if req.owners:
-            pos = pos.model_copy(update={"owners": build_owners(v, req)})
         orders: dict[str, list[str]] = {}
         for power, texts in req.orders.items():
             orders.setdefault(_power_name(v, power, "orders"), []).extend(texts)

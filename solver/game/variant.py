@@ -337,32 +337,44 @@ def check_position(variant: Variant, pos: Position) -> None:
     """Raise :class:`PositionError` for an impossible position: units on the map, on terrain
     their kind may stand on, of the map's powers, of the variant's unit kinds, and no more of
     them in a province than ``max_units_per_province``."""
-    m = variant.map
-    provinces, powers, kinds = m.provinces, m.powers, variant.unit_kinds
+    checked = variant.units_checked  # (power, kind, location) -> province, of units that passed
     one_per_province = variant.max_units_per_province is not None
     seen: dict[str, Unit] = {}
     for u in pos.units:
-        prov = u.province
-        p = provinces.get(prov)
-        if p is None:
-            raise PositionError(f"{u.label()}: unknown province {prov!r}")
-        if not p.passable:
-            raise PositionError(f"{u.label()}: {p.name} is impassable")
-        kind = u.kind
-        if kind not in kinds:
-            raise PositionError(f"{u.label()}: a {variant.name} unit is one of {', '.join(variant.unit_kinds)}, not {u.kind!r}")
-        if kind == ARMY and p.terrain not in ("land", "coast"):
-            raise PositionError(f"{u.label()}: an army cannot stand on {p.name} ({p.terrain})")
-        if kind == FLEET and not m.is_fleet_location(u.location):
-            raise PositionError(f"{u.label()}: a fleet cannot stand on {u.location!r}" + (
-                f" (name a coast: {', '.join(p.coasts)})" if p.coasts else ""))
-        if u.power not in powers:
-            raise PositionError(f"{u.label()}: unknown power {u.power!r}; powers: {', '.join(m.powers)}")
+        prov = checked.get((u.power, u.kind, u.location))
+        if prov is None:
+            prov = _check_unit(variant, u)
+            if len(checked) > 50_000:
+                checked.clear()
+            checked[(u.power, u.kind, u.location)] = prov
         if one_per_province:
             other = seen.get(prov)
             if other is not None:
-                raise PositionError(f"two units in {p.name}: {other.label()} and {u.label()}")
+                raise PositionError(f"two units in {variant.map.provinces[prov].name}: {other.label()} and {u.label()}")
             seen[prov] = u
+
+
+def _check_unit(variant: Variant, u: Unit) -> str:
+    """The province of a unit that may stand where it is (on the map, on terrain its kind may
+    stand on, of the map's powers and the variant's kinds); a :class:`PositionError` otherwise."""
+    m = variant.map
+    prov = u.province
+    p = m.provinces.get(prov)
+    if p is None:
+        raise PositionError(f"{u.label()}: unknown province {prov!r}")
+    if not p.passable:
+        raise PositionError(f"{u.label()}: {p.name} is impassable")
+    kind = u.kind
+    if kind not in variant.unit_kinds:
+        raise PositionError(f"{u.label()}: a {variant.name} unit is one of {', '.join(variant.unit_kinds)}, not {u.kind!r}")
+    if kind == ARMY and p.terrain not in ("land", "coast"):
+        raise PositionError(f"{u.label()}: an army cannot stand on {p.name} ({p.terrain})")
+    if kind == FLEET and not m.is_fleet_location(u.location):
+        raise PositionError(f"{u.label()}: a fleet cannot stand on {u.location!r}" + (
+            f" (name a coast: {', '.join(p.coasts)})" if p.coasts else ""))
+    if u.power not in m.powers:
+        raise PositionError(f"{u.label()}: unknown power {u.power!r}; powers: {', '.join(m.powers)}")
+    return prov
 
 
 def start_position(variant: Variant) -> Position:
@@ -483,6 +495,12 @@ class Variant:
     @cached_property
     def map(self) -> GameMap:
         return load_map(self.map_name, tuple(dict(c) for c in self.map_changes), self.map_schema)
+
+    @cached_property
+    def units_checked(self) -> dict[tuple[str, str, str], str]:
+        """(power, kind, location) -> province of the units :func:`check_position` found able to
+        stand where they are (a pure memo: the map and the kinds do not change; bounded)."""
+        return {}
 
     @cached_property
     def notation(self) -> Notation:

@@ -35,6 +35,11 @@ from dipsat.limits import DEFAULT_LIMITS, LimitExceeded, Limits, TurnTimeout, ch
 
 ISSUES = "https://github.com/dipsat/dipsat/issues"
 
+# ``json.dumps(obj, separators=(",", ":"))`` without a new encoder per call, and without its
+# check for circular references (an answer is made of values read from JSON and the result's
+# own fresh containers: it holds no cycle); the same text
+_dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
 
 @dataclass(frozen=True)
 class BatchSettings:
@@ -112,7 +117,7 @@ def answer_text(raw: bytes, lineno: int, settings: BatchSettings) -> str:
     """One output line (JSON, no newline) for one input line: what a worker sends back."""
     res = answer_line(raw, lineno, settings)
     try:
-        return json.dumps(res, separators=(",", ":"))
+        return _dumps(res)
     except (TypeError, ValueError) as exc:  # an unprintable id (NaN is printable; a huge float too)
         return json.dumps(error_result(lineno, "internal_error", f"the result could not be written as JSON: {exc}"),
                           separators=(",", ":"))

@@ -26,7 +26,6 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -64,24 +63,43 @@ def current_access() -> FileAccess:
 _KEEP = object()
 
 
-@contextmanager
 def file_access(origin: "str | Path | None | object" = _KEEP, allowed: Optional[Iterable[str | Path]] = None,
-                max_bytes: Optional[int] = None) -> Iterator[FileAccess]:
+                max_bytes: Optional[int] = None) -> "AccessBlock":
     """Set the rules for the paths named by requests in this block: ``origin`` the file that
     names them (None: no file), ``allowed`` the folders the user allows, ``max_bytes`` the
     largest file; what is not given stays as it is."""
-    access = _ACCESS.get()
-    if origin is not _KEEP:
-        access = replace(access, origin=None if origin is None else Path(os.path.realpath(str(origin))))
-    if allowed is not None:
-        access = replace(access, allowed=tuple(Path(os.path.realpath(str(d))) for d in allowed))
-    if max_bytes is not None:
-        access = replace(access, max_bytes=max_bytes)
-    token = _ACCESS.set(access)
-    try:
-        yield access
-    finally:
-        _ACCESS.reset(token)
+    return AccessBlock(origin, allowed, max_bytes)
+
+
+class AccessBlock:
+    """The block of :func:`file_access` (a class, not a generator: ``batch`` enters one a line)."""
+
+    __slots__ = ("origin", "allowed", "max_bytes", "token")
+
+    def __init__(self, origin: "str | Path | None | object", allowed: Optional[Iterable[str | Path]],
+                 max_bytes: Optional[int]) -> None:
+        self.origin, self.allowed, self.max_bytes = origin, allowed, max_bytes
+
+    def __enter__(self) -> FileAccess:
+        origin, allowed, max_bytes = self.origin, self.allowed, self.max_bytes
+        keep = origin is _KEEP
+        resolved = None if keep or origin is None else Path(os.path.realpath(str(origin)))
+        folders = None if allowed is None else tuple(Path(os.path.realpath(str(d))) for d in allowed)
+        if not keep and folders is not None and max_bytes is not None:  # every rule given
+            access = FileAccess(resolved, folders, max_bytes)
+        else:
+            access = _ACCESS.get()
+            if not keep:
+                access = replace(access, origin=resolved)
+            if folders is not None:
+                access = replace(access, allowed=folders)
+            if max_bytes is not None:
+                access = replace(access, max_bytes=max_bytes)
+        self.token = _ACCESS.set(access)
+        return access
+
+    def __exit__(self, *exc: object) -> None:
+        _ACCESS.reset(self.token)
 
 
 @dataclass(frozen=True)
