@@ -51,3 +51,22 @@ def test_adjudicate_json_is_byte_identical(name):
     want = (make_golden.HERE / f"adjudicate_{Path(name).stem}.json").read_bytes()
     got = make_golden.adjudicate_output(DIPSAT, name)
     assert got == want, first_difference(got, want)
+
+
+def test_a_batch_line_written_as_text_is_its_result_object_encoded():
+    """``answer_text`` writes a board's result straight from its fields (no result object); the
+    text is what the json module writes of ``answer_line``'s object, on every line of the golden
+    input (every variant, explained or not, errors, non-ASCII text)."""
+    import io
+    import json
+
+    from dipsat.io.batch import BatchSettings, answer_line, answer_text, read_lines
+    from dipsat.limits import Limits
+
+    settings = BatchSettings(limits=Limits(turn_time_limit=600))
+    lines = list(read_lines(io.BytesIO(gzip.decompress(make_golden.INPUT.read_bytes()))))
+    assert len(lines) > 700
+    for line in lines:
+        want = json.dumps(answer_line(line.raw, line.number, settings), separators=(",", ":"))
+        got = answer_text(line.raw, line.number, settings)
+        assert got == want, first_difference(got.encode(), want.encode())

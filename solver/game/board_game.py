@@ -106,6 +106,20 @@ class BoardGame:
         out["next_phase"] = self._next(native, phase)
         return out
 
+    def adjudicate_text(self, request: Any, options: BaseModel, engine: Engine = Engine()) -> str:
+        """``json.dumps(adjudicate_json(...), separators=(",", ":"))``, written straight from the
+        pipeline's result's fields (what a ``batch`` line writes; optional in the protocol)."""
+        return self.result_text(self._native(request, options, engine), request.phase)
+
+    def result_text(self, native: Any, phase: str) -> str:
+        """:meth:`result_json` as compact JSON text, byte for byte what the json module writes
+        of it, without the dicts in between (:func:`dipsat.game.results.result_fields_text`)."""
+        from dipsat.game.results import result_fields_text, text_of
+
+        rules = native.rules.name if native.rules else ""
+        return (f'{{"variant":{text_of(self.name)},"phase":{text_of(phase)},{result_fields_text(native)},'
+                f'"rules":{text_of(rules)},"next_phase":{text_of(self._next(native, phase))}}}')
+
     def result(self, native: Any, phase: str) -> PhaseResult:
         """A pipeline's result as the protocol's :class:`PhaseResult` (typed, validated), built
         from :meth:`result_json`."""

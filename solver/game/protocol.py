@@ -16,7 +16,9 @@ object with the shape of :class:`GameProtocol`:
   details, and the words rendered from those values), the position after, the next phase;
   optionally ``adjudicate_json(request, options, engine)``: the same result's JSON
   (``adjudicate(...).to_json()``) written without the typed objects (``batch`` uses it where a
-  family has it; the Diplomacy boards do); and ``adjudicate_words(request, options, engine)``:
+  family has it; the Diplomacy boards do), and ``adjudicate_text(request, options, engine)``: that
+  JSON as compact text, byte for byte what the json module writes of it (a ``batch`` line's
+  answer; the Diplomacy boards have it); and ``adjudicate_words(request, options, engine)``:
   ``describe(adjudicate(...))`` written without the typed result (``adjudicate`` without
   ``--json`` uses it where a family has it; the Diplomacy boards do);
 * ``units(request, units)``: a position written in the request's terms (a corpus case's

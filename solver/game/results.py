@@ -3,11 +3,12 @@ published ``result`` schema, ``docs/schemas/``)."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from dipsat.models import Position, dislodged_units
+from dipsat.models import Position, Unit, dislodged_units
 from dipsat.outcomes import OrderRef, Outcome, Strength
 
 if TYPE_CHECKING:
@@ -19,32 +20,47 @@ def result_to_json(res: PhaseResult) -> dict[str, Any]:
     adjudicated without explanations (``explained`` False) has no ``reason`` and ``strengths``
     in its outcomes."""
     pos: Position = res.position
-    explained = getattr(res, "explained", True)
+    explained = res.explained if _has(type(res), "explained") else True
 
     def unit_label(i: int) -> str:
         return pos.units[i].label()
 
-    def outcome(o: Any) -> dict[str, Any]:
-        out = {"power": o.power, "order": o.text, "unit": unit_label(o.unit) if o.unit is not None else None,
-               "kind": o.order_kind, "result": o.result, "succeeded": o.succeeded}
-        if explained:
-            out["reason"] = o.reason
-        out |= {"by": [r.text for r in o.by], "dislodged_by": o.dislodged_by.text if o.dislodged_by else None,
-                "culprits": [order_json(r, pos) for r in o.by]}
-        if explained:
-            out["strengths"] = [strength_json(s) for s in o.strengths]
-            out["details"] = outcome_details(o, pos)
-        return out
-
     return {
-        "outcomes": [outcome(o) for o in res.outcomes],
+        "outcomes": [outcome_json(o, pos, explained) for o in res.outcomes],
         "dislodged": [{"unit": unit.label(), "by": unit_label(res.dislodged_by[u]) if u in res.dislodged_by else None}
                       for u, unit in dislodged_units(pos, res.dislodged)],
         "contested": list(res.contested),
         "backups": [b.model_dump() for b in res.backups],
         "units_after": _units_by_power(res.after),
     } | ({"retreat_options": [{"unit": unit_label(o.unit), "open": list(o.open), "closed": o.closed} for o in res.options],
-          "movement": result_to_json(res.movement)} if hasattr(res, "movement") else {})
+          "movement": result_to_json(res.movement)} if _has(type(res), "movement") else {})
+
+
+def outcome_json(o: Any, pos: Position, explained: bool = True) -> dict[str, Any]:
+    """One outcome as JSON (an item of a result's ``outcomes``)."""
+    out = {"power": o.power, "order": o.text, "unit": pos.units[o.unit].label() if o.unit is not None else None,
+           "kind": o.order_kind, "result": o.result, "succeeded": o.succeeded}
+    if explained:
+        out["reason"] = o.reason
+    out |= {"by": [r.text for r in o.by], "dislodged_by": o.dislodged_by.text if o.dislodged_by else None,
+            "culprits": [order_json(r, pos) for r in o.by]}
+    if explained:
+        out["strengths"] = [strength_json(s) for s in o.strengths]
+        out["details"] = outcome_details(o, pos)
+    return out
+
+
+def _has(cls: type, name: str) -> bool:
+    """Whether a result class's values have the attribute ``name`` (a field or a property), read
+    once per class (``hasattr`` on a pydantic value without it raises and catches an error)."""
+    key = (cls, name)
+    has = _HAS.get(key)
+    if has is None:
+        has = _HAS[key] = any(name in getattr(c, "model_fields", {}) or name in vars(c) for c in cls.__mro__)
+    return has
+
+
+_HAS: dict[tuple[type, str], bool] = {}
 
 
 def strength_json(s: Any) -> dict[str, Any]:
@@ -60,10 +76,13 @@ def outcome_details(o: Outcome, pos: Position) -> dict[str, Any]:
     ``culprits``, strengths as in ``strengths``, records as objects of their fields (a detail
     without fields: true)."""
     out: dict[str, Any] = {}
-    for name, default in _own_fields(type(o)):
-        value = getattr(o, name)
-        if value != default:
-            out[name] = _detail_json(value, pos)
+    own = _own_fields(type(o))
+    if own:
+        fields = o.__dict__  # (a pydantic model's fields; read there, not through its attribute hook)
+        for name, default in own:
+            value = fields[name] if name in fields else getattr(o, name)
+            if value != default:
+                out[name] = _detail_json(value, pos)
     for d in o.details:  # a variant's details, by their tags (a kind of several: a list)
         value_: object = {k: _detail_json(getattr(d, k), pos) for k in _field_names(type(d)) if k != "kind"} or True
         if type(d).MANY:
@@ -128,3 +147,173 @@ def _units_by_power(pos: Position) -> dict[str, list[str]]:
     for u in pos.units:
         out.setdefault(u.power, []).append(u.short())
     return out
+
+
+# -- the same JSON as text, written straight from the result's fields ---------------------------
+#
+# ``result_fields_text(res)`` is ``json.dumps(result_to_json(res), separators=(",", ":"))`` less
+# its braces, with a retreat's options and movement before the units after (the order of
+# :meth:`dipsat.game.board_game.BoardGame.result_json`): what a ``batch`` line writes, without the
+# dicts of every outcome made only to be encoded.  Strings are escaped by the json module's own
+# function, so every byte is the encoder's.  Fields are read from the values' ``__dict__`` (a
+# pydantic model's attribute goes through its ``__getattr__`` hook: several times the cost); an
+# outcome of a class that words its own result, a value of a type the text is not written for
+# (``_esc`` raises TypeError), a variant's details or a backup goes through the encoder itself.
+# (tests/test_golden_output.py compares the two ways on every line of its input.)
+
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+_esc = json.encoder.encode_basestring_ascii  # what the encoder writes for a str
+
+
+def text_of(v: Any) -> str:
+    """A value as compact JSON text (a str straight from the json module's escaping)."""
+    return _esc(v) if type(v) is str else _encode(v)
+
+
+def result_fields_text(res: PhaseResult) -> str:
+    """The fields of a result's JSON as text (see above)."""
+    pos: Position = res.position
+    units = pos.units
+    labels = _label_texts(units)
+    n = len(units)
+    cls = type(res)
+    explained = res.explained if _has(cls, "explained") else True
+    parts = []
+    for o, d in zip(res.outcomes, map(vars, res.outcomes)):
+        try:
+            # '{"power":...,"order":' and ',"kind":...,"result":...,"succeeded":...' from memos
+            head = _POWER_TEXTS.get(d["power"]) or _power_text(d["power"])
+            tail = _KIND_TEXTS.get((type(o), d["order_kind"], d["kind"])) or _kind_text(type(o), d["order_kind"], d["kind"])
+            i, by, dis = d["unit"], d["by"], d["dislodged_by"]
+            text = head + _esc(d["text"]) + ',"unit":' + ("null" if i is None else labels[i]) + tail
+            if explained:
+                text += ',"reason":' + _esc(o.reason)
+            if by:
+                refs = [vars(r) if type(r) is OrderRef else _no_dict() for r in by]
+                text += (f',"by":[{",".join([_esc(r["text"]) for r in refs])}],'
+                         f'"dislodged_by":{"null" if dis is None else _esc(dis.text)},"culprits":['
+                         + ",".join([f'{{"power":{_esc(r["power"])},"order":{_esc(r["text"])},"unit":'
+                                     f'{labels[r["unit"]] if r["unit"] is not None and r["unit"] < n else "null"}}}'
+                                     for r in refs]) + "]")
+            elif dis is None:
+                text += ',"by":[],"dislodged_by":null,"culprits":[]'
+            else:
+                text += ',"by":[],"dislodged_by":' + _esc(dis.text) + ',"culprits":[]'
+            if explained:
+                details = outcome_details(o, pos)
+                text += (f',"strengths":[{",".join([_strength_text(st) for st in d["strengths"]])}],'
+                         f'"details":{_encode(details) if details else "{}"}')
+            parts.append(text + "}")
+        except TypeError:  # a value of another type, or words of the outcome's own: the encoder
+            parts.append(_encode(outcome_json(o, pos, explained)))
+    dislodged_by = res.dislodged_by
+    out = ['"outcomes":[', ",".join(parts), '],"dislodged":[',
+           ",".join([f'{{"unit":{text_of(unit.label())},"by":{labels[dislodged_by[u]] if u in dislodged_by else "null"}}}'
+                     for u, unit in dislodged_units(pos, res.dislodged)]),
+           '],"contested":', _encode(list(res.contested)) if res.contested else "[]",
+           ',"backups":', _encode([b.model_dump() for b in res.backups]) if res.backups else "[]"]
+    if _has(cls, "movement"):
+        out += [',"retreat_options":[',
+                ",".join([f'{{"unit":{labels[o.unit]},"open":{_encode(list(o.open))},"closed":{_encode(o.closed)}}}'
+                          for o in res.options]),
+                '],"movement":{', result_fields_text(res.movement), "}"]
+    out += [',"units_after":', units_text(res.after)]
+    return "".join(out)
+
+
+def _no_dict() -> dict[str, Any]:
+    raise TypeError  # a culprit of a class of its own: the outcome goes through the encoder
+
+
+def _power_text(power: Any) -> str:
+    """'{"power":...,"order":' of an outcome of ``power``."""
+    text = '{"power":' + _esc(power) + ',"order":'  # (not a str: TypeError, the encoder)
+    if len(_POWER_TEXTS) > 50_000:
+        _POWER_TEXTS.clear()
+    _POWER_TEXTS[power] = text
+    return text
+
+
+def _kind_text(cls: type, order_kind: Any, kind: Any) -> str:
+    """',"kind":...,"result":...,"succeeded":...' of an outcome of class ``cls`` that keeps
+    :class:`Outcome`'s words for its result and success (its kind, its class's ``SUCCEEDS``); a
+    TypeError for one with words of its own (the encoder writes it)."""
+    succeeds = getattr(cls, "SUCCEEDS", None)
+    if (getattr(cls, "result", None) is not Outcome.__dict__["result"]
+            or getattr(cls, "succeeded", None) is not Outcome.__dict__["succeeded"] or type(succeeds) is not bool):
+        raise TypeError
+    text = f',"kind":{_esc(order_kind)},"result":{_esc(kind)},"succeeded":{"true" if succeeds else "false"}'
+    if len(_KIND_TEXTS) > 50_000:
+        _KIND_TEXTS.clear()
+    _KIND_TEXTS[(cls, order_kind, kind)] = text
+    return text
+
+
+def _label_texts(units: tuple[Any, ...]) -> list[str]:
+    """Each unit's label (``Unit.label``) as JSON text, from a bounded memo."""
+    out = []
+    for u in units:
+        if type(u) is Unit:
+            d = u.__dict__  # (its fields; read there, not through pydantic's attribute hook)
+            key = (d["power"], d["kind"], d["location"], d["count"])
+            text = _LABEL_TEXTS.get(key)
+            if text is None:
+                if len(_LABEL_TEXTS) > 50_000:
+                    _LABEL_TEXTS.clear()
+                text = _LABEL_TEXTS[key] = text_of(u.label())
+        else:
+            text = text_of(u.label())
+        out.append(text)
+    return out
+
+
+def units_text(pos: Position) -> str:
+    """``_units_by_power(pos)`` as JSON text."""
+    by_power: dict[str, list[str]] = {}
+    for u in pos.units:
+        if type(u) is not Unit:
+            return _encode(_units_by_power(pos))
+        d = u.__dict__
+        key = (d["kind"], d["location"], d["count"])
+        text = _SHORT_TEXTS.get(key)
+        if text is None:
+            if len(_SHORT_TEXTS) > 50_000:
+                _SHORT_TEXTS.clear()
+            text = _SHORT_TEXTS[key] = text_of(u.short())
+        group = by_power.get(d["power"])
+        if group is None:
+            by_power[d["power"]] = [text]
+        else:
+            group.append(text)
+    try:
+        return "{" + ",".join([f'{_esc(p)}:[{",".join(ts)}]' for p, ts in by_power.items()]) + "}"
+    except TypeError:  # a power that is not a str: a key the encoder writes its own way
+        return _encode(_units_by_power(pos))
+
+
+# (power, kind, location, count) -> a unit's label as JSON text; (kind, location, count) -> its
+# short text as JSON: pure memos of the texts every result writes, bounded as the notation's
+_LABEL_TEXTS: dict[tuple[Any, ...], str] = {}
+_SHORT_TEXTS: dict[tuple[Any, ...], str] = {}
+
+# memos of texts every result writes (bounded as the notation's): an outcome's opening by its
+# power; its kind, result and success by its class, order kind and kind
+_POWER_TEXTS: dict[Any, str] = {}
+_KIND_TEXTS: dict[tuple[Any, ...], str] = {}
+
+
+def _strength_text(s: Any) -> str:
+    """``strength_json(s)`` as JSON text (its value summed from the terms as :attr:`Strength.value`
+    sums it)."""
+    if type(s) is not Strength:
+        return _encode(strength_json(s))
+    value = 0
+    terms = []
+    for t in s.terms:
+        if t.active:
+            w = t.weight
+            if type(w) is not int:
+                return _encode(strength_json(s))
+            value += w
+            terms.append(f'{{"label":{text_of(t.label)},"weight":{w}}}')
+    return f'{{"name":{text_of(s.name)},"owner":{text_of(s.owner)},"value":{value},"terms":[{",".join(terms)}]}}'

@@ -56,6 +56,14 @@ class BatchSettings:
 
 def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSettings()) -> dict[str, Any]:
     """The result object of one input line; never raises (but for KeyboardInterrupt)."""
+    out = _answer(raw, lineno, settings, False)
+    assert isinstance(out, dict)
+    return out
+
+
+def _answer(raw: bytes | str, lineno: int, settings: BatchSettings, text: bool) -> dict[str, Any] | tuple[Any, str]:
+    """:func:`answer_line`; ``text``: a result may come as its id and its JSON text
+    (:func:`answer_text` writes it without the result object)."""
     ident: Any = None
     try:
         data = parse_data(raw.strip(), "json", f"line {lineno}", settings.limits)
@@ -72,7 +80,7 @@ def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSe
         # a line is no file: it names only bundled files and those in the allowed folders
         with deadline(settings.limits.turn_time_limit), \
                 file_access(origin=None, allowed=settings.allow_files, max_bytes=settings.limits.max_request_bytes):
-            return _adjudicate(data, lineno, ident, settings, explain)
+            return _adjudicate(data, lineno, ident, settings, explain, text)
     except LimitExceeded as exc:
         return error_result(lineno, "too_large", str(exc), ident)
     except InvalidRequest as exc:
@@ -88,15 +96,20 @@ def answer_line(raw: bytes | str, lineno: int, settings: BatchSettings = BatchSe
                       f"{short_text(str(exc))} (please report it with the line: {ISSUES})", ident)
 
 
-def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSettings, explain: bool) -> dict[str, Any]:
+def _adjudicate(data: dict[str, Any], lineno: int, ident: Any, settings: BatchSettings, explain: bool,
+                text: bool = False) -> dict[str, Any] | tuple[Any, str]:
     """One line through its family's game protocol (:mod:`dipsat.game.protocol`); an unknown variant,
-    or a time-out while it is looked up, is the line's error like any other."""
+    or a time-out while it is looked up, is the line's error like any other.  ``text``: the id and
+    the result's JSON text, when the family writes it (``adjudicate_text``)."""
     from dipsat.game.families import find_game, variant_of
     from dipsat.game.protocol import Engine
 
     game = find_game(variant_of(data))
     req = game.read(data, f"line {lineno}", settings.limits)
     engine = Engine(time_limit=settings.limits.turn_time_limit, explain=explain)
+    write = getattr(game, "adjudicate_text", None) if text else None
+    if write is not None:
+        return ident, write(req, game.options(req), engine)
     fast = getattr(game, "adjudicate_json", None)  # a family may write the JSON without the typed result
     js = fast(req, game.options(req), engine) if fast is not None else game.adjudicate(req, game.options(req), engine).to_json()
     out: dict[str, Any] = {"line": lineno, "ok": True}
@@ -114,9 +127,15 @@ def adjudicate_line(line: str | bytes, lineno: int, time_limit: float | None = N
 
 
 def answer_text(raw: bytes, lineno: int, settings: BatchSettings) -> str:
-    """One output line (JSON, no newline) for one input line: what a worker sends back."""
-    res = answer_line(raw, lineno, settings)
+    """One output line (JSON, no newline) for one input line: what a worker sends back (the
+    text of :func:`answer_line`'s object, a result written without the object where its family
+    can)."""
+    res = _answer(raw, lineno, settings, True)
     try:
+        if type(res) is tuple:  # the id, and the result's own text ('{"variant":...}')
+            ident, body = res
+            return (f'{{"line":{lineno},"ok":true' + ("" if ident is None else ',"id":' + _dumps(ident))
+                    + "," + body[1:])
         return _dumps(res)
     except (TypeError, ValueError) as exc:  # an unprintable id (NaN is printable; a huge float too)
         return json.dumps(error_result(lineno, "internal_error", f"the result could not be written as JSON: {exc}"),
