@@ -132,6 +132,24 @@ def per_line(work: Path, turns: int, seed: int, explain: bool) -> float:
     return (full - zero) / turns
 
 
+def _sources_stamp(folders: list[str]) -> list[tuple[str, int, int]]:
+    """Every source file of the counted package, with its time of change and size: a figure is
+    the difference of separate processes minutes apart, so a source edited between them (a
+    worktree in use) would mix two versions into one figure."""
+    out = []
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*.py")):
+            st = path.stat()
+            out.append((str(path), st.st_mtime_ns, st.st_size))
+    return out
+
+
+def _changed() -> int:
+    print("dipsat's sources changed while they were counted, so the figures mix two versions: count "
+          "again on a tree nobody edits meanwhile (e.g. a `git worktree` of the commit)", file=sys.stderr)
+    return 3
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.instructions", description=__doc__.split("\n\n")[0])
     ap.add_argument("--turns", type=int, default=100)
@@ -154,8 +172,9 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     from benchmarks.coldstart import compile_package
 
-    compile_package()
+    folders = compile_package()
     compileall.compile_dir(str(ROOT / "benchmarks"), quiet=1)
+    stamp = _sources_stamp(folders)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         files = prepare(work, args.turns, args.seed)
@@ -182,6 +201,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             return 0
         if args.per_line:
             plain, explained = (per_line(work, args.turns, args.seed, e) for e in (False, True))
+            if _sources_stamp(folders) != stamp:
+                return _changed()
             print(f"cachegrind, {args.turns} turns of seed {args.seed}, one process; millions of instructions per "
                   f"batch line: {plain / 1e6:.2f} plain, {explained / 1e6:.2f} explained")
             return 0
@@ -202,6 +223,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                 answered = [json.loads(x) for x in (work / "out.jsonl").read_text().splitlines()]
                 assert len(answered) == args.turns and all(r["ok"] for r in answered), "dipsat batch failed lines"
             figures[name] = {"start": start, "whole": whole, "per_turn": (whole - start) / max(args.turns, 1)}
+        if _sources_stamp(folders) != stamp:
+            return _changed()
         print(f"\n{'engine':<10}{'start-up M':>12}{'whole M':>10}{'per turn M':>12}")
         for name, f in figures.items():
             print(f"{name:<10}{f['start'] / 1e6:12.1f}{f['whole'] / 1e6:10.1f}{f['per_turn'] / 1e6:12.3f}")

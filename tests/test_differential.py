@@ -112,3 +112,17 @@ def test_peer_loops_of_the_instruction_benchmark_answer_every_turn(name, module)
     reqs = generate(5, 6)
     prepared = [peers.Pydip.spec(r) for r in reqs] if name == "pydip" else [to_mila(r) for r in reqs]
     assert LOOPS[name](json.loads(json.dumps(prepared))) == [sum(map(len, r["units"].values())) for r in reqs]
+
+
+def test_instruction_counts_refuse_sources_edited_while_counting(tmp_path):
+    """``benchmarks.instructions`` takes a figure from processes minutes apart; a source edited
+    in between is caught by its stamp of the sources (then it prints no figure)."""
+    from benchmarks.instructions import _sources_stamp
+
+    mod = tmp_path / "pkg" / "m.py"
+    mod.parent.mkdir()
+    mod.write_text("x = 1\n")
+    before = _sources_stamp([str(tmp_path)])
+    assert _sources_stamp([str(tmp_path)]) == before
+    mod.write_text("x = 22\n")
+    assert _sources_stamp([str(tmp_path)]) != before
