@@ -110,3 +110,27 @@ def test_adjudicate_in_words_imports_and_builds_only_what_the_turn_needs():
                           text=True, cwd=ROOT)
     assert "France: A Bur, F Mao, A Mar" in done.stdout, done.stderr
     assert done.stdout.splitlines()[-1] == "# 0 False False False 1 []"  # one TOML parsed: the turn's file
+
+
+def test_batch_parent_process_never_imports_pydantic(tmp_path):
+    """``dipsat batch`` reads lines and writes results in the parent; the requests are validated
+    and adjudicated in the workers (the forkserver preloads what they need), so the parent's
+    start does without pydantic, about a fifth of a batch's start-up in instructions."""
+    import subprocess
+    import sys
+
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text('{"id": 1, "variant": "standard", "units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}\n'
+                     "not json\n", encoding="utf-8")
+    script = ("import sys\nfrom dipsat.face.cli import main\n"
+              "code = main(['batch', sys.argv[1], '-o', sys.argv[2], '-q', '-j', '1'])\n"
+              "print('#', code, sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'))\n")
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.run([sys.executable, "-c", script, str(turns), str(out)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    last = [line for line in proc.stdout.splitlines() if line.startswith("#")][-1]
+    assert last == "# 1 []", (last, proc.stderr[-2000:])
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [line["ok"] for line in lines] == [True, False]
+    assert lines[0]["units_after"] == {"France": ["A Bur"]}
+    assert lines[1]["error"]["kind"] == "invalid_json"

@@ -25,9 +25,8 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, BinaryIO, Literal, Optional, Protocol
+from typing import IO, Any, BinaryIO, Optional, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
 
 from dipsat.errors import DipsatError, InputFileError, InvalidRequest
 from dipsat.io.files import file_access
@@ -342,23 +341,3 @@ def warm_up(settings: BatchSettings) -> None:
         find_record(settings.variant or "standard")
     except Exception:  # noqa: BLE001 - a broken default shows up as each line's own error
         pass
-
-
-# -- the JSON Schema of an output line ------------------------------------------------------
-
-
-class BatchError(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: str = Field(description="invalid_json, invalid_request, too_large, timeout, worker_died, internal_error, "
-                                  "or the name of a dipsat error (PositionError, RuleError, UnknownVariant, ...)")
-    message: str = Field(description="what is wrong and where (line, field), quoting the bad text")
-
-
-class BatchFailure(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    line: int = Field(description="the input line (from 1)")
-    ok: Literal[False]
-    id: Any = Field(default=None, description="the request's id, when it could be read")
-    error: BatchError
