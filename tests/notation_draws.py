@@ -6,6 +6,8 @@ dashes and keywords, coasts in brackets, the seed's compact units)."""
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path
 from typing import Any
 
 from hypothesis import assume, strategies as st
@@ -15,6 +17,17 @@ from dipsat.errors import DipsatError
 from dipsat.variants import find_variant
 
 BOARDS = ("standard", "multiplomacy", "multinational", "multiplicity")
+CORPORA = Path(__file__).resolve().parent / "corpora"
+
+
+def corpus_orders(folder: str) -> list[str]:
+    """Every order text of the corpus cases in ``tests/corpora/<folder>``."""
+    texts = []
+    for path in sorted((CORPORA / folder).glob("*.toml")):
+        data = tomllib.loads(path.read_text())
+        for orders in (data.get("orders") or {}).values():
+            texts.extend(o for o in orders if isinstance(o, str))
+    return texts
 
 _KEYWORDS = {"H": ("H", "Hold", "holds", "h"), "S": ("S", "Supports", "support", "sup"), "C": ("C", "convoys", "Convoy"),
              "-": ("-", "–", "—", "->", "→"), "D": ("D", "Disband", "disbands")}

@@ -5,8 +5,6 @@ of every board respelled as people write them, and random strings of the notatio
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
 from typing import Any, Optional
 
 import pytest
@@ -18,9 +16,8 @@ from dipsat.board.notation import Cursor, Notation, UnitRef
 from dipsat.errors import OrderError
 from dipsat.variants import find_variant
 
-from notation_draws import BOARDS, board_positions, own_forms, respell
+from notation_draws import BOARDS, board_positions, corpus_orders, own_forms, respell
 
-ROOT = Path(__file__).resolve().parent.parent
 QUICK = ("standard", "multiplomacy", "multinational")  # the boards whose notation may read orders so
 
 
@@ -35,15 +32,6 @@ def agree(notation: Notation, text: str, power: Optional[str] = "England") -> bo
     """The quick reader declines, or gives exactly what the full grammar gives."""
     quick = read_core_form(notation, text, power)
     return quick is None or quick == full(notation, text, power)
-
-
-def corpus_orders(folder: str) -> list[str]:
-    texts = []
-    for path in sorted((ROOT / "tests" / "corpora" / folder).glob("*.toml")):
-        data = tomllib.loads(path.read_text())
-        for orders in (data.get("orders") or {}).values():
-            texts.extend(o for o in orders if isinstance(o, str))
-    return texts
 
 
 def test_the_boards_whose_hooks_read_the_core_forms_as_the_core_use_it():

@@ -6,8 +6,6 @@ notations), on the benchmark's random turns, and on random strings of the notati
 keywords, names with spaces, coasts, dashes and punctuation.
 """
 
-import tomllib
-from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
@@ -15,7 +13,8 @@ from benchmarks import workload
 from dipsat.errors import OrderError
 from dipsat.variants import find_variant
 
-ROOT = Path(__file__).resolve().parent.parent
+from notation_draws import corpus_orders
+
 VARIANTS = ("standard", "multiplomacy", "multinational", "multiplicity")
 
 
@@ -30,15 +29,6 @@ def agree(notation, text) -> bool:
     """The word path either declines or gives exactly the full scan's tokens."""
     fast = notation._word_tokens(text)
     return fast is None or fast == scan(notation, text)
-
-
-def corpus_orders(folder: str) -> list[str]:
-    texts = []
-    for path in sorted((ROOT / "tests" / "corpora" / folder).glob("*.toml")):
-        data = tomllib.loads(path.read_text())
-        for orders in (data.get("orders") or {}).values():
-            texts.extend(o for o in orders if isinstance(o, str))
-    return texts
 
 
 def test_every_corpus_order_lexes_the_same_both_ways():

@@ -135,10 +135,7 @@ def _read(notation: Notation, text: str, power: Optional[str]) -> Optional[Parse
         if kind == "PROV" and i:
             tok = placed.get((w, i), _UNSEEN)
             if tok is _UNSEEN:
-                tok = notation._placed_token(w, i)
-                if len(placed) > 50_000:
-                    placed.clear()
-                placed[(w, i)] = tok
+                tok = notation._placed_at(w, i)
         kinds.append(kind)
         values.append(tok.value)
     k = len(kinds)

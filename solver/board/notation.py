@@ -222,15 +222,20 @@ class Notation:
             pos = i + len(w)
             tok = placed.get((w, i), _UNSEEN)
             if tok is _UNSEEN:
-                tok = self._placed_token(w, i)
-                if len(placed) > 50_000:
-                    placed.clear()
-                placed[(w, i)] = tok
+                tok = self._placed_at(w, i)
             if tok is None or (w in continued and self._continues(s, i, continued[w])):
                 return None
             assert isinstance(tok, _Tok)
             toks.append(tok)
         return tuple(toks)
+
+    def _placed_at(self, w: str, i: int) -> Optional[_Tok]:
+        """:meth:`_placed_token`, kept in the (bounded) memo of placed words."""
+        tok = self._placed_token(w, i)
+        if len(self._placed_memo) > 50_000:
+            self._placed_memo.clear()
+        self._placed_memo[(w, i)] = tok
+        return tok
 
     @staticmethod
     def _continues(s: str, i: int, names: list[str]) -> bool:
