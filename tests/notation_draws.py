@@ -18,6 +18,10 @@ from dipsat.variants import find_variant
 
 BOARDS = ("standard", "multiplomacy", "multinational", "multiplicity")
 CORPORA = Path(__file__).resolve().parent / "corpora"
+# (board, corpus folder): the corpora whose orders are written in a Diplomacy-family notation
+CORPUS_FOLDERS = (("standard", "datc"), ("standard", "regressions"), ("standard", "readings"),
+                  ("multiplomacy", "multiplomacy"), ("multinational", "multinational"),
+                  ("multiplicity", "multiplicity"))
 
 
 def corpus_orders(folder: str) -> list[str]:

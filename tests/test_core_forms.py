@@ -16,7 +16,7 @@ from dipsat.board.notation import Cursor, Notation, UnitRef
 from dipsat.errors import OrderError
 from dipsat.variants import find_variant
 
-from notation_draws import BOARDS, board_positions, corpus_orders, own_forms, respell
+from notation_draws import BOARDS, board_positions, CORPUS_FOLDERS, corpus_orders, own_forms, respell
 
 QUICK = ("standard", "multiplomacy", "multinational")  # the boards whose notation may read orders so
 
@@ -59,9 +59,7 @@ def test_a_hook_not_marked_turns_the_quick_reader_off():
 
 def test_every_corpus_order_reads_the_same_both_ways():
     taken = 0
-    for name, folder in [("standard", "datc"), ("standard", "regressions"), ("standard", "readings"),
-                         ("multiplomacy", "multiplomacy"), ("multinational", "multinational"),
-                         ("multiplicity", "multiplicity")]:
+    for name, folder in CORPUS_FOLDERS:
         notation = find_variant(name).notation
         for text in corpus_orders(folder):
             for power in (None, "England"):
@@ -105,13 +103,11 @@ PROPS = settings(max_examples=40, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
 
 
-@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("name", QUICK)  # (the other boards never take the quick reader: checked above)
 def test_legal_orders_respelled_read_the_same_both_ways(name):
     """Every legal order of random positions of the board, and the forms of its own grammar, each
     respelled as people write it (full names, other dashes and keywords, coasts in words)."""
     notation = find_variant(name).notation
-    if not notation._quick:
-        pytest.skip(f"the {name} notation reads every order with its own grammar")
 
     @PROPS
     @given(st.data())

@@ -13,7 +13,7 @@ from benchmarks import workload
 from dipsat.errors import OrderError
 from dipsat.variants import find_variant
 
-from notation_draws import corpus_orders
+from notation_draws import CORPUS_FOLDERS, corpus_orders
 
 VARIANTS = ("standard", "multiplomacy", "multinational", "multiplicity")
 
@@ -33,9 +33,7 @@ def agree(notation, text) -> bool:
 
 def test_every_corpus_order_lexes_the_same_both_ways():
     taken = 0
-    for name, folder in [("standard", "datc"), ("standard", "regressions"), ("standard", "readings"),
-                         ("multiplomacy", "multiplomacy"), ("multinational", "multinational"),
-                         ("multiplicity", "multiplicity")]:
+    for name, folder in CORPUS_FOLDERS:
         notation = find_variant(name).notation
         for text in corpus_orders(folder):
             assert agree(notation, text), (name, text)

@@ -42,12 +42,14 @@ class Notation(Protocol):
 
     def _placed_token(self, w: str, i: int) -> Any: ...
 
+    def _placed_at(self, w: str, i: int) -> Any: ...
+
     @staticmethod
     def _continues(s: str, i: int, names: list[str]) -> bool: ...
 
 # the methods whose every override must say it reads the core's forms as the core does
 HOOKS = ("read_unit", "parse_move_tail", "parse", "_parse", "_parse_body", "tokenize", "_word_tokens",
-         "_placed_token", "_word_token", "_tokenize")
+         "_placed_token", "_placed_at", "_word_token", "_tokenize")
 
 _GODIP_WORDS = frozenset(("support", "convoy", "moveviaconvoy"))  # (see dipsat.board.pasted)
 _DASHES = frozenset(("DASH", "MOVE"))
