@@ -156,3 +156,26 @@ def test_the_board_tables_reach_as_the_map_does(name):
         for prov in m.provinces:
             assert (prov in tables.army_reach.get(loc, ())) == m.can_reach_province("A", loc, prov), (loc, prov)
             assert (prov in tables.fleet_reach.get(loc, ())) == m.can_reach_province("F", loc, prov), (loc, prov)
+
+
+def test_the_usual_orders_bound_in_one_step_are_what_bind_one_makes():
+    """``OrderBinder.common_order`` (the usual hold, move and support bound in one step) gives
+    the unit and the order :meth:`bind_one` gives, or declines; never another order (the
+    benchmark's turns: every kind of order, rejected ones included)."""
+    from dipsat.game.pipeline import Pipeline
+    from dipsat.game.request import TurnRequest
+
+    taken = 0
+    for turn in workload.generate(5, 30):
+        req = TurnRequest.model_validate({k: v for k, v in turn.items() if k != "id"})
+        pipe = Pipeline.for_request(req)
+        prep = pipe.prepare(req)
+        binder = pipe.variant.binder(pipe.rules)
+        seats = binder.seats(prep.position)
+        for power, text, parsed, err in binder.parse_all(prep.orders):
+            usual = binder.common_order(seats, power, parsed) if err is None else None
+            if usual is not None:
+                taken += 1
+                order = binder.bind_one(prep.position, power, parsed, None)
+                assert usual == (order.body.unit, order), text
+    assert taken > 300  # most orders are usual
