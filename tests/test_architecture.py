@@ -112,15 +112,15 @@ def test_a_new_variant_is_a_record_of_standard_parts_and_needs_no_edit_of_the_co
 def test_the_order_kinds_of_the_variants_are_those_their_records_name():
     """A variant's own order kinds are a field of its record (registered into the order union
     when the record is made): every kind beyond the core's belongs to exactly one record."""
-    from dipsat.models import ORDER_KINDS, Convoy, Hold, Move, Support
+    from dipsat.models import ORDER_KINDS, Convoy, Hold, Move, Support, kind_tag
 
-    core = {c.model_fields["kind"].default for c in (Hold, Move, Support, Convoy)}
+    core = {kind_tag(c) for c in (Hold, Move, Support, Convoy)}
     from dipsat.game.variant import Variant
 
     named: dict[str, str] = {}
     for record in VARIANTS:
         for kind in record.order_kinds if isinstance(record, Variant) else ():
-            tag = kind.model_fields["kind"].default
+            tag = kind_tag(kind)
             assert tag not in named and tag not in core, (tag, record.name)
             named[tag] = record.name
             assert ORDER_KINDS[tag] is kind

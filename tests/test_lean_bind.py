@@ -1,6 +1,8 @@
 """The binder's lean parts answer as the parts they stand for: the one-step constructors make the
-same values as ``build`` (fields, their order, the fields set), and each variant's board tables
+same values as ``build`` (every field, equality, hash, repr), and each variant's board tables
 hold what its geography's hooks say of every province and location."""
+
+import dataclasses
 
 import pytest
 
@@ -12,8 +14,8 @@ from dipsat.game.variant import Variant
 
 def same(a: object, b: object) -> None:
     assert type(a) is type(b)
-    assert list(a.__dict__.items()) == list(b.__dict__.items())  # values and their order (repr)
-    assert a.__pydantic_fields_set__ == b.__pydantic_fields_set__  # type: ignore[attr-defined]
+    names = [f.name for f in dataclasses.fields(a)]  # type: ignore[arg-type]
+    assert [getattr(a, n) for n in names] == [getattr(b, n) for n in names]  # every slot set
     assert a == b and hash(a) == hash(b) and repr(a) == repr(b)
     assert a.model_dump() == b.model_dump()  # type: ignore[attr-defined]
 
@@ -27,9 +29,9 @@ def test_one_step_constructors_make_what_build_makes():
          Order.build(power="France", text="A Par - Bur", body=Move.build(unit=1, dest="bur")))
     same(new_support(1, 2, None), Support.build(unit=1, target=2, target_power=None))
     same(new_support(1, 2, "France"), Support.build(unit=1, target=2, target_power="France"))
-    same(new_support(3, 0, None, "spa", "spa/nc", of_move=True),
+    same(new_support(3, 0, None, "spa", "spa/nc"),
          Support.build(unit=3, target=0, dest="spa", dest_coast="spa/nc", target_power=None))
-    same(new_support(3, 0, None, "bur", None, of_move=True),
+    same(new_support(3, 0, None, "bur", None),
          Support.build(unit=3, target=0, dest="bur", dest_coast=None, target_power=None))
     same(new_order("England", "F Lon H", new_hold(0)), Order.build(power="England", text="F Lon H", body=Hold.build(unit=0)))
 
@@ -54,3 +56,26 @@ def test_board_tables_answer_as_the_hooks(name):
 
 def test_every_diplomacy_board_is_checked():
     assert {"standard", "multinational", "multiplomacy", "multiplicity"} <= set(BOARDS)
+
+
+def test_records_are_frozen_and_validated_where_data_enters():
+    """Units and orders are plain frozen records; a position given as data still has its units
+    validated (a wrong type or an unknown field is refused, naming where) and written back."""
+    from pydantic import ValidationError
+
+    from dipsat.models import Position, Unit, order_body
+
+    unit = Unit(power="France", kind="A", location="par")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        unit.location = "bur"  # type: ignore[misc]
+    assert unit.updated(location="bur") == Unit(power="France", kind="A", location="bur") != unit
+    pos = Position.model_validate({"units": [{"power": "France", "kind": "A", "location": "par"}]})
+    assert pos.units == (unit,) and type(pos.units[0]) is Unit
+    assert Position.model_validate_json(pos.model_dump_json()) == pos
+    with pytest.raises(ValidationError, match=r"units\.0\.location"):
+        Position.model_validate({"units": [{"power": "France", "kind": "A", "location": 3}]})
+    with pytest.raises(ValidationError, match=r"units\.0\.colour"):
+        Position.model_validate({"units": [{"power": "France", "kind": "A", "location": "par", "colour": "blue"}]})
+    assert order_body({"kind": "move", "unit": 2, "dest": "bur"}) == Move(unit=2, dest="bur")
+    with pytest.raises(ValidationError):
+        order_body({"kind": "move", "unit": "two", "dest": "bur"})

@@ -147,7 +147,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                     continue
                 done += n_units
                 built_here.add(prov)
-                made = [u.model_copy(update={"count": c or 1}) for u, (c, _, _) in zip(made, parts)]
+                made = [u.updated(count=c or 1) for u, (c, _, _) in zip(made, parts)]
                 new_units.extend(made)
                 outcomes.append(Built.build(power=power, text=text, unit=None, order_kind="build",
                                             built=", ".join(u.short() for u in made)))
@@ -183,7 +183,7 @@ def adjudicate_adjustments(game_map: GameMap, notation: Notation, pos: Position,
                 civil.append(pos.units[i].label())
                 outcomes.append(Disbanded.build(power=power, text=f"(civil disorder) Disband {pos.units[i].short()}",
                                                 unit=i, order_kind="disband", cause="civil_disorder"))
-    after_units = [u if i not in removed else u.model_copy(update={"count": u.count - removed[i]})
+    after_units = [u if i not in removed else u.updated(count=u.count - removed[i])
                    for i, u in enumerate(new_units) if i not in removed or u.count > removed[i]]
     after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(after_units), owners=owners).canonical()
     return AdjustmentResult(position=pos, outcomes=tuple(outcomes), after=after, civil_disorder=tuple(civil))

@@ -319,7 +319,7 @@ class OrderBinder:
                 return None
         elif prov not in tables.army_reach.get(seats.locations[t], ()):  # (by land: a convoy's chain is checked in full)
             return None
-        return i, new_order(power, p.text, new_support(i, t, named, prov, None, of_move=True))
+        return i, new_order(power, p.text, new_support(i, t, named, prov, None))
 
     def find_unit(self, pos: Position, power: str, ref: UnitRef, text: str) -> int:
         prov = ref.loc.province
@@ -479,7 +479,7 @@ class OrderBinder:
         coast = None
         if p.dest.coast and f"{prov}/{p.dest.coast}" in m.coasts and not self.rules.among("support_coast", "ignored"):
             coast = f"{prov}/{p.dest.coast}"
-        return new_support(i, t, self.notation.named_power(p.target), prov, coast, of_move=True)
+        return new_support(i, t, self.notation.named_power(p.target), prov, coast)
 
     def check_convoy(self, pos: Position, i: int, p: ParsedOrder) -> Convoy:
         u = pos.units[i]

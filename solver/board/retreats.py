@@ -163,7 +163,7 @@ def adjudicate_retreats(game_map: GameMap, notation: Notation, rules: RuleOption
             outcomes.append(Disbanded.build(power=unit.power, text=f"{describe_unit(unit, game_map)} (no retreat)",
                                             unit=u, order_kind="disband",
                                             cause="no_retreat_order" if options[u].open else "no_retreat"))
-    units = list(mv.after.units) + [pos.units[u].model_copy(update={"location": loc}) for u, loc in sorted(moved.items())]
+    units = list(mv.after.units) + [pos.units[u].updated(location=loc) for u, loc in sorted(moved.items())]
     after = mv.after.model_copy(update={"units": tuple(units)}).canonical()
     return RetreatResult(position=pos, movement=mv, options=tuple(options[u] for u in sorted(options)),
                          outcomes=tuple(outcomes), after=after, dislodged=mv.dislodged, dislodged_by=mv.dislodged_by,
@@ -257,7 +257,7 @@ def adjudicate_stack_retreats(game_map: GameMap, notation: Notation, rules: Rule
     for i, (u, target, n, power, text) in enumerate(moves):
         done_text.setdefault((power, text), []).append((n, survivors.get(i, 0) if target != "disband" else -1, target))
         if target != "disband" and survivors.get(i, 0):
-            new_units.append(pos.units[u].model_copy(update={"location": target, "count": survivors[i]}))
+            new_units.append(pos.units[u].updated(location=target, count=survivors[i]))
     for (power, text), parts in done_text.items():
         total = sum(n for n, _, _ in parts)
         if parts[0][2] == "disband":

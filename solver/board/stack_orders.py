@@ -21,9 +21,9 @@ def split_stacks(pos: Position, pieces: dict[int, list[tuple[int, int]]],
     for i, u in enumerate(pos.units):
         for take, idx in pieces.get(i, []):
             assign.setdefault(idx, []).append(len(units))
-            units.append(u.model_copy(update={"count": take}))
+            units.append(u.updated(count=take))
         if remaining[i]:
-            units.append(u.model_copy(update={"count": remaining[i]}))
+            units.append(u.updated(count=remaining[i]))
     return pos.model_copy(update={"units": tuple(units)}), assign
 
 

@@ -254,8 +254,7 @@ def _label_texts(units: tuple[Any, ...]) -> list[str]:
     out = []
     for u in units:
         if type(u) is Unit:
-            d = u.__dict__  # (its fields; read there, not through pydantic's attribute hook)
-            key = (d["power"], d["kind"], d["location"], d["count"])
+            key = (u.power, u.kind, u.location, u.count)
             text = _LABEL_TEXTS.get(key)
             if text is None:
                 if len(_LABEL_TEXTS) > 50_000:
@@ -273,16 +272,15 @@ def units_text(pos: Position) -> str:
     for u in pos.units:
         if type(u) is not Unit:
             return _encode(_units_by_power(pos))
-        d = u.__dict__
-        key = (d["kind"], d["location"], d["count"])
+        key = (u.kind, u.location, u.count)
         text = _SHORT_TEXTS.get(key)
         if text is None:
             if len(_SHORT_TEXTS) > 50_000:
                 _SHORT_TEXTS.clear()
             text = _SHORT_TEXTS[key] = text_of(u.short())
-        group = by_power.get(d["power"])
+        group = by_power.get(u.power)
         if group is None:
-            by_power[d["power"]] = [text]
+            by_power[u.power] = [text]
         else:
             group.append(text)
     try:

@@ -15,6 +15,7 @@ from dipsat.variants.multinational.options import MULTINATIONALS
 
 
 @register_order_kind
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FlyOver(Move):
     """A fly-over (rule 6): a move that attacks nothing, along a written route."""
 

@@ -228,7 +228,7 @@ def _retreats(variant: Variant, rules: RuleOptions, mv: MovementResult, orders: 
             rivals = tuple(OrderRef.build(power=chosen[v][1], text=chosen[v][2], unit=v) for v in sorted(targets[dest]) if v != u)
             outcomes.append(Bounced.build(power=power, text=text, unit=u, order_kind="retreat", by=rivals))
         else:
-            new_units.append(pos.units[u].model_copy(update={"location": dest}))
+            new_units.append(pos.units[u].updated(location=dest))
             outcomes.append(Moved.build(power=power, text=text, unit=u, order_kind="retreat", dest=m.display(dest)))
     for u in options:
         if u not in chosen:

@@ -222,7 +222,7 @@ def explain_turn(impl: TurnHooks, enc: Enc, values: Values, components: Sequence
     for u, unit in enumerate(pos.units):
         if u in dislodged_by:
             continue
-        new_units.append(unit.model_copy(update={"location": enc.moves[u].dest}) if u in moved else unit)
+        new_units.append(unit.updated(location=enc.moves[u].dest) if u in moved else unit)
     after = Position(variant=pos.variant, year=pos.year, season=pos.season, units=tuple(new_units),
                      owners=pos.owners).canonical()
     occupied_after = {x.province for x in new_units}

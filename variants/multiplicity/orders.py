@@ -26,6 +26,7 @@ from .notation import CutFirst, MergeAndAttack, MergeWith, MultiplicityNotation,
 from .options import MultiplicityOptions
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MergeMove(Move):
     """A move that forms a multinational unit with ``partner``'s units moving to the same space
     (rule 5: ``A(Par)-Bur MERGE with ITALIAN A(Mar)-Bur``)."""
@@ -34,6 +35,7 @@ class MergeMove(Move):
     partner: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MergeAttack(Move):
     """A move into one's own component of a multinational unit that supports that component's
     attack on the ``victim``'s component there (rule 5(a): ``A(Par)-Bur MERGE A(Bur) and support
@@ -43,6 +45,7 @@ class MergeAttack(Move):
     victim: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MergeSupport(OrderBody):
     """Support for every unit of ``power`` moving to ``dest`` (rule 4(d))."""
 
@@ -51,6 +54,7 @@ class MergeSupport(OrderBody):
     dest: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InsideAttack(OrderBody):
     """An attack on the ``victim``'s component of one's own multinational unit (rule 5(a))."""
 
@@ -58,6 +62,7 @@ class InsideAttack(OrderBody):
     victim: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InsideSupport(OrderBody):
     """Support for an attack inside a multinational unit: ``A(Par) S A(Bur) attacks ITALIAN A(Bur)``."""
 

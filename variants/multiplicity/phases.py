@@ -263,7 +263,7 @@ def adjudicate_retreats(variant: "Variant", rules: "MultiplicityOptions", mv: Mo
             rest = _piece(pos, (u, left[u]))
             outcomes.append(Disbanded.build(power=rest.power, text=f"{rest.short()} (no retreat)", unit=u, order_kind="disband",
                                             cause="no_retreat_order" if options[u].open else "no_retreat", place="space"))
-    units: list[Unit] = list(mv.after.units) + [_piece(pos, pieces[k]).model_copy(update={"location": loc})
+    units: list[Unit] = list(mv.after.units) + [_piece(pos, pieces[k]).updated(location=loc)
                                                 for k, loc in sorted(moved.items())]
     after = mv.after.model_copy(update={"units": tuple(units)}).canonical()
     return RetreatResult(position=mv.position, movement=mv, options=tuple(options[u] for u in sorted(options)),
@@ -293,7 +293,7 @@ def _partner(p: ParsedOrder) -> str | None:
 def _piece(pos: Position, piece: tuple[int, int]) -> Unit:
     """``n`` armies or fleets of a dislodged unit."""
     u, n = piece
-    return pos.units[u].model_copy(update={"count": n})
+    return pos.units[u].updated(count=n)
 
 
 def _retreat_wanted(rules: "MultiplicityOptions", p: ParsedOrder, have: dict[str, int]) -> tuple[dict[str, int], str]:
@@ -325,5 +325,5 @@ def _where_dislodged(mv: MovementResult) -> Position:
     units = list(mv.position.units)
     for u in mv.dislodged:
         if u in moved and u in dest:
-            units[u] = units[u].model_copy(update={"location": dest[u]})
+            units[u] = units[u].updated(location=dest[u])
     return mv.position.model_copy(update={"units": tuple(units)})
