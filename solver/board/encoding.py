@@ -16,6 +16,7 @@ from dipsat.engine.formulas import (
     Formula,
     IntExpr,
     Key,
+    VAR,
     Values,
     evaluate,
     is_formula,
@@ -49,6 +50,12 @@ def decision_key(prefix: str, u: int) -> Key:
 
 # the core's short name for it; keys are immutable values, so the few of a turn are made once
 _name = lru_cache(maxsize=4096)(decision_key)
+
+
+@lru_cache(maxsize=4096)
+def _var(prefix: str, u: int) -> Formula:
+    """``VAR(_name(prefix, u))``, made once (a formula is a value, never changed)."""
+    return VAR(_name(prefix, u))
 
 
 def _unit_of(name: Key) -> int:

@@ -185,3 +185,38 @@ class Geography:
             return False
 
         return any(extend([s0]) for s0 in sorted(start))
+
+
+def fleet_chains(geo: Geography, fleets: dict[int, Unit], origin: str, dest: str) -> list[tuple[int, ...]]:
+    """Every chain of the convoying ``fleets`` (unit index -> unit) that carries an army from the
+    province ``origin`` to ``dest``: the fleets of each simple chain from a fleet next to the
+    origin to one next to the destination, sorted, each chain once (a convoyed move's routes)."""
+    m = geo.map
+    start = geo.seas_next_to(origin)
+    goal = geo.seas_next_to(dest)
+    where = {f: unit.province for f, unit in fleets.items()}
+    near = {f: {m.province_of(n) for n in m.fleet_neighbours(unit.location)} for f, unit in fleets.items()}
+    # fleets joined when one's province borders the other's location (as seen from the lower
+    # index, the pair taken once: the chain graph is undirected)
+    joined: dict[int, list[int]] = {f: [] for f in fleets}
+    for a in fleets:
+        for c in fleets:
+            if a < c and where[c] in near[a]:
+                joined[a].append(c)
+                joined[c].append(a)
+    routes: set[tuple[int, ...]] = set()
+
+    def extend(path: list[int]) -> None:  # every simple chain from a fleet next to the origin
+        last = path[-1]
+        if where[last] in goal:
+            routes.add(tuple(sorted(path)))
+        for nxt in joined[last]:
+            if nxt not in path:
+                path.append(nxt)
+                extend(path)
+                path.pop()
+
+    for f in fleets:
+        if where[f] in start:
+            extend([f])
+    return sorted(routes)

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Generic, Optional, Sequence, cast
 
 from dipsat.maps import GameMap
 
-from dipsat.board.encoding import E, Encoding, Terms, _name
+from dipsat.board.encoding import E, Encoding, Terms, _name, _var
 from dipsat.engine.equations import Component, System
 from dipsat.board.explain import SolvedTurn, explain, explain_move_outcome
 from dipsat.engine.formulas import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, Values,
@@ -33,7 +33,7 @@ from dipsat.engine.formulas import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Definiti
 from dipsat.models import FLEET, Convoy, Move, Position, Support
 from dipsat.outcomes import Convoyed, Cut, Dislodged, Disrupted, Given, Held, MovementResult, Outcome, Spared, Void, order_ref
 from dipsat.engine.option_space import guarded
-from dipsat.board.geography import Geography
+from dipsat.board.geography import Geography, fleet_chains
 from dipsat.board.orders import BoundOrders, describe_unit
 from dipsat.rules import RuleOptions
 
@@ -80,6 +80,15 @@ class MovementRules(Generic[E]):
     #               the explanation of a solved turn in the variant's terms
     head_to_head_battles = True  # units swapping places over land fight each other (DATC 5.B.1)
     merge_moves = False  # DATC: every move is decided on its own
+    # the class keeps the core's unit_weight (every unit 1) / is_attack (every move attacks):
+    # the encoding then need not ask them unit by unit
+    _weight_one: ClassVar[bool] = True
+    _all_attack: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._weight_one = cls.unit_weight is MovementRules.unit_weight
+        cls._all_attack = cls.is_attack is MovementRules.is_attack
 
     def unit_weight(self, pos: Position, u: int) -> int:
         """Hook: the strength a unit brings by itself, to an attack, a hold or a support."""
@@ -140,8 +149,9 @@ class MovementRules(Generic[E]):
                 sysm.define(key, "support", definition)
             else:
                 sysm.define_int(key, "support", definition)
-        for c, o in sorted(b.orders.items()):
-            if isinstance(o.body, Convoy) and enc.matched.get(c):
+        matched, orders = enc.matched, b.orders
+        for c in sorted(matched):
+            if matched[c] and isinstance(orders[c].body, Convoy):
                 sysm.define(_name("C", c), "convoy", self.convoy_formula(enc, c))
         return enc
 
@@ -178,12 +188,16 @@ class MovementRules(Generic[E]):
         province, supports matched per unit."""
         moves, dest, route, occupants = enc.moves, enc.dest, enc.route, enc.occupants
         provinces = enc.bound.provinces
-        into: dict[str, list[int]] = defaultdict(list)
-        attacks = [u for u in sorted(moves) if self.is_attack(moves[u])]
+        into: dict[str, list[int]] = {}
+        attacks = sorted(moves) if self._all_attack else [u for u in sorted(moves) if self.is_attack(moves[u])]
         for u in attacks:
-            into[dest[u]].append(u)
+            hit = into.get(dest[u])
+            if hit is None:
+                into[dest[u]] = [u]
+            else:
+                hit.append(u)
         if self.head_to_head_battles:
-            attacking = set(attacks)
+            attacking = moves if self._all_attack else set(attacks)
             for u in moves:
                 if route[u] == "convoy" or u not in attacking:
                     continue
@@ -214,7 +228,7 @@ class MovementRules(Generic[E]):
                 enc.matched[s] = ok
                 if ok:
                     convoyers[t].append(s)
-        enc.into, enc.move_supports, enc.hold_supports = dict(into), dict(move_supports), dict(hold_supports)
+        enc.into, enc.move_supports, enc.hold_supports = into, dict(move_supports), dict(hold_supports)
         enc.convoyers = dict(convoyers)
 
     def battle(self, enc: E, movers: list[int]) -> Formula:
@@ -222,7 +236,9 @@ class MovementRules(Generic[E]):
         into one province) gets into its destination.  DATC 5.B: the attack beats the hold,
         defend or failed-move strength there and every prevent strength."""
         u = movers[0]
-        return self.move_formula(enc, u) if self.is_attack(enc.moves[u]) else self.nonattack_formula(enc, u)
+        if self._all_attack or self.is_attack(enc.moves[u]):
+            return self.move_formula(enc, u)
+        return self.nonattack_formula(enc, u)
 
     def decisions(self, enc: E) -> list[tuple[Key, str, Definition]]:
         """Hook: decisions of the variant's own, as (key, kind, definition), defined after the
@@ -235,29 +251,30 @@ class MovementRules(Generic[E]):
         and how much of it.  A boolean decision is "given / cut"; an integer one says how much
         support is given (a partial cut), and :meth:`support_terms` counts it.  DATC: one
         boolean per matched support (:meth:`support_formula`)."""
-        return [(_name("S", s), self.support_formula(enc, s)) for s, o in sorted(enc.bound.orders.items())
-                if isinstance(o.body, Support) and enc.matched.get(s)]
+        matched, orders = enc.matched, enc.bound.orders
+        return [(_name("S", s), self.support_formula(enc, s)) for s in sorted(matched)
+                if matched[s] and isinstance(orders[s].body, Support)]
 
     # formulas of decisions ----------------------------------------------------------------
     def path_open(self, enc: E, u: int) -> Formula:
         """The move can be made at all: by land, or along a successful convoy."""
-        return VAR(_name("P", u)) if enc.route[u] == "convoy" else TRUE
+        return _var("P", u) if enc.route[u] == "convoy" else TRUE
 
     @staticmethod
     def via(route: dict[int, str], u: int) -> Formula:
         """The move goes by convoy this turn ("either": by convoy when the convoy succeeds,
         else by land, as DATC 4.A.3 reads the 1971 rulebook)."""
         r = route[u]
-        return FALSE if r == "land" else TRUE if r == "convoy" else VAR(_name("P", u))
+        return FALSE if r == "land" else TRUE if r == "convoy" else _var("P", u)
 
     def move_succeeds(self, u: int) -> Formula:
-        return VAR(_name("M", u))
+        return _var("M", u)
 
     def support_given(self, enc: E, s: int) -> Formula:
-        return VAR(_name("S", s)) if enc.matched.get(s) else FALSE
+        return _var("S", s) if enc.matched.get(s) else FALSE
 
     def convoy_given(self, enc: E, f: int) -> Formula:
-        return VAR(_name("C", f)) if enc.matched.get(f) else FALSE
+        return _var("C", f) if enc.matched.get(f) else FALSE
 
     def convoy_routes(self, enc: E, u: int) -> list[tuple[Any, ...]]:
         """Chains of convoying fleets from the army's province to its destination."""
@@ -268,34 +285,7 @@ class MovementRules(Generic[E]):
             fleets = [f for f in fleets if pos.units[f].province in mv.path]
         if not fleets:
             return []
-        start = self.geo.seas_next_to(pos.units[u].province)
-        goal = self.geo.seas_next_to(enc.dest[u])
-        where = {f: pos.units[f].province for f in fleets}
-        near = {f: {self.map.province_of(n) for n in self.map.fleet_neighbours(pos.units[f].location)} for f in fleets}
-        # fleets joined when one's province borders the other's location (as seen from the
-        # lower index, the pair taken once: the chain graph is undirected)
-        joined: dict[int, list[int]] = {f: [] for f in fleets}
-        for a in fleets:
-            for c in fleets:
-                if a < c and where[c] in near[a]:
-                    joined[a].append(c)
-                    joined[c].append(a)
-        routes: set[tuple[int, ...]] = set()
-
-        def extend(path: list[int]) -> None:  # every simple chain from a fleet next to the origin
-            last = path[-1]
-            if where[last] in goal:
-                routes.add(tuple(sorted(path)))
-            for nxt in joined[last]:
-                if nxt not in path:
-                    path.append(nxt)
-                    extend(path)
-                    path.pop()
-
-        for f in fleets:
-            if where[f] in start:
-                extend([f])
-        return sorted(routes)
+        return fleet_chains(self.geo, {f: pos.units[f] for f in fleets}, pos.units[u].province, enc.dest[u])
 
     def path_formula(self, enc: E, u: int) -> Formula:
         routes = enc.routes[u]
@@ -312,14 +302,14 @@ class MovementRules(Generic[E]):
 
     # strengths ----------------------------------------------------------------------------
     def own_terms(self, enc: E, u: int) -> Terms:
-        pos = enc.bound.position
-        return [(enc.labels[u], self.unit_weight(pos, u), TRUE)]
+        return [(enc.labels[u], 1 if self._weight_one else self.unit_weight(enc.bound.position, u), TRUE)]
 
     def support_terms(self, enc: E, supporters: list[int], exclude_power: Optional[str] = None) -> Terms:
         if not supporters:  # most units: no support
             return []
         pos = enc.bound.position
-        return [(f"support {enc.labels[s]}", self.unit_weight(pos, s), self.support_given(enc, s))
+        one, labels = self._weight_one, enc.labels
+        return [(f"support {labels[s]}", 1 if one else self.unit_weight(pos, s), self.support_given(enc, s))
                 for s in supporters if exclude_power is None or pos.units[s].power != exclude_power]
 
     # (the strengths below are made once per turn, in ``enc.terms``, for the equations and the
@@ -384,43 +374,58 @@ class MovementRules(Generic[E]):
 
     @staticmethod
     def _ge(plus: Terms, minus: Terms, k: int) -> Formula:
-        return GE([(w, f) for _, w, f in plus] + [(-w, f) for _, w, f in minus], k)
+        live: list[tuple[int, Any]] = []  # (what GE would fold: the constant terms, here as they are read)
+        for _, w, f in plus:
+            if f is True:
+                k -= w
+            elif f is not False:
+                live.append((w, f))
+        for _, w, f in minus:
+            if f is True:
+                k += w
+            elif f is not False:
+                live.append((-w, f))
+        return GE(live, k) if live else k <= 0
 
     def beats_prevent(self, enc: E, attack: Terms, other: int) -> Formula:
         return OR(self.prevent_zero(enc, other), self._ge(attack, self.prevent_terms(enc, other), 1))
 
     def move_formula(self, enc: E, u: int) -> Formula:
-        pos = enc.bound.position
         d = enc.dest[u]
-        rivals = [m for m in enc.into.get(d, []) if m != u]
-        occ = [v for v in enc.occupants.get(d, []) if v != u]
+        into = enc.into.get(d)
+        rivals = [m for m in into if m != u] if into is not None and (len(into) > 1 or into[0] != u) else []
+        here = enc.occupants.get(d)
+        occ = [v for v in here if v != u] if here is not None else None
+        path = self.path_open(enc, u)
         if not occ:
             if not rivals:  # nothing to beat (the strength only explains)
-                return self.path_open(enc, u)
+                return path
             a = self.attack_terms(enc, u, None)
-            return AND(self.path_open(enc, u), *(self.beats_prevent(enc, a, r) for r in rivals))
+            return AND(path, *[self.beats_prevent(enc, a, r) for r in rivals])
         v = occ[0]  # the standard board has one unit per province; stacks override this hook
-        vpow = pos.units[v].power
-        restricted = self.attack_terms(enc, u, vpow)
+        restricted = self.attack_terms(enc, u, enc.bound.position.units[v].power)
         beat_rivals = [self.beats_prevent(enc, restricted, r) for r in rivals]
         if v not in enc.moves:
-            return AND(self.path_open(enc, u), self._ge(restricted, self.hold_terms(enc, v), 1), *beat_rivals)
+            return AND(path, self._ge(restricted, self.hold_terms(enc, v), 1), *beat_rivals)
         # the unit at the destination moves: it leaves, or it fails and holds with strength 1
         full = self.attack_terms(enc, u, None)
-        stays = AND(NOT(self.move_succeeds(v)), self._ge(restricted, self.failed_terms(enc, v), 1), *beat_rivals)
-        left = AND(self.move_succeeds(v), *(self.beats_prevent(enc, full, r) for r in rivals))
+        moved = self.move_succeeds(v)
+        stays = AND(NOT(moved), self._ge(restricted, self.failed_terms(enc, v), 1), *beat_rivals)
+        left = AND(moved, *[self.beats_prevent(enc, full, r) for r in rivals]) if rivals else moved
         not_battle = OR(left, stays)
-        if u in enc.h2h:
-            n, battle = enc.h2h[u]
+        h2h = enc.h2h.get(u)
+        if h2h is not None:
+            n, battle = h2h
             fight = AND(self.head_to_head_formula(enc, u, n, restricted), *beat_rivals)
-            return AND(self.path_open(enc, u), OR(AND(battle, fight), AND(NOT(battle), not_battle)))
-        return AND(self.path_open(enc, u), not_battle)
+            return AND(path, OR(AND(battle, fight), AND(NOT(battle), not_battle)))
+        return AND(path, not_battle)
 
     def failed_terms(self, enc: E, v: int) -> Terms:
         key = ("failed", v, None)
         terms = enc.terms.get(key)
         if terms is None:
-            terms = enc.terms[key] = [(f"{enc.labels[v]}, whose move failed", self.unit_weight(enc.bound.position, v), TRUE)]
+            terms = enc.terms[key] = [(f"{enc.labels[v]}, whose move failed",
+                                       1 if self._weight_one else self.unit_weight(enc.bound.position, v), TRUE)]
         return terms
 
     # supports and convoys -------------------------------------------------------------------

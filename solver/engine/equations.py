@@ -51,7 +51,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 
 from dipsat.errors import SolverError
-from dipsat.engine.formulas import (SUM, Definition, Formula, IntExpr, Key, Value, bounds_of, evaluate, is_formula, references, value_of,
+from dipsat.engine.formulas import (_FORMULA_CLASSES, SUM, Definition, Formula, IntExpr, Key, Value, bounds_of, evaluate, is_formula, references, value_of,
                        variables)
 
 
@@ -71,11 +71,12 @@ class System:
 
     def define(self, name: Key, kind: str, f: Formula) -> None:
         """A boolean decision ``name <=> f``."""
-        if name in self.defs:
+        defs = self.defs
+        if name in defs:
             raise ValueError(f"decision {self.name(name)!r} defined twice")
-        if not is_formula(f):
+        if f.__class__ not in _FORMULA_CLASSES and not is_formula(f):
             raise TypeError(f"decision {self.name(name)!r}: a boolean decision needs a formula, not {f!r}")
-        self.defs[name] = f
+        defs[name] = f
         self.kinds[name] = kind
 
     def define_int(self, name: Key, kind: str, e: IntExpr, lo: Optional[int] = None, hi: Optional[int] = None) -> None:
@@ -170,11 +171,16 @@ def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: flo
     """
     defs = dict(system.defs)
     domains = system.domains
-    if not all_cpsat:
-        found = evaluate_acyclic(defs, domains)
-        if found is not None:  # no cycle anywhere (most turns): one pass, nothing left to do
-            return Solution(found, [], defs, 0)
     values: dict[Key, Value] = {}
+    names: set[Key] | None = None  # the decisions left to the general way (None: all)
+    if not all_cpsat:
+        found, blocked = _walk(defs, domains)
+        if found is not None:
+            if not blocked:  # no cycle anywhere (most turns): one pass, nothing left to do
+                return Solution(found, [], defs, 0)
+            # what the walk valued depends on no cycle: the general way takes only the rest (the
+            # components among them come in the same order: those valued had none below them)
+            values, names = found, blocked
     components: list[Component] = []
     from_solver: set[Key] = set()
     calls = [0]
@@ -228,11 +234,15 @@ def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: flo
             comp.backup = (kind, rule)
             comp.overrides = overrides
             defs.update(overrides)
-            solve_names(set(members))
+            if not all_cpsat and all(defs[m].__class__ in _CONSTANTS for m in members):
+                for m in members:  # (the usual backup: constants, so no cycle is left)
+                    direct(m)
+            else:
+                solve_names(set(members))
         if pending:
             flush(pending)
 
-    solve_names(set(defs))
+    solve_names(set(defs) if names is None else names)
     # independent check in plain Python of everything CP-SAT decided
     bad = [x for x in sorted(from_solver) if not check_value(domains, defs, values, x)]
     if bad:
@@ -244,36 +254,54 @@ def solve_system(system: System, backup: Backup, limit: int = 2, time_limit: flo
 def evaluate_acyclic(defs: Mapping[Key, Definition], domains: Mapping[Key, tuple[int, int]]) -> Optional[dict[Key, Value]]:
     """Every decision's value, each evaluated from its definition once those it refers to are
     known (one depth-first walk: what :func:`solve_system` does to a system's acyclic
-    components, without building the dependency graph and its components first); ``None`` as
-    soon as the walk meets a cycle or an integer outside its domain, for :func:`solve_system`'s
+    components, without building the dependency graph and its components first); ``None`` when
+    the walk meets a cycle or an integer outside its domain, for :func:`solve_system`'s
     general way to take the system (it then counts the cycles' resolutions, or says what is
     wrong).  Without a cycle the values are the system's one solution, in whatever order found."""
+    values, blocked = _walk(defs, domains)
+    return None if blocked else values
+
+
+def _walk(defs: Mapping[Key, Definition],
+          domains: Mapping[Key, tuple[int, int]]) -> tuple[Optional[dict[Key, Value]], set[Key]]:
+    """The depth-first walk of :func:`evaluate_acyclic`, on past cycles: the value of every
+    decision that depends on no cycle, and the set of those that do (on a cycle, or on one
+    that is: *blocked*); ``(None, ...)`` when an integer falls outside its domain."""
     values: dict[Key, Value] = {}
-    open_: set[Key] = set()  # the decisions on the walk's current path
+    open_: dict[Key, bool] = {}  # decisions on the walk's current path (True), or blocked (False)
+    plain = not domains  # no integer decision: every one is a boolean formula
     for root in defs:
-        if root in values:
+        if root in values or root in open_:
             continue
-        open_.add(root)
+        open_[root] = True
         stack: list[tuple[Key, list[Key]]] = [(root, references(defs[root], []))]
         while stack:
             x, refs = stack[-1]
-            while refs:  # refers to a decision not known yet: take it first
+            while refs:  # the next decision it refers to that is not known yet
                 y = refs.pop()
-                if y in values or y not in defs:
-                    continue
-                if y in open_:
-                    return None  # a cycle
-                open_.add(y)
-                stack.append((y, references(defs[y], [])))
-                break
-            else:
+                if y not in values and y in defs:
+                    break
+            else:  # all known: its value
                 stack.pop()
-                open_.discard(x)
-                v = _value_in_domain(defs[x], domains.get(x), values)
+                del open_[x]
+                f = defs[x]
+                if plain and f.__class__ in _FORMULA_CLASSES:
+                    values[x] = evaluate(f, values)  # type: ignore[arg-type]
+                    continue
+                v = _value_in_domain(f, domains.get(x), values)
                 if v is None:
-                    return None
+                    return None, set(open_)
                 values[x] = v
-    return values
+                continue
+            if y in open_:
+                # a cycle (or a decision below one): nothing on the path has a value before the
+                # cycle is solved
+                for z, _ in stack:
+                    open_[z] = False
+                break
+            open_[y] = True
+            stack.append((y, references(defs[y], [])))
+    return values, set(open_)  # (what is left is blocked)
 
 
 def _value_in_domain(f: Definition, d: Optional[tuple[int, int]], values: Mapping[Key, Value]) -> Optional[Value]:
@@ -284,6 +312,8 @@ def _value_in_domain(f: Definition, d: Optional[tuple[int, int]], values: Mappin
     v = value_of(f, values)
     return v if d[0] <= v <= d[1] else None
 
+
+_CONSTANTS = (bool, int)  # the classes of a definition that refers to nothing
 
 # The most work :func:`enumerate_cycle` takes on: tries (the product of the breaking decisions'
 # domain sizes) times the component's decisions.  A try evaluates each decision once, a few
@@ -302,9 +332,14 @@ def breaking_set(members: Sequence[Key], deps: Mapping[Key, Sequence[Key]],
     remaining = set(members)
     chosen: list[Key] = []
     tries = 1
+    first = True
     while True:
         sub = {x: [y for y in deps[x] if y in remaining] for x in members if x in remaining}
-        comps = strongly_connected(sub)
+        if first:  # the component itself: one strongly connected component, as it comes
+            comps = [sorted(members)] if len(members) > 1 else [list(members)]
+            first = False
+        else:
+            comps = strongly_connected(sub)
         cyclic = [c for c in comps if len(c) > 1 or c[0] in sub[c[0]]]
         if not cyclic:
             return chosen, [c[0] for c in comps]

@@ -45,31 +45,34 @@ class Key(NamedTuple):
 
 
 # -- boolean formulas ----------------------------------------------------------------------------
+# The nodes are slots records compared and hashed by value.  They are values: nothing assigns to
+# a node after it is made (they are not ``frozen`` only because a frozen record costs twice as
+# much to make, and a turn makes about a hundred).
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Var:
     """The value of a boolean decision."""
 
     key: Key
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Not:
     arg: "Formula"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class And:
     args: tuple["Formula", ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Or:
     args: tuple["Formula", ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Ge:
     """``sum(w * t for w, t in terms) >= k``; a term is a boolean formula (0 or 1) or an integer
     expression."""
@@ -81,14 +84,14 @@ class Ge:
 # -- integer expressions -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class IntVar:
     """The value of an integer decision."""
 
     key: Key
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Sum:
     """``const + sum(w * t for w, t in terms)``; a term is a boolean formula (0 or 1) or an
     integer expression.  Differences are sums with negative weights."""
@@ -97,17 +100,17 @@ class Sum:
     const: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Min:
     args: tuple["IntExpr", ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Max:
     args: tuple["IntExpr", ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class If:
     """``then`` when ``cond`` holds, else ``other``."""
 
@@ -130,9 +133,16 @@ TRUE: Formula = True
 FALSE: Formula = False
 
 
+_FORMULA_CLASSES = frozenset((bool, *_BOOL_NODES))
+_INT_CLASSES = frozenset((int, *_INT_NODES))
+
+
 def is_formula(t: Term) -> TypeIs[Formula]:
     """Is this term a boolean formula (as opposed to an integer expression)?"""
-    return t is True or t is False or isinstance(t, _BOOL_NODES)
+    c = t.__class__
+    if c in _FORMULA_CLASSES:
+        return True
+    return c not in _INT_CLASSES and isinstance(t, _BOOL_NODES)
 
 
 # -- constructors with constant folding -------------------------------------------------------------
@@ -147,7 +157,7 @@ def NOT(f: Formula) -> Formula:
         return False
     if f is False:
         return True
-    if isinstance(f, Not):
+    if f.__class__ is Not:
         return f.arg
     return Not(f)
 
@@ -159,7 +169,7 @@ def AND(*fs: Formula) -> Formula:
             return False
         if f is True:
             continue
-        if isinstance(f, And):
+        if f.__class__ is And:
             out.extend(f.args)
         else:
             out.append(f)
@@ -177,7 +187,7 @@ def OR(*fs: Formula) -> Formula:
             return True
         if f is False:
             continue
-        if isinstance(f, Or):
+        if f.__class__ is Or:
             out.extend(f.args)
         else:
             out.append(f)
@@ -297,8 +307,32 @@ def IF(cond: Formula, then: IntExpr, other: IntExpr) -> IntExpr:
 def references(f: Definition, out: list[Key]) -> list[Key]:
     """The decisions a definition refers to, appended to ``out`` (with repeats, in an order fixed
     by the definition; :func:`variables` is their set)."""
-    if f is True or f is False or isinstance(f, int):
-        return out
+    c = f.__class__
+    if c is Var or c is IntVar:
+        out.append(f.key)  # type: ignore[union-attr]
+    elif c is And or c is Or or c is Min or c is Max:
+        for g in f.args:  # type: ignore[union-attr]
+            if g.__class__ is Var:
+                out.append(g.key)
+            else:
+                references(g, out)
+    elif c is Not:
+        references(f.arg, out)  # type: ignore[union-attr]
+    elif c is Ge or c is Sum:
+        for _, g in f.terms:  # type: ignore[union-attr]
+            references(g, out)
+    elif c is If:
+        references(f.cond, out)  # type: ignore[union-attr]
+        references(f.then, out)  # type: ignore[union-attr]
+        references(f.other, out)  # type: ignore[union-attr]
+    elif c is not bool and c is not int:  # (a subclass of a node, or of int)
+        _references_slow(f, out)
+    return out
+
+
+def _references_slow(f: Definition, out: list[Key]) -> None:
+    if isinstance(f, int):
+        return
     if isinstance(f, (Var, IntVar)):
         out.append(f.key)
     elif isinstance(f, Not):
@@ -313,7 +347,6 @@ def references(f: Definition, out: list[Key]) -> list[Key]:
         references(f.cond, out)
         references(f.then, out)
         references(f.other, out)
-    return out
 
 
 def variables(f: Definition, out: Optional[set[Key]] = None) -> set[Key]:
@@ -326,8 +359,36 @@ def variables(f: Definition, out: Optional[set[Key]] = None) -> set[Key]:
 
 def evaluate(f: Formula, values: Mapping[Key, Value]) -> bool:
     """The truth of a formula under known values (every decision it refers to must be known)."""
-    if f is True or f is False:
-        return f
+    c = f.__class__
+    if c is bool:
+        return f  # type: ignore[return-value]
+    if c is Var:
+        return bool(values[f.key])  # type: ignore[union-attr]
+    if c is And:
+        for g in f.args:  # type: ignore[union-attr]
+            if not (bool(values[g.key]) if g.__class__ is Var else evaluate(g, values)):
+                return False
+        return True
+    if c is Or:
+        for g in f.args:  # type: ignore[union-attr]
+            if bool(values[g.key]) if g.__class__ is Var else evaluate(g, values):
+                return True
+        return False
+    if c is Not:
+        return not evaluate(f.arg, values)  # type: ignore[union-attr]
+    if c is Ge:
+        total = 0
+        for w, g in f.terms:  # type: ignore[union-attr]
+            gc = g.__class__
+            if gc is Var:
+                if values[g.key]:  # type: ignore[union-attr]
+                    total += w
+            elif gc is bool:
+                if g:
+                    total += w
+            else:
+                total += w * value_of(g, values)
+        return total >= f.k  # type: ignore[union-attr]
     if isinstance(f, Var):
         return bool(values[f.key])
     if isinstance(f, Not):
@@ -338,11 +399,22 @@ def evaluate(f: Formula, values: Mapping[Key, Value]) -> bool:
         return any(evaluate(g, values) for g in f.args)
     if isinstance(f, Ge):
         return sum(w * value_of(g, values) for w, g in f.terms) >= f.k
+    if f is True or f is False:
+        return f
     raise TypeError(f"not a boolean formula: {f!r}")
 
 
 def value_of(e: Term, values: Mapping[Key, Value]) -> int:
     """The value of an integer expression (a boolean formula counts 0 or 1)."""
+    c = e.__class__
+    if c is int or c is bool:
+        return int(e)  # type: ignore[arg-type]
+    if c is IntVar:
+        return int(values[e.key])  # type: ignore[union-attr]
+    if c is Sum:
+        return e.const + sum(w * value_of(g, values) for w, g in e.terms)  # type: ignore[union-attr, misc, operator]
+    if c in _FORMULA_CLASSES:
+        return int(evaluate(e, values))  # type: ignore[arg-type]
     if isinstance(e, int):  # constants, True and False
         return int(e)
     if isinstance(e, IntVar):
