@@ -113,9 +113,10 @@ def test_adjudicate_in_words_imports_and_builds_only_what_the_turn_needs():
 
 
 def test_batch_parent_process_never_imports_pydantic(tmp_path):
-    """``dipsat batch`` reads lines and writes results in the parent; the requests are validated
-    and adjudicated in the workers (the forkserver preloads what they need), so the parent's
-    start does without pydantic, about a fifth of a batch's start-up in instructions."""
+    """``dipsat batch -j 2`` reads lines and writes results in the parent; the requests are
+    validated and adjudicated in the workers (the forkserver preloads what they need), so the
+    parent's start does without pydantic, about a fifth of a pool's start-up in instructions.
+    (``-j 1`` answers in the one process, which imports what a line needs.)"""
     import subprocess
     import sys
 
@@ -123,7 +124,7 @@ def test_batch_parent_process_never_imports_pydantic(tmp_path):
     turns.write_text('{"id": 1, "variant": "standard", "units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}\n'
                      "not json\n", encoding="utf-8")
     script = ("import sys\nfrom dipsat.face.cli import main\n"
-              "code = main(['batch', sys.argv[1], '-o', sys.argv[2], '-q', '-j', '1'])\n"
+              "code = main(['batch', sys.argv[1], '-o', sys.argv[2], '-q', '-j', '2'])\n"
               "print('#', code, sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'))\n")
     out = tmp_path / "out.jsonl"
     proc = subprocess.run([sys.executable, "-c", script, str(turns), str(out)], capture_output=True, text=True,

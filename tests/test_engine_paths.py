@@ -11,6 +11,7 @@ same outcomes, culprits and position.
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dipsat.game.api import adjudicate, result_to_json
@@ -188,11 +189,13 @@ def test_the_command_line_imports_no_ortools_for_an_acyclic_turn():
     assert out.splitlines()[-1] == "[]"
 
 
-def test_batch_of_acyclic_turns_imports_no_ortools_in_any_process(tmp_path):
-    """``dipsat batch -j 1`` of acyclic turns: neither the command, nor the forkserver's preload,
-    nor the worker imports OR-Tools (``-X importtime`` passes to every process multiprocessing
-    starts and reports each import on the shared standard error); a Supremacy stage, whose joint
-    check is a CP-SAT model, does import it in the worker -- so the check sees the workers' imports."""
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_batch_of_acyclic_turns_imports_no_ortools_in_any_process(tmp_path, jobs):
+    """``dipsat batch`` of acyclic turns: neither the command (``-j 1`` answers in it), nor the
+    forkserver's preload, nor a worker (``-j 2``) imports OR-Tools (``-X importtime`` passes to
+    every process multiprocessing starts and reports each import on the shared standard error);
+    a Supremacy stage, whose joint check is a CP-SAT model, does import it where it is answered
+    -- so the check sees the imports of whichever process answers."""
     import json
     import subprocess
     import sys
@@ -205,7 +208,7 @@ def test_batch_of_acyclic_turns_imports_no_ortools_in_any_process(tmp_path):
         inp, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
         inp.write_text("".join(json.dumps(x) + "\n" for x in lines))
         run = subprocess.run([sys.executable, "-X", "importtime", "-m", "dipsat.face.cli", "batch", str(inp), "-o",
-                              str(out), "-q", "-j", "1"], cwd=ROOT, capture_output=True, text=True)
+                              str(out), "-q", "-j", jobs], cwd=ROOT, capture_output=True, text=True)
         return [json.loads(x) for x in out.read_text().splitlines()], run.stderr
 
     results, err = imports(generate(7, 6))

@@ -337,3 +337,64 @@ def test_corpus_unit_mismatches_show_counts(tmp_path, capsys):
                     '[[expect]]\nrules = ["datc"]\ndislodged = ["France: 3 F Eng"]\n')
     assert main(["corpus", str(case)]) == 1
     assert "dislodged: expected France: 3 F eng, got France: F eng" in capsys.readouterr().out
+
+
+# -- ``-j 1``: every line answered in this process -------------------------------------------
+
+
+def here_pid(line: Line, settings: BatchSettings) -> str:
+    import os
+
+    return json.dumps({"line": line.number, "ok": True, "pid": os.getpid()})
+
+
+def test_one_job_answers_in_this_process_as_the_pool_does(tmp_path, capsys):
+    """``-j 1`` (:func:`run_here`) answers every line in the calling process, with the pool's
+    answers byte for byte: good turns, broken JSON, a request of the wrong shape, an unknown
+    variant; and a handler's exception is its line's internal error, as in a worker."""
+    import os
+
+    from dipsat.io.batch_pool import run_here
+
+    reqs = [json.dumps({**GOOD, "id": i}).encode() for i in range(6)]
+    reqs[2], reqs[4] = b'{"units": ', json.dumps({**GOOD, "variant": "no-such-variant"}).encode()
+    inp = write_lines(tmp_path / "in.jsonl", reqs + [b"[1, 2]"])
+    lines = list(read_lines(io.BytesIO(inp.read_bytes())))
+    here, pool = io.StringIO(), io.StringIO()
+    report = run_here(lines, here, BatchSettings())
+    run_pool(lines, pool, BatchSettings(), jobs=2)
+    assert here.getvalue() == pool.getvalue() and (report.ok, report.errors) == (4, 3)
+    pids = io.StringIO()
+    run_here(lines[:2], pids, BatchSettings(), handler=here_pid)
+    assert {json.loads(x)["pid"] for x in pids.getvalue().splitlines()} == {os.getpid()}
+    raised = io.StringIO()
+    run_here([Line(1, b'{"RAISE": 1}'), lines[0]], raised, BatchSettings(), handler=raise_on_marker)
+    res = [json.loads(x) for x in raised.getvalue().splitlines()]
+    assert res[0]["error"]["kind"] == "internal_error" and res[1]["ok"]
+    code, out, _ = run(["batch", str(inp), "-q", "-j", "1"], capsys)
+    assert code == 1 and out == pool.getvalue()
+
+
+def test_one_job_ctrl_c_finishes_the_line_or_stops_while_waiting():
+    """A real SIGINT while a line is answered: that line is written, and the run returns
+    interrupted with nothing after it; while the next line is awaited: it stops at once."""
+    import os
+    import signal
+
+    from dipsat.io.batch_pool import run_here
+
+    lines = [Line(i + 1, json.dumps({**GOOD, "id": i}).encode()) for i in range(20)]
+    out = SignalAfter(5)
+    report = run_here(lines, out, BatchSettings())
+    res = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert report.interrupted and report.ok == 5 and [r["line"] for r in res] == [1, 2, 3, 4, 5]
+
+    def waiting(n: int):
+        for i, line in enumerate(lines):
+            if i == n:
+                os.kill(os.getpid(), signal.SIGINT)  # the signal lands while the input is read
+            yield line
+
+    out2 = io.StringIO()
+    report = run_here(waiting(3), out2, BatchSettings())
+    assert report.interrupted and report.ok == 3 and len(out2.getvalue().splitlines()) == 3

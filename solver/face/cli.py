@@ -208,7 +208,8 @@ def _batch_command(sub: Any) -> None:
     b.add_argument("-o", "--output", help="write results here instead of standard output ('-': standard output)")
     b.add_argument("--variant", help="variant for lines that do not name one (default standard)")
     b.add_argument("-j", "--jobs", type=_positive_int, metavar="N",
-                   help="worker processes (default: all cores; with --dask local: Dask workers, default 2)")
+                   help="worker processes (default: all cores; 1: answer in this process, no worker to restart "
+                   "if a line crashes the interpreter; with --dask local: Dask workers, default 2)")
     b.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (scheduler address, or 'local' to start one); "
                    "needs the extra dipsat[dask]")
     b.add_argument("--resume", action="store_true", help="keep the results already in the output file and skip "

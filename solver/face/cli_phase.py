@@ -83,7 +83,7 @@ def count_requests(path: str) -> int:
 
 def cmd_batch(args: argparse.Namespace) -> int:
     from dipsat.io.batch import BatchSettings, Resume, load_done, read_lines
-    from dipsat.io.batch_pool import run_pool
+    from dipsat.io.batch_pool import run_here, run_pool
     from dipsat.face.progress import progress_bar
 
     settings = BatchSettings(variant=args.variant, limits=limits_of(args), explain=args.explain,
@@ -126,6 +126,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 from dipsat.io.batch_pool import run_dask
 
                 report = run_dask(lines, out, settings, args.dask, args.jobs or 2, on_result=bar.advance)
+            elif (args.jobs or os.cpu_count() or 1) == 1:
+                report = run_here(lines, out, settings, on_result=bar.advance)
             else:
                 report = run_pool(lines, out, settings, args.jobs or os.cpu_count() or 1, on_result=bar.advance)
     except OSError as exc:  # the output's errors are OutputErrors: this is the input's

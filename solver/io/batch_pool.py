@@ -1,11 +1,11 @@
-"""The runners that answer batch lines in other processes: a pool of worker processes
-(:func:`run_pool`, behind ``dipsat batch -j N``) and a Dask cluster (:func:`run_dask`, behind
-``--dask``).  What a line's answer is, how the input is read and resumed, and the in-process
-runner are :mod:`dipsat.io.batch`'s; this module is about processes: chunks of lines in flight,
-workers that die (a line that kills a worker twice is answered ``worker_died``), Ctrl-C (the
-lines in flight finish and are written), and an input read by a thread of its own, so answers
-are written while the next line is awaited.  Both stream: at most a fixed window of lines is
-read ahead of what is written.
+"""The runners of ``dipsat batch``: a pool of worker processes (:func:`run_pool`, behind
+``-j N`` for N of 2 or more: the default, one per core), this process alone (:func:`run_here`,
+behind ``-j 1``) and a Dask cluster (:func:`run_dask`, behind ``--dask``).  What a line's answer
+is, and how the input is read and resumed, are :mod:`dipsat.io.batch`'s; this module is about
+where lines are answered: chunks of lines in flight, workers that die (a line that kills a
+worker twice is answered ``worker_died``), Ctrl-C (the lines in flight finish and are written),
+and an input read by a thread of its own, so answers are written while the next line is awaited.
+All of them stream: at most a fixed window of lines is read ahead of what is written.
 """
 
 from __future__ import annotations
@@ -61,11 +61,12 @@ class _InterruptFlag:
 
     def __init__(self) -> None:
         self.raised = False
+        self.busy = True  # False: nothing to finish (:func:`run_here` awaiting input), so it stops at once
         self._old: Any = None
         self._installed = False
 
     def _handle(self, signum: int, frame: Any) -> None:
-        if self.raised:
+        if self.raised or not self.busy:
             raise KeyboardInterrupt
         self.raised = True
 
@@ -202,13 +203,19 @@ def _worker_main(conn: Connection, settings: BatchSettings, handler: Handler) ->
             try:
                 text = handler(line, settings)
             except BaseException as exc:  # noqa: BLE001 - the worker must answer every line it takes
-                text = json.dumps(error_result(line.number, "internal_error", f"unexpected {type(exc).__name__} in the worker: "
-                                         f"{short_text(str(exc))} (please report it with the line: {ISSUES})"), separators=(",", ":"))
+                text = _internal_error(line, exc)
             answers.append((seq, text))
         conn.send(answers)
         if not settled:  # after the first message: what its line imported is start-up too
             settle_gc()
             settled = True
+
+
+def _internal_error(line: Line, exc: BaseException) -> str:
+    """The answer of a line whose handler raised (the batch's own never does)."""
+    return json.dumps(error_result(line.number, "internal_error", f"unexpected {type(exc).__name__} while answering "
+                                   f"it: {short_text(str(exc))} (please report it with the line: {ISSUES})"),
+                      separators=(",", ":"))
 
 
 def _context() -> Any:
@@ -425,6 +432,45 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
                     w.proc.kill()
                     w.proc.join()
                 w.conn.close()
+    return report
+
+
+def run_here(lines: Iterable[Line], out: TextOut, settings: BatchSettings,
+             on_result: Callable[[], None] = lambda: None, handler: Handler = answer) -> BatchReport:
+    """Answer ``lines`` in this process, in order, each result written and flushed as soon as it
+    is made (``dipsat batch -j 1``): no worker to start, no line sent to one and back, so the
+    first answer comes after this process's own start-up alone.  The answers are the pool's; each
+    line keeps its time limit (the turn's own timer).  What it gives up is the pool's shelter
+    from a line that kills the interpreter itself (a crash in native code, the kernel's
+    out-of-memory killer), which ends the run with every result before it written, where a pool
+    answers that line ``worker_died`` and goes on.  Ctrl-C: the line in progress finishes and is
+    written, and the run returns ``interrupted`` (``--resume`` goes on from there); a second
+    Ctrl-C stops at once."""
+    report = BatchReport()
+    warm_up(settings)
+    settled = False
+    with _InterruptFlag() as interrupt:
+        interrupt.busy = False
+        try:
+            for line in lines:
+                interrupt.busy = True  # a Ctrl-C now waits for this line's answer to be written
+                try:
+                    text = handler(line, settings)
+                except Exception as exc:  # noqa: BLE001 - as a worker: the line's own answer
+                    text = _internal_error(line, exc)
+                out.write(text + "\n")
+                out.flush()
+                interrupt.busy = False
+                count_result(report, text, line.number)
+                on_result()
+                if not settled:  # what the first line imported is start-up too (as in a worker)
+                    settle_gc()
+                    settled = True
+                if interrupt.raised:
+                    report.interrupted = True
+                    break
+        except KeyboardInterrupt:  # a second Ctrl-C, or the input's own interrupt
+            report.interrupted = True
     return report
 
 
