@@ -28,3 +28,18 @@ def test_dask_local_cluster_same_results_in_order_and_a_dying_worker_costs_one_l
     local = io.StringIO()
     run_pool([ln for ln in lines if ln.number != 18], local, BatchSettings(), jobs=2)
     assert [x for i, x in enumerate(out.getvalue().splitlines()) if i != 17] == local.getvalue().splitlines()
+
+
+def test_a_local_clusters_worker_settles_its_collector_after_its_first_chunk():
+    """A worker of the run's own local cluster settles its collector as a pool worker does
+    (:func:`dipsat.io.batch_pool.settle_gc`) once its first chunk is answered; one chunk at a
+    time reaches the one worker, so the first chunk sees the collector as it was."""
+    from batch_helpers import gc_state
+    from dipsat.io.batch_pool import GC_THRESHOLDS
+
+    out = io.StringIO()
+    run_dask([Line(n, b"{}") for n in range(1, 7)], out, BatchSettings(), "local", jobs=1, chunk=2, handler=gc_state)
+    states = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [s["line"] for s in states] == list(range(1, 7))
+    assert states[0]["threshold"] != list(GC_THRESHOLDS)
+    assert all(s["frozen"] > 10_000 and s["threshold"] == list(GC_THRESHOLDS) for s in states[2:])

@@ -486,9 +486,20 @@ def flush_partial(done: dict[int, tuple[int, str]], write_seq: int, out: TextOut
     out.flush()
 
 
-def _answer_chunk(lines: list[Line], settings: BatchSettings, handler: Handler = answer) -> list[str]:
+def _answer_chunk(lines: list[Line], settings: BatchSettings, handler: Handler = answer, own: bool = False) -> list[str]:
+    """A chunk's answers, on a Dask worker.  ``own``: the worker is a process of this run's own
+    local cluster, so its collector is settled after its first chunk as a pool worker's is
+    (:func:`settle_gc`); a worker of someone else's cluster keeps the collector it has."""
+    global _SETTLED
     warm_up(settings)
-    return [handler(line, settings) for line in lines]
+    texts = [handler(line, settings) for line in lines]
+    if own and not _SETTLED:
+        settle_gc()
+        _SETTLED = True
+    return texts
+
+
+_SETTLED = False  # this process's collector is settled (a Dask worker of a local cluster)
 
 
 def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, address: str, jobs: int,
@@ -505,7 +516,8 @@ def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, addre
 
     report = BatchReport()
     cluster = None
-    if address == "local":
+    own = address == "local"
+    if own:
         # A task whose worker dies is not retried by the scheduler: this runner retries it itself,
         # line by line, so that a line is tried exactly twice.
         with dask.config.set({"distributed.scheduler.allowed-failures": 0, "logging.distributed": "error"}):
@@ -548,7 +560,7 @@ def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, addre
                     continue
             batch = arrived[:]
             arrived.clear()
-            window.append((batch, client.submit(_answer_chunk, batch, settings, handler, pure=False)))
+            window.append((batch, client.submit(_answer_chunk, batch, settings, handler, own, pure=False)))
 
     def write(texts: list[str], batch: list[Line]) -> None:
         nonlocal written
@@ -579,7 +591,7 @@ def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, addre
                 for line in batch:
                     report.retried += 1
                     try:
-                        texts += client.submit(_answer_chunk, [line], settings, handler, pure=False).result()
+                        texts += client.submit(_answer_chunk, [line], settings, handler, own, pure=False).result()
                     except KeyboardInterrupt:
                         raise
                     except Exception as exc:
