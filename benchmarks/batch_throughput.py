@@ -2,7 +2,7 @@
 
 The same seeded workload turns (``benchmarks.workload``, 22-34 units each) are answered by
 :func:`dipsat.io.batch_pool.run_pool` (the runner behind ``dipsat batch -j N``) and
-:func:`dipsat.io.batch_pool.run_dask` (``--dask``) on a LocalCluster of worker processes started
+:func:`dipsat.io.batch_dask.run_dask` (``--dask``) on a LocalCluster of worker processes started
 beforehand.  Two figures per run:
 
 * *wall*: from the call to the last result written (worker start-up included);
@@ -27,7 +27,8 @@ from typing import Callable, Optional
 
 from benchmarks.workload import generate
 from dipsat.io.batch import BatchReport, BatchSettings, Line
-from dipsat.io.batch_pool import run_dask, run_pool
+from dipsat.io.batch_dask import run_dask
+from dipsat.io.batch_pool import run_pool
 
 
 def workload(turns: int, seed: int) -> list[Line]:

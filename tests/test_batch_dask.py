@@ -5,7 +5,8 @@ import io
 import json
 
 from dipsat.io.batch import BatchSettings, Line
-from dipsat.io.batch_pool import run_dask, run_pool
+from dipsat.io.batch_dask import run_dask
+from dipsat.io.batch_pool import run_pool
 
 from batch_helpers import crash_on_marker
 

@@ -13,7 +13,8 @@ import threading
 import pytest
 
 from dipsat.io.batch import BatchSettings, Line
-from dipsat.io.batch_pool import run_dask, run_pool
+from dipsat.io.batch_dask import run_dask
+from dipsat.io.batch_pool import run_pool
 
 GOOD = {"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}
 WAIT = 120.0  # seconds: only a failing run waits this long

@@ -182,6 +182,11 @@ def test_limits_on_size_orders_and_wall_clock(tmp_path, capsys):
     assert code == 1 and r1["error"]["kind"] == "too_large" and "4,001 units, orders and centres" in r1["error"]["message"]
     code, _, _ = run(["batch", str(inp), "-o", str(tmp_path / "o2"), "--max-request-bytes", "2000", "-q", "-j", "1"], capsys)
     assert results(tmp_path / "o2")[1]["error"]["kind"] == "too_large"
+    # 4,000 different orders (spaced apart differently), so no memo of this process (-j 1 answers
+    # in it, after every test before) reads them faster than the limit
+    slow = {"units": {"France": ["A Par"]},
+            "orders": {"France": [f"A{' ' * (1 + i % 60)}Par -{' ' * (1 + i // 60)}Bur" for i in range(4000)]}}
+    inp = write_lines(tmp_path / "slow.jsonl", [json.dumps(slow).encode()])
     code, _, _ = run(["batch", str(inp), "-o", str(tmp_path / "o3"), "--time-limit", "0.02", "-q", "-j", "1"], capsys)
     r1 = results(tmp_path / "o3")[0]
     assert r1["error"]["kind"] == "timeout" and "parsing, checking and solving" in r1["error"]["message"]

@@ -123,7 +123,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     try:
         with bar:
             if args.dask:
-                from dipsat.io.batch_pool import run_dask
+                from dipsat.io.batch_dask import run_dask
 
                 report = run_dask(lines, out, settings, args.dask, args.jobs or 2, on_result=bar.advance)
             elif (args.jobs or os.cpu_count() or 1) == 1:

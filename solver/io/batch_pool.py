@@ -1,9 +1,9 @@
-"""The runners of ``dipsat batch``: a pool of worker processes (:func:`run_pool`, behind
-``-j N`` for N of 2 or more: the default, one per core), this process alone (:func:`run_here`,
-behind ``-j 1``) and a Dask cluster (:func:`run_dask`, behind ``--dask``).  What a line's answer
-is, and how the input is read and resumed, are :mod:`dipsat.io.batch`'s; this module is about
-where lines are answered: chunks of lines in flight, workers that die (a line that kills a
-worker twice is answered ``worker_died``), Ctrl-C (the lines in flight finish and are written),
+"""The runners of ``dipsat batch`` on this machine: a pool of worker processes (:func:`run_pool`,
+behind ``-j N`` for N of 2 or more: the default, one per core) and this process alone
+(:func:`run_here`, behind ``-j 1``); a Dask cluster's is :mod:`dipsat.io.batch_dask`.  What a
+line's answer is, and how the input is read and resumed, are :mod:`dipsat.io.batch`'s; this module
+is about where lines are answered: chunks of lines in flight, workers that die (a line that kills
+a worker twice is answered ``worker_died``), Ctrl-C (the lines in flight finish and are written),
 and an input read by a thread of its own, so answers are written while the next line is awaited.
 All of them stream: at most a fixed window of lines is read ahead of what is written.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import json
-import logging
 import multiprocessing
 import os
 import signal
@@ -24,7 +23,6 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Optional
 
-from dipsat.errors import DipsatError
 from dipsat.io.batch import (ISSUES, BatchReport, BatchSettings, Line, TextOut, answer, count_result, error_result,
                              short_text, warm_up)
 
@@ -437,15 +435,12 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
 
 def run_here(lines: Iterable[Line], out: TextOut, settings: BatchSettings,
              on_result: Callable[[], None] = lambda: None, handler: Handler = answer) -> BatchReport:
-    """Answer ``lines`` in this process, in order, each result written and flushed as soon as it
-    is made (``dipsat batch -j 1``): no worker to start, no line sent to one and back, so the
-    first answer comes after this process's own start-up alone.  The answers are the pool's; each
-    line keeps its time limit (the turn's own timer).  What it gives up is the pool's shelter
-    from a line that kills the interpreter itself (a crash in native code, the kernel's
-    out-of-memory killer), which ends the run with every result before it written, where a pool
-    answers that line ``worker_died`` and goes on.  Ctrl-C: the line in progress finishes and is
-    written, and the run returns ``interrupted`` (``--resume`` goes on from there); a second
-    Ctrl-C stops at once."""
+    """Answer ``lines`` in this process, in order, each result written and flushed when made
+    (``dipsat batch -j 1``): no worker to start, no line sent to one and back.  The pool's answers,
+    each line under its own time limit (the turn's timer); what it gives up is the pool's shelter
+    from a line that kills the interpreter (a crash in native code, the out-of-memory killer),
+    which ends the run with every result before it written.  Ctrl-C: the line in progress is
+    finished and written, and the run returns ``interrupted``; a second Ctrl-C stops at once."""
     report = BatchReport()
     warm_up(settings)
     settled = False
@@ -484,131 +479,3 @@ def flush_partial(done: dict[int, tuple[int, str]], write_seq: int, out: TextOut
         write_seq += 1
         on_result()
     out.flush()
-
-
-def _answer_chunk(lines: list[Line], settings: BatchSettings, handler: Handler = answer, own: bool = False) -> list[str]:
-    """A chunk's answers, on a Dask worker.  ``own``: the worker is a process of this run's own
-    local cluster, so its collector is settled after its first chunk as a pool worker's is
-    (:func:`settle_gc`); a worker of someone else's cluster keeps the collector it has."""
-    global _SETTLED
-    warm_up(settings)
-    texts = [handler(line, settings) for line in lines]
-    if own and not _SETTLED:
-        settle_gc()
-        _SETTLED = True
-    return texts
-
-
-_SETTLED = False  # this process's collector is settled (a Dask worker of a local cluster)
-
-
-def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, address: str, jobs: int,
-             on_result: Callable[[], None] = lambda: None, chunk: int = 32, handler: Handler = answer) -> BatchReport:
-    """Answer ``lines`` on a Dask cluster (``address``, or ``"local"``: a LocalCluster of ``jobs``
-    worker processes), streaming as :func:`run_pool` does.  Lines go out in chunks; a chunk that
-    fails (its worker died) is tried again line by line, and a line that fails alone is answered
-    with a ``worker_died`` error."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise DipsatError("--dask needs the Dask extra: pip install 'dipsat[dask]'") from None
-    import dask
-
-    report = BatchReport()
-    cluster = None
-    own = address == "local"
-    if own:
-        # A task whose worker dies is not retried by the scheduler: this runner retries it itself,
-        # line by line, so that a line is tried exactly twice.
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0, "logging.distributed": "error"}):
-            cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
-        client = Client(cluster)
-    else:
-        try:
-            client = Client(address, timeout="20s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise DipsatError(f"--dask {address!r}: cannot reach the scheduler: {exc}") from None
-    window: deque[tuple[list[Line], Any]] = deque()
-    limit = max(4, 4 * max(1, len(client.scheduler_info().get("workers", {})) or jobs))
-    feed = _Feed(lines, limit * chunk)
-    arrived: list[Line] = []
-    exhausted = False
-    written = 0
-
-    def fill() -> None:
-        """Send the lines that have arrived, in chunks; a part chunk only when nothing else is out
-        and no line came for 0.1 s (a slow input's line waits no longer)."""
-        nonlocal exhausted
-        while len(window) < limit:
-            while len(arrived) < chunk and not exhausted:
-                try:
-                    line = feed.take()
-                except StopIteration:
-                    exhausted = True
-                    break
-                if line is None:
-                    break
-                arrived.append(line)
-            if not arrived:
-                return
-            if len(arrived) < chunk and not exhausted:
-                if window:
-                    return  # a part chunk goes out only when nothing else is
-                if wait([feed.fileno()], timeout=0.1):  # more lines on their way: fill the chunk first
-                    feed.drain()
-                    continue
-            batch = arrived[:]
-            arrived.clear()
-            window.append((batch, client.submit(_answer_chunk, batch, settings, handler, own, pure=False)))
-
-    def write(texts: list[str], batch: list[Line]) -> None:
-        nonlocal written
-        for line, text in zip(batch, texts):
-            out.write(text + "\n")
-            count_result(report, text, line.number)
-            on_result()
-        out.flush()
-        written += len(batch)
-        feed.written(written)
-
-    try:
-        feed.start()
-        fill()
-        while window or not exhausted:
-            if not window:  # every answer is written: wait for more input
-                wait([feed.fileno()], timeout=1.0)
-                feed.drain()
-                fill()
-                continue
-            batch, fut = window.popleft()
-            try:
-                texts = fut.result()
-            except KeyboardInterrupt:
-                raise
-            except Exception:
-                texts = []
-                for line in batch:
-                    report.retried += 1
-                    try:
-                        texts += client.submit(_answer_chunk, [line], settings, handler, own, pure=False).result()
-                    except KeyboardInterrupt:
-                        raise
-                    except Exception as exc:
-                        msg = (f"line {line.number}: the Dask worker answering it failed twice "
-                               f"({type(exc).__name__}: {short_text(str(exc))}); please report it with the line: {ISSUES}")
-                        texts.append(json.dumps(error_result(line.number, "worker_died", msg), separators=(",", ":")))
-            write(texts, batch)
-            fill()
-    except KeyboardInterrupt:
-        report.interrupted = True
-    finally:
-        feed.close()
-        for _, fut in window:
-            fut.cancel()
-        client.close()
-        if cluster is not None:
-            cluster.close()
-    return report
-
-

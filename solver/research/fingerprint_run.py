@@ -1,7 +1,7 @@
 """``dipsat fingerprint`` over a stream: the input read one item at a time, each observation's
 verdict (:func:`dipsat.research.fingerprint.judge`) made in this process or in ``batch``'s
 worker pool (:func:`dipsat.io.batch_pool.run_pool`, ``--jobs N``) or on a Dask cluster
-(:func:`~dipsat.io.batch_pool.run_dask`, ``--dask ADDRESS``), and tallied as it comes
+(:func:`~dipsat.io.batch_dask.run_dask`, ``--dask ADDRESS``), and tallied as it comes
 (:class:`~dipsat.research.fingerprint.Tally`): what is kept is one table per distinct verdict
 (with its count), the ids of the observations some assignment does not explain, and the
 evidence of those no assignment explains.  When the final model leaves observations unexplained
@@ -104,7 +104,8 @@ def run_fingerprint(source: Source, variant: Optional[str] = None, limits: Limit
 
 def _in_workers(observations: Iterator[tuple[int, Observation]], tally: Tally, limits: Limits, jobs: int,
                 dask: Optional[str], tick: Callable[[], None]) -> None:
-    from dipsat.io.batch_pool import run_dask, run_pool
+    from dipsat.io.batch_dask import run_dask
+    from dipsat.io.batch_pool import run_pool
 
     settings = BatchSettings(variant=tally.variant, limits=limits)
     where: dict[int, Observation] = {}
