@@ -68,7 +68,7 @@ class OrderRef(Frozen):
 
 def order_ref(order: "Order") -> OrderRef:
     """The reference to a bound order."""
-    return OrderRef.build(power=order.power, text=order.text, unit=order.body.unit)
+    return construct_frozen(OrderRef, {"power": order.power, "text": order.text, "unit": order.body.unit})
 
 
 class Obstacle(Frozen):
@@ -82,15 +82,17 @@ class Obstacle(Frozen):
     strength: Optional[Strength] = None  # the strength that stood against the attack (None: not explained)
 
     def describe(self) -> str:
-        if self.why == "own_unit":
-            return f"cannot dislodge its own unit {self.label}"
-        against = self.strength.describe() if self.strength is not None else self.by.text
-        if self.why == "head_to_head":
+        f = self.__dict__  # (the fields, read once; see :meth:`Outcome.describe`)
+        why, strength = f["why"], f["strength"]
+        if why == "own_unit":
+            return f"cannot dislodge its own unit {f['label']}"
+        against = strength.describe() if strength is not None else f["by"].text
+        if why == "head_to_head":
             return f"head-to-head against {against}"
-        if self.why == "hold":
+        if why == "hold":
             return f"against {against}"
-        word = "stood off" if self.why == "stand_off" else "bounced"
-        return f"{word} by {self.label or self.by.text}" + (f": {self.strength.describe()}" if self.strength is not None else "")
+        word = "stood off" if why == "stand_off" else "bounced"
+        return f"{word} by {f['label'] or f['by'].text}" + (f": {against}" if strength is not None else "")
 
 
 class Spared(Frozen):
@@ -200,6 +202,8 @@ class Outcome(Frozen):
         return self.describe()
 
     def describe(self) -> str:
+        # (the kinds below read their fields from ``__dict__``: a pydantic model's attribute goes
+        # through its ``__getattr__`` hook, several times the cost, in every explained result)
         return self.kind.replace("_", " ")
 
     def dislodged_note(self) -> str:
@@ -271,13 +275,17 @@ class Moved(Outcome):
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        said = self.said_by_details()
-        if said is not None:
-            return said
-        if self.order_kind == "retreat":
-            return f"retreats to {self.dest}{self.details_verb()}" + self.details_note()
-        attack = f" — {self.strengths[0].describe()}" if self.strengths else ""
-        return f"moves{self.details_verb()}{via_words(self.via_convoy, self.backup_rule)}{attack}" + self.details_note()
+        f = self.__dict__
+        verb = note = ""
+        if f["details"]:
+            said = self.said_by_details()
+            if said is not None:
+                return said
+            verb, note = self.details_verb(), self.details_note()
+        if f["order_kind"] == "retreat":
+            return f"retreats to {f['dest']}{verb}" + note
+        attack = f" — {f['strengths'][0].describe()}" if f["strengths"] else ""
+        return f"moves{verb}{via_words(f['via_convoy'], f['backup_rule'])}{attack}" + note
 
 
 class Bounced(Outcome):
@@ -291,16 +299,17 @@ class Bounced(Outcome):
     dest: Optional[str] = None  # a retreat destroyed in a retreat battle there (display name)
 
     def describe(self) -> str:
-        said = self.said_by_details()
+        f = self.__dict__
+        said = self.said_by_details() if f["details"] else None
         if said is not None:
             return said
-        if self.order_kind == "retreat" and self.dest is not None:
-            return f"destroyed: another nation retreated more units into {self.dest}, or as many"
-        if self.order_kind == "retreat":
-            return "fails: " + ", ".join(r.text for r in self.by) + " retreats there too; both are disbanded"
-        attack = self.strengths[0].describe() if self.strengths else ""
-        text = f"fails{via_words(self.via_convoy, self.backup_rule)} — {attack} " + "; ".join(o.describe() for o in self.obstacles)
-        return text.strip() + self.dislodged_note()
+        if f["order_kind"] == "retreat" and f["dest"] is not None:
+            return f"destroyed: another nation retreated more units into {f['dest']}, or as many"
+        if f["order_kind"] == "retreat":
+            return "fails: " + ", ".join([r.text for r in f["by"]]) + " retreats there too; both are disbanded"
+        attack = f["strengths"][0].describe() if f["strengths"] else ""
+        text = f"fails{via_words(f['via_convoy'], f['backup_rule'])} — {attack} " + "; ".join([o.describe() for o in f["obstacles"]])
+        return text.strip() + (f"; dislodged by {f['dislodged_by'].text}" if f["dislodged_by"] is not None else "")
 
 
 class NoPath(Outcome):
@@ -330,7 +339,7 @@ class Held(Outcome):
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        said = self.said_by_details()
+        said = self.said_by_details() if self.__dict__["details"] else None
         return said if said is not None else "holds" + self.details_note()
 
 
@@ -362,12 +371,13 @@ class Given(Outcome):
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        said = self.said_by_details()
+        said = self.said_by_details() if self.__dict__["details"] else None
         return said if said is not None else self.given_words("support given")
 
     def given_words(self, what: str) -> str:
         """``what`` ("support given"), by how many units, and the moves that did not cut it."""
-        return what + (f" by all {self.units}" if self.units > 1 else "") + "".join(f"; not cut by {s.by.text}: {s.why}" for s in self.spared)
+        units, spared = self.__dict__["units"], self.__dict__["spared"]
+        return what + (f" by all {units}" if units > 1 else "") + "".join([f"; not cut by {s.by.text}: {s.why}" for s in spared])
 
 
 class Cut(Outcome):
@@ -377,9 +387,10 @@ class Cut(Outcome):
     kind: Literal["cut"] = "cut"
 
     def describe(self) -> str:
-        if self.dislodged_by is not None:
-            return f"cut: dislodged by {self.dislodged_by.text}"
-        return "cut by " + ", ".join(r.text for r in self.by) + self.details_note()
+        f = self.__dict__
+        if f["dislodged_by"] is not None:
+            return f"cut: dislodged by {f['dislodged_by'].text}"
+        return "cut by " + ", ".join([r.text for r in f["by"]]) + (self.details_note() if f["details"] else "")
 
 
 class Void(Outcome):

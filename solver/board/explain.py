@@ -20,8 +20,10 @@ from dipsat.engine.formulas import (
     is_formula,
     value_of,
 )
-from dipsat.models import Convoy, Move, Order, Position, Support, Unit, canonical_units
-from dipsat.outcomes import Backup, Bounced, Moved, MovementResult, NoPath, Obstacle, Outcome, Strength, Term, order_ref
+from dipsat.models import (Convoy, Move, Position, Support, Unit, _new, _set, _set_extra, _set_fields_set, _set_private,
+                           canonical_units, construct_frozen)
+from dipsat.outcomes import (Backup, Bounced, Convoyed, Dislodged, Disrupted, Held, Moved, MovementResult, NoPath, Obstacle,
+                             OrderRef, Outcome, Strength, Term, Void)
 
 
 
@@ -64,6 +66,7 @@ class SolvedTurn(Generic[E]):
     moved: set[int] = field(default_factory=set)
     dislodged_by: dict[int, int] = field(default_factory=dict)  # unit -> the unit that dislodged it
     overridden: dict[Key, Component] = field(default_factory=dict)
+    refs: dict[int, OrderRef] = field(default_factory=dict)  # unit -> the reference to its order (:meth:`ref`)
 
     def val(self, f: Formula) -> bool:
         return evaluate(f, self.values)
@@ -82,12 +85,20 @@ class SolvedTurn(Generic[E]):
                 out.append(Term(label, w * value_of(f, values), not zero))
         return Strength(name, owner, tuple(out))
 
+    def ref(self, u: int) -> OrderRef:
+        """The reference to unit ``u``'s order (made once per turn: a culprit is often named by
+        several outcomes)."""
+        ref = self.refs.get(u)
+        if ref is None:
+            o = self.enc.bound.orders[u]
+            ref = self.refs[u] = construct_frozen(OrderRef, {"power": o.power, "text": o.text, "unit": o.body.unit})
+        return ref
+
     def common(self, u: int) -> dict[str, Any]:
         """The fields every outcome of unit ``u``'s order has."""
         o = self.enc.bound.orders[u]
         dis = self.dislodged_by.get(u)
-        return dict(power=o.power, text=o.text, unit=u,
-                    dislodged_by=order_ref(self.enc.bound.orders[dis]) if dis is not None else None)
+        return {"power": o.power, "text": o.text, "unit": u, "dislodged_by": None if dis is None else self.ref(dis)}
 
 
 def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Sequence[Component]) -> MovementResult:
@@ -103,19 +114,17 @@ def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Seque
         for n in c.overrides:
             r.overridden[n] = c
     outcomes: list[Outcome] = []
+    append = outcomes.append
+    move, support, convoy, hold = impl.move_outcome, impl.support_outcome, impl.convoy_outcome, impl.hold_outcome
+    orders = b.orders
     for u in range(len(pos.units)):
-        body = b.orders[u].body
-        if isinstance(body, Move):
-            outcomes.append(impl.move_outcome(r, u))
-        elif isinstance(body, Support):
-            outcomes.append(impl.support_outcome(r, u))
-        elif isinstance(body, Convoy):
-            outcomes.append(impl.convoy_outcome(r, u))
-        else:
-            outcomes.append(impl.hold_outcome(r, u))
-    for rej in sorted(b.rejected, key=lambda x: (x.power, x.unit if x.unit is not None else -1, x.text, x.reason)):
-        outcomes.append(Outcome.rejected(rej.power, rej.text, "duplicate" if rej.duplicate else rej.severity,
-                                         rej.reason, rej.unit))
+        body = orders[u].body
+        append(move(r, u) if isinstance(body, Move) else support(r, u) if isinstance(body, Support)
+               else convoy(r, u) if isinstance(body, Convoy) else hold(r, u))
+    if b.rejected:
+        for rej in sorted(b.rejected, key=lambda x: (x.power, x.unit if x.unit is not None else -1, x.text, x.reason)):
+            append(Outcome.rejected(rej.power, rej.text, "duplicate" if rej.duplicate else rej.severity, rej.reason,
+                                    rej.unit))
     # the position after
     new_units: list[Unit] = []
     for u, unit in enumerate(pos.units):
@@ -140,66 +149,115 @@ def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Seque
                           contested=tuple(impl.contested(r, occupied_after)), convoyed=convoyed, failed_into=failed_into)
 
 
-def explain_move_outcome(impl: ExplanationHooks[E], enc: E, values: Values, u: int, o: Order, common: dict[str, Any],
-                         strength: Callable[[str, str, Terms, bool], Strength], moved: set[int],
-                         overridden: dict[Key, Component]) -> Outcome:
+def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, core_routes: bool = False) -> Outcome:
     """The core's outcome of a move (the default :meth:`MovementRules.move_outcome`): moved, or
-    what stopped it, with the strengths compared."""
-    key = _name("M", u)
-    comp = overridden.get(key)  # (a component overrides decisions only by its backup rule)
+    what stopped it, with the strengths compared.  ``core_routes``: ``impl`` keeps the core's
+    :meth:`~MovementRules.via` and :meth:`~MovementRules.path_open` (a move by land goes by land,
+    and has a path), so a move by land does not ask them."""
+    enc, values, moved, overridden = r.enc, r.values, r.moved, r.overridden
+    comp = overridden.get(_name("M", u)) if overridden else None  # (a component overrides decisions only by its backup rule)
     backup_rule = comp.backup[1] if comp is not None and comp.backup is not None else None
-    if u in moved and not enc.detail:  # nothing to compare: the strength only explains
-        return Moved.build(order_kind="move", via_convoy=evaluate(impl.via(enc.route, u), values),
-                           backup_rule=backup_rule, **common)
+    detail = enc.detail
+    common = r.common(u)
+    route = enc.route[u]
+    by_convoy = False if core_routes and route == "land" else evaluate(impl.via(enc.route, u), values)
+    if u in moved and not detail:  # nothing to compare: the strength only explains
+        return construct_frozen(Moved, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule, **common})
     b = enc.bound
     units = b.position.units
     lbl = enc.labels[u]
     d = enc.dest[u]
-    detail = enc.detail
-    occ = [v for v in enc.occupants.get(d, ()) if v != u]
-    v = occ[0] if occ else None
-    battle = u in enc.h2h and evaluate(enc.h2h[u][1], values)
+    strength = r.strength
+    v = next((v for v in enc.occupants.get(d, ()) if v != u), None)
+    h2h = enc.h2h.get(u)
+    battle = h2h is not None and evaluate(h2h[1], values)
     stayer = v if v is not None and (v not in moved or battle) else None  # the unit that stays there
-    restricted_by = units[stayer].power if stayer is not None else None
-    by_convoy = evaluate(impl.via(enc.route, u), values)
+    stayer_power = units[stayer].power if stayer is not None else None
     attack_value, attack = _weigh(detail, strength, values, "attack", lbl,
-                                  impl.attack_terms(enc, u, restricted_by) or [(lbl, 0, TRUE)])
+                                  impl.attack_terms(enc, u, stayer_power) or [(lbl, 0, TRUE)])
     strengths = [attack] if attack is not None else []
     if u in moved:
-        return Moved.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, strengths=tuple(strengths),
-                           **common)
-    if not evaluate(impl.path_open(enc, u), values):
+        return construct_frozen(Moved, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule,
+                                        "strengths": tuple(strengths), **common})
+    if not (core_routes and route == "land") and not evaluate(impl.path_open(enc, u), values):
         fleets = enc.convoyers.get(u, [])
-        broken = tuple(order_ref(b.orders[f]) for f in fleets if not evaluate(impl.convoy_given(enc, f), values))
-        return NoPath.build(order_kind="move", by=tuple(order_ref(b.orders[f]) for f in fleets), broken=broken, **common)
+        broken = tuple(r.ref(f) for f in fleets if not evaluate(impl.convoy_given(enc, f), values))
+        return construct_frozen(NoPath, {"order_kind": "move", "by": tuple(r.ref(f) for f in fleets), "broken": broken,
+                                         **common})
     obstacles: list[Obstacle] = []
-    if stayer is not None and units[stayer].power == units[u].power:
-        obstacles.append(Obstacle.build(why="own_unit", by=order_ref(b.orders[stayer]), label=enc.labels[stayer]))
+    if stayer is not None and stayer_power == units[u].power:
+        obstacles.append(_obstacle("own_unit", r.ref(stayer), enc.labels[stayer], None))
     elif battle:
-        n = enc.h2h[u][0]
+        n = h2h[0]  # type: ignore[index]
         value, ds = _weigh(detail, strength, values, "defend", enc.labels[n], impl.defend_terms(enc, n))
         if ds is not None:
             strengths.append(ds)
         if value >= attack_value:
-            obstacles.append(Obstacle.build(why="head_to_head", by=order_ref(b.orders[n]), strength=ds))
+            obstacles.append(_obstacle("head_to_head", r.ref(n), "", ds))
     elif stayer is not None:
         value, hs = _weigh(detail, strength, values, "hold", enc.labels[stayer],
                            impl.hold_terms(enc, stayer) if stayer not in enc.moves else impl.failed_terms(enc, stayer))
         if hs is not None:
             strengths.append(hs)
         if value >= attack_value:
-            obstacles.append(Obstacle.build(why="hold", by=order_ref(b.orders[stayer]), strength=hs))
-    for r in enc.into.get(d, ()):
-        if r == u or evaluate(impl.prevent_zero(enc, r), values):  # a prevent strength of 0 stops nothing
+            obstacles.append(_obstacle("hold", r.ref(stayer), "", hs))
+    for x in enc.into.get(d, ()):
+        if x == u or evaluate(impl.prevent_zero(enc, x), values):  # a prevent strength of 0 stops nothing
             continue
-        terms = impl.prevent_terms(enc, r)
+        terms = impl.prevent_terms(enc, x)
         if _count(terms, values) >= attack_value:
-            ps = strength("prevent", enc.labels[r], terms, False) if detail else None
+            ps = strength("prevent", enc.labels[x], terms, False) if detail else None
             if ps is not None:
                 strengths.append(ps)
-            obstacles.append(Obstacle.build(why="prevent", by=order_ref(b.orders[r]), strength=ps))
-    return Bounced.build(order_kind="move", via_convoy=by_convoy, backup_rule=backup_rule, obstacles=tuple(obstacles),
-                         by=tuple(o.by for o in obstacles), strengths=tuple(strengths), **common)
+            obstacles.append(_obstacle("prevent", r.ref(x), "", ps))
+    return construct_frozen(Bounced, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule,
+                                      "obstacles": tuple(obstacles), "by": tuple([o.by for o in obstacles]),
+                                      "strengths": tuple(strengths), **common})
+
+
+def explain_convoy_outcome(r: SolvedTurn[E], u: int) -> Outcome:
+    """The core's outcome of a convoy order (the default :meth:`MovementRules.convoy_outcome`)."""
+    enc, b = r.enc, r.enc.bound
+    body = b.orders[u].body
+    assert isinstance(body, Convoy)
+    common = r.common(u)
+    dis_ref = common["dislodged_by"]
+    name = _name("C", u)
+    if not enc.matched.get(u):
+        return construct_frozen(Void, {"order_kind": "convoy", "by": (r.ref(body.target),), **common})
+    backup = r.overridden[name].backup if name in r.overridden else None
+    if backup is not None:
+        return construct_frozen(Disrupted, {"order_kind": "convoy", "cause": "backup", "backup_rule": backup[1],
+                                            **common})
+    if r.values[name] and not r.values.get(_name("P", body.target), True):
+        # the fleet stayed, but the army had no convoy path: nothing was carried
+        return construct_frozen(Disrupted, {"order_kind": "convoy", "cause": "no_path", "by": (r.ref(body.target),),
+                                            **common})
+    if r.values[name]:
+        return construct_frozen(Convoyed, {"order_kind": "convoy", **common})
+    return construct_frozen(Disrupted, {"order_kind": "convoy", "cause": "dislodged",
+                                        "by": (dis_ref,) if dis_ref else (), **common})
+
+
+def explain_hold_outcome(r: SolvedTurn[E], u: int) -> Outcome:
+    """The core's outcome of a unit that holds, ordered to or without a usable order (the default
+    :meth:`MovementRules.hold_outcome`)."""
+    common = r.common(u)
+    dis_ref = common["dislodged_by"]
+    if dis_ref is not None:
+        return construct_frozen(Dislodged, {"order_kind": "hold", "by": (dis_ref,), **common})
+    return construct_frozen(Held, {"order_kind": "hold", **common})
+
+
+def _obstacle(why: str, by: OrderRef, label: str, strength: Optional[Strength]) -> Obstacle:
+    """``Obstacle.build(why=why, by=by, label=label)`` (its own unit) or ``Obstacle.build(why=why, by=by,
+    strength=strength)`` in one step."""
+    obj = _new(Obstacle)
+    _set(obj, "__dict__", {"why": why, "by": by, "label": label, "strength": strength})
+    _set_fields_set(obj, {"why", "by", "label"} if why == "own_unit" else {"why", "by", "strength"})
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
 
 
 def _count(terms: Terms, values: Values) -> int:

@@ -27,15 +27,20 @@ from dipsat.maps import GameMap
 
 from dipsat.board.encoding import E, Encoding, Terms, _name, _var
 from dipsat.engine.equations import Component, System
-from dipsat.board.explain import SolvedTurn, explain, explain_move_outcome
+from dipsat.board.explain import (SolvedTurn, explain, explain_convoy_outcome, explain_hold_outcome,
+                                  explain_move_outcome)
 from dipsat.engine.formulas import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, Values,
                                     is_formula)
-from dipsat.models import FLEET, Convoy, Move, Position, Support
-from dipsat.outcomes import Convoyed, Cut, Dislodged, Disrupted, Given, Held, MovementResult, Outcome, Spared, Void, order_ref
+from dipsat.models import FLEET, Convoy, Move, Position, Support, construct_frozen
+from dipsat.outcomes import Cut, Given, MovementResult, Outcome, Spared, Void
 from dipsat.engine.option_space import guarded
 from dipsat.board.geography import Geography, fleet_chains
 from dipsat.board.orders import BoundOrders, describe_unit
 from dipsat.rules import RuleOptions
+
+
+# rules class -> whether it keeps the core's ``via`` and ``path_open`` (a pure memo)
+_CORE_ROUTES: dict[type, bool] = {}
 
 
 class MovementRules(Generic[E]):
@@ -516,62 +521,51 @@ class MovementRules(Generic[E]):
 
     def move_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a move, with the strengths compared."""
-        out = explain_move_outcome(self, r.enc, r.values, u, r.enc.bound.orders[u], r.common(u), r.strength, r.moved,
-                            r.overridden)
-        return self.explain_move(r.enc, r.values, u, out)
+        cls = type(self)
+        core = _CORE_ROUTES.get(cls)
+        if core is None:
+            core = _CORE_ROUTES[cls] = cls.via is MovementRules.via and cls.path_open is MovementRules.path_open
+        out = explain_move_outcome(self, r, u, core)
+        return out if cls.explain_move is MovementRules.explain_move else self.explain_move(r.enc, r.values, u, out)
 
     def support_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a support order."""
         enc, b = r.enc, r.enc.bound
-        pos = b.position
         body = b.orders[u].body
         assert isinstance(body, Support)
         common = r.common(u)
-        dis = r.dislodged_by.get(u)
         if not enc.matched.get(u):
-            t = b.orders[body.target]
-            return Void.build(order_kind="support", by=(order_ref(t),),
-                              wanted=None if body.dest is None else self.map.provinces[body.dest].name,
-                              unordered=self.label(pos, body.target) if body.target in b.implicit else None,
-                              **common)
+            target = body.target
+            return construct_frozen(Void, {
+                "order_kind": "support", "by": (r.ref(target),),
+                "wanted": None if body.dest is None else self.map.provinces[body.dest].name,
+                "unordered": self.label(b.position, target) if target in b.implicit else None, **common})
         if r.values[_name("S", u)]:
-            spared = tuple(Spared.build(by=order_ref(b.orders[mv]), why=why) for mv, when, why in enc.exempt.get(u, [])
-                           if r.val(self.path_open(enc, mv)) and r.val(when) and pos.units[mv].power != pos.units[u].power)
-            return Given.build(order_kind="support", spared=spared, **common)
+            exempt = enc.exempt.get(u)
+            if exempt:
+                units = b.position.units
+                power = units[u].power
+                spared = tuple(construct_frozen(Spared, {"by": r.ref(mv), "why": why}) for mv, when, why in exempt
+                               if r.val(self.path_open(enc, mv)) and r.val(when) and units[mv].power != power)
+            else:
+                spared = ()
+            return construct_frozen(Given, {"order_kind": "support", "spared": spared, **common})
+        dis = common["dislodged_by"]
         if dis is not None:
-            return Cut.build(order_kind="support", by=(order_ref(b.orders[dis]),), **common)
+            return construct_frozen(Cut, {"order_kind": "support", "by": (dis,), **common})
         when = {m: w for m, w, _ in enc.exempt.get(u, [])}
-        cut_by = tuple(order_ref(b.orders[c]) for c in enc.cutters.get(u, [])
+        cut_by = tuple(r.ref(c) for c in enc.cutters.get(u, [])
                        if r.val(self.path_open(enc, c)) and not r.val(when.get(c, FALSE)))
-        return Cut.build(order_kind="support", by=cut_by, **common)
+        return construct_frozen(Cut, {"order_kind": "support", "by": cut_by, **common})
 
     def convoy_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
-        """Hook: what happened to a convoy order."""
-        enc, b = r.enc, r.enc.bound
-        body = b.orders[u].body
-        assert isinstance(body, Convoy)
-        common = r.common(u)
-        dis_ref = common["dislodged_by"]
-        name = _name("C", u)
-        if not enc.matched.get(u):
-            return Void.build(order_kind="convoy", by=(order_ref(b.orders[body.target]),), **common)
-        backup = r.overridden[name].backup if name in r.overridden else None
-        if backup is not None:
-            return Disrupted.build(order_kind="convoy", cause="backup", backup_rule=backup[1], **common)
-        if r.values[name] and not r.values.get(_name("P", body.target), True):
-            # the fleet stayed, but the army had no convoy path: nothing was carried
-            return Disrupted.build(order_kind="convoy", cause="no_path", by=(order_ref(b.orders[body.target]),), **common)
-        if r.values[name]:
-            return Convoyed.build(order_kind="convoy", **common)
-        return Disrupted.build(order_kind="convoy", cause="dislodged", by=(dis_ref,) if dis_ref else (), **common)
+        """Hook: what happened to a convoy order (the core's: :func:`explain_convoy_outcome`)."""
+        return explain_convoy_outcome(r, u)
 
     def hold_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
-        """Hook: what happened to a unit that holds (ordered to, or without a usable order)."""
-        common = r.common(u)
-        dis_ref = common["dislodged_by"]
-        if dis_ref is not None:
-            return Dislodged.build(order_kind="hold", by=(dis_ref,), **common)
-        return Held.build(order_kind="hold", **common)
+        """Hook: what happened to a unit that holds, ordered to or without a usable order (the
+        core's: :func:`explain_hold_outcome`)."""
+        return explain_hold_outcome(r, u)
 
     def contested(self, r: "SolvedTurn[E]", occupied_after: set[str]) -> list[str]:
         """Hook: the provinces left empty by a standoff: nothing entered and some move into it

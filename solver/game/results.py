@@ -4,7 +4,7 @@ published ``result`` schema, ``docs/schemas/``)."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from pydantic import BaseModel
 
@@ -185,6 +185,10 @@ def result_fields_text(res: PhaseResult) -> str:
             head = _POWER_TEXTS.get(d["power"]) or _power_text(d["power"])
             tail = _KIND_TEXTS.get((type(o), d["order_kind"], d["kind"])) or _kind_text(type(o), d["order_kind"], d["kind"])
             i, by, dis = d["unit"], d["by"], d["dislodged_by"]
+            if not by and not explained:  # (most outcomes of a plain result: one string made at once)
+                parts.append(f'{head}{_esc(d["text"])},"unit":{"null" if i is None else labels[i]}{tail},"by":[],'
+                             f'"dislodged_by":{"null" if dis is None else _esc(dis.text)},"culprits":[]}}')
+                continue
             text = head + _esc(d["text"]) + ',"unit":' + ("null" if i is None else labels[i]) + tail
             if explained:
                 text += ',"reason":' + _esc(o.reason)
@@ -200,10 +204,12 @@ def result_fields_text(res: PhaseResult) -> str:
             else:
                 text += ',"by":[],"dislodged_by":' + _esc(dis.text) + ',"culprits":[]'
             if explained:
-                details = outcome_details(o, pos)
-                text += (f',"strengths":[{",".join([_strength_text(st) for st in d["strengths"]])}],'
-                         f'"details":{_encode(details) if details else "{}"}')
-            parts.append(text + "}")
+                strengths = d["strengths"]
+                text += (f',"strengths":[{",".join([_strength_text(st) for st in strengths]) if strengths else ""}],'
+                         f'"details":{_details_text(o, d, pos, labels, n)}}}')
+                parts.append(text)
+            else:
+                parts.append(text + "}")
         except TypeError:  # a value of another type, or words of the outcome's own: the encoder
             parts.append(_encode(outcome_json(o, pos, explained)))
     dislodged_by = res.dislodged_by
@@ -219,6 +225,49 @@ def result_fields_text(res: PhaseResult) -> str:
                 '],"movement":{', result_fields_text(res.movement), "}"]
     out += [',"units_after":', units_text(res.after)]
     return "".join(out)
+
+
+def _details_text(o: Any, d: Mapping[str, Any], pos: Position, labels: list[str], n: int) -> str:
+    """``outcome_details(o, pos)`` as JSON text (``d``: the outcome's fields): its own fields
+    written straight from their values; a variant's details through the encoder."""
+    if d["details"]:
+        details = outcome_details(o, pos)
+        return _encode(details) if details else "{}"
+    items = []
+    for name, default in _own_fields(type(o)):
+        value = d[name] if name in d else getattr(o, name)
+        if value != default:
+            items.append(f"{_esc(name)}:{_value_text(value, pos, labels, n)}")
+    return "{" + ",".join(items) + "}"
+
+
+def _value_text(v: Any, pos: Position, labels: list[str], n: int) -> str:
+    """``_detail_json(v, pos)`` as JSON text: the values an outcome's own fields hold (text,
+    integers, culprits, strengths, obstacles, ... and tuples of them) written straight; any other
+    through the encoder."""
+    t = type(v)
+    if t is str:
+        return _esc(v)
+    if t is bool:
+        return "true" if v else "false"
+    if t is int:
+        return int.__repr__(v)
+    if v is None:
+        return "null"
+    if t is tuple or t is list:
+        return "[" + ",".join([_value_text(x, pos, labels, n) for x in v]) + "]"
+    if t is OrderRef:
+        r = vars(v)
+        i = r["unit"]
+        return (f'{{"power":{_esc(r["power"])},"order":{_esc(r["text"])},"unit":'
+                f'{labels[i] if i is not None and i < n else "null"}}}')
+    if t is Strength:
+        return _strength_text(v)
+    if isinstance(v, BaseModel):  # a record: its fields (read from its __dict__), as :func:`_detail_json` writes them
+        f = vars(v)
+        return "{" + ",".join([f"{_esc(k)}:{_value_text(f[k] if k in f else getattr(v, k), pos, labels, n)}"
+                               for k in _field_names(t)]) + "}"
+    return _encode(_detail_json(v, pos))
 
 
 def _no_dict() -> dict[str, Any]:
