@@ -328,10 +328,23 @@ class Order(Record):
         return self.body.unit
 
 
+_UNIT = _setters(Unit, "power kind location count")
 _ORDER = _setters(Order, "power text body")
 _HOLD = _setters(Hold, "kind unit")
 _MOVE = _setters(Move, "kind unit dest via_convoy path")
 _SUPPORT = _setters(Support, "kind unit target dest dest_coast target_power")
+
+
+def new_unit(power: str, kind: str, location: str, count: int) -> Unit:
+    """``Unit(power=power, kind=kind, location=location, count=count)`` in one step (the position
+    after a turn makes one per unit that moved; see :func:`new_order`)."""
+    obj = _new(Unit)
+    sp, sk, sl, sc = _UNIT
+    sp(obj, power)
+    sk(obj, kind)
+    sl(obj, location)
+    sc(obj, count)
+    return obj
 
 
 def new_order(power: str, text: str, body: OrderBody) -> Order:

@@ -21,7 +21,7 @@ from dipsat.engine.formulas import (
     value_of,
 )
 from dipsat.models import (Convoy, Move, Position, Support, Unit, _new, _set, _set_extra, _set_fields_set, _set_private,
-                           canonical_units, construct_frozen)
+                           canonical_units, construct_frozen, new_unit)
 from dipsat.outcomes import (Backup, Bounced, Convoyed, Dislodged, Disrupted, Held, Moved, MovementResult, NoPath, Obstacle,
                              OrderRef, Outcome, Strength, Term, Void)
 
@@ -78,11 +78,17 @@ class SolvedTurn(Generic[E]):
         out = []
         for label, w, f in terms:
             if f is True:
-                out.append(Term(label, w, not zero))
+                key = (label, w, not zero)
             elif is_formula(f):
-                out.append(Term(label, w, (not zero) and evaluate(f, values)))
+                key = (label, w, (not zero) and evaluate(f, values))
             else:
-                out.append(Term(label, w * value_of(f, values), not zero))
+                key = (label, w * value_of(f, values), not zero)
+            t = _TERMS.get(key)
+            if t is None:
+                if len(_TERMS) > 50_000:
+                    _TERMS.clear()
+                t = _TERMS[key] = Term(*key)
+            out.append(t)
         return Strength(name, owner, tuple(out))
 
     def ref(self, u: int) -> OrderRef:
@@ -99,6 +105,11 @@ class SolvedTurn(Generic[E]):
         o = self.enc.bound.orders[u]
         dis = self.dislodged_by.get(u)
         return {"power": o.power, "text": o.text, "unit": u, "dislodged_by": None if dis is None else self.ref(dis)}
+
+
+# (label, weight, active) -> the term: a pure memo of the immutable terms every explained turn
+# makes again ("A Bur", "support F Lon", ...), bounded as the notation's
+_TERMS: dict[tuple[str, int, bool], Term] = {}
 
 
 def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Sequence[Component]) -> MovementResult:
@@ -127,13 +138,11 @@ def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Seque
                                     rej.unit))
     # the position after
     new_units: list[Unit] = []
+    dislodged, moved = r.dislodged_by, r.moved
     for u, unit in enumerate(pos.units):
-        if u in r.dislodged_by:
+        if u in dislodged:
             continue
-        if u in r.moved:
-            new_units.append(Unit.build(power=unit.power, kind=unit.kind, location=enc.moves[u].dest, count=unit.count))
-        else:
-            new_units.append(unit)
+        new_units.append(new_unit(unit.power, unit.kind, enc.moves[u].dest, unit.count) if u in moved else unit)
     after = Position.build(variant=pos.variant, year=pos.year, season=pos.season, units=canonical_units(new_units),
                            owners=pos.owners)
     occupied_after = {enc.dest[u] if u in r.moved else prov for u, prov in enumerate(b.provinces)
