@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, Optional, TypeVar
 
 from dipsat.engine.equations import System
 from dipsat.engine.formulas import (
@@ -78,6 +78,8 @@ class Encoding:
     route: dict[int, str]  # mover -> "land", "convoy" or "either" (DATC 4.A.3)
     occupants: dict[str, list[int]]  # province -> units in it
     labels: list[str] = field(default_factory=list)  # unit -> "A Par"
+    # the supports and convoys, (unit, order body) by unit, when the core's collect found them
+    others: Optional[list[tuple[int, Any]]] = None
     # what :meth:`MovementRules.plan` finds (DATC Diplomacy)
     into: dict[str, list[int]] = field(default_factory=dict)  # province -> movers into it
     h2h: dict[int, tuple[int, Formula]] = field(default_factory=dict)  # mover -> (unit moving the opposite way, condition of a battle)

@@ -57,6 +57,7 @@ class BoardTables:
     # ``can_reach_province`` as a table, for every province and coast)
     army_reach: dict[str, frozenset[str]]
     fleet_reach: dict[str, frozenset[str]]
+    display: dict[str, str]  # every location -> how output shows it (the map's ``display``)
 
 
 @dataclass
@@ -86,7 +87,8 @@ class Geography:
         return BoardTables(province=province, stand=stand, convoy_areas=frozenset(p for p in m.provinces if self.convoy_area(p)),
                            army_goes=stand & passable,
                            fleet_goes=frozenset(p for p in passable if not m.provinces[p].coasts and m.is_fleet_location(p)),
-                           army_reach=army_reach, fleet_reach=fleet_reach)
+                           army_reach=army_reach, fleet_reach=fleet_reach,
+                           display={loc: m.display(loc) for loc in province})
 
     def convoy_area(self, province: str) -> bool:
         """May a fleet here convoy?  Standard: sea provinces only."""
@@ -195,7 +197,12 @@ def fleet_chains(geo: Geography, fleets: dict[int, Unit], origin: str, dest: str
     start = geo.seas_next_to(origin)
     goal = geo.seas_next_to(dest)
     where = {f: unit.province for f, unit in fleets.items()}
-    near = {f: {m.province_of(n) for n in m.fleet_neighbours(unit.location)} for f, unit in fleets.items()}
+    if len(fleets) == 1:  # (most convoys: one fleet, one chain or none)
+        f, at = next(iter(where.items()))
+        return [(f,)] if at in start and at in goal else []
+    reach = geo.tables.fleet_reach  # (the passable provinces next to a location: a fleet's is one)
+    near = {f: reach.get(unit.location) or {m.province_of(n) for n in m.fleet_neighbours(unit.location)}
+            for f, unit in fleets.items()}
     # fleets joined when one's province borders the other's location (as seen from the lower
     # index, the pair taken once: the chain graph is undirected)
     joined: dict[int, list[int]] = {f: [] for f in fleets}

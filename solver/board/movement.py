@@ -31,16 +31,18 @@ from dipsat.board.explain import (SolvedTurn, explain, explain_convoy_outcome, e
                                   explain_move_outcome)
 from dipsat.engine.formulas import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, Values,
                                     is_formula)
-from dipsat.models import FLEET, Convoy, Move, Position, Support, construct_frozen
+from dipsat.models import Convoy, Move, Position, Support, construct_frozen
 from dipsat.outcomes import Cut, Given, MovementResult, Outcome, Spared, Void
 from dipsat.engine.option_space import guarded
 from dipsat.board.geography import Geography, fleet_chains
+from dipsat.board.paradoxes import backup_rule, paradox_exemption
 from dipsat.board.orders import BoundOrders, describe_unit
 from dipsat.rules import RuleOptions
 
 
 # rules class -> whether it keeps the core's ``via`` and ``path_open`` (a pure memo)
 _CORE_ROUTES: dict[type, bool] = {}
+_NONE: list[int] = []  # (read only)
 
 
 class MovementRules(Generic[E]):
@@ -89,11 +91,13 @@ class MovementRules(Generic[E]):
     # the encoding then need not ask them unit by unit
     _weight_one: ClassVar[bool] = True
     _all_attack: ClassVar[bool] = True
+    _core_terms: ClassVar[bool] = True  # support_terms too (no supporter, no term)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._weight_one = cls.unit_weight is MovementRules.unit_weight
         cls._all_attack = cls.is_attack is MovementRules.is_attack
+        cls._core_terms = cls.support_terms is MovementRules.support_terms
 
     def unit_weight(self, pos: Position, u: int) -> int:
         """Hook: the strength a unit brings by itself, to an attack, a hold or a support."""
@@ -130,10 +134,13 @@ class MovementRules(Generic[E]):
         enc = self.collect(b)
         self.plan(enc)
         sysm = enc.system
-        for u in sorted(enc.moves):
-            if enc.route[u] != "land":
+        define = sysm.define
+        moves = sorted(enc.moves)
+        route = enc.route
+        for u in moves:
+            if route[u] != "land":
                 enc.routes[u] = self.convoy_routes(enc, u)
-                sysm.define(_name("P", u), "path", self.path_formula(enc, u))
+                define(_name("P", u), "path", self.path_formula(enc, u))
         for key, kind, definition in self.decisions(enc):
             if is_formula(definition):
                 sysm.define(key, kind, definition)
@@ -147,17 +154,18 @@ class MovementRules(Generic[E]):
                 for u in members:
                     sysm.define(_name("M", u), "move", AND(VAR(force), self.path_open(enc, u)))
         else:
-            for u in sorted(enc.moves):
-                sysm.define(_name("M", u), "move", self.battle(enc, [u]))
+            battle = self.battle
+            for u in moves:
+                define(_name("M", u), "move", battle(enc, [u]))
         for key, definition in self.cuts(enc):
             if is_formula(definition):
-                sysm.define(key, "support", definition)
+                define(key, "support", definition)
             else:
                 sysm.define_int(key, "support", definition)
         matched, orders = enc.matched, b.orders
         for c in sorted(matched):
             if matched[c] and isinstance(orders[c].body, Convoy):
-                sysm.define(_name("C", c), "convoy", self.convoy_formula(enc, c))
+                define(_name("C", c), "convoy", self.convoy_formula(enc, c))
         return enc
 
     def collect(self, b: BoundOrders) -> E:
@@ -165,14 +173,30 @@ class MovementRules(Generic[E]):
         units in each province, the route of each move, the labels; with :attr:`merge_moves`,
         the forces (the moves of one power into one province)."""
         pos = b.position
-        moves = {u: o.body for u, o in sorted(b.orders.items()) if isinstance(o.body, Move)}
-        dest = {u: mv.dest.split("/")[0] for u, mv in moves.items()}
-        occupants: dict[str, list[int]] = defaultdict(list)
+        moves: dict[int, Move] = {}
+        dest: dict[int, str] = {}
+        route: dict[int, str] = {}
+        others: list[tuple[int, Any]] = []  # the supports and convoys, for plan
+        routes = b.route
+        for u, o in sorted(b.orders.items()):
+            body = o.body
+            if isinstance(body, Move):
+                moves[u] = body
+                d = body.dest
+                dest[u] = d.split("/")[0] if "/" in d else d
+                route[u] = routes.get(u, "land")
+            elif isinstance(body, (Support, Convoy)):
+                others.append((u, body))
+        occupants: dict[str, list[int]] = {}
         for i, prov in enumerate(b.provinces):
-            occupants[prov].append(i)
-        route = {u: b.route.get(u, "land") for u in moves}
+            hit = occupants.get(prov)
+            if hit is None:
+                occupants[prov] = [i]
+            else:
+                hit.append(i)
         # the core's own encoding: a subclass whose encoding is another type overrides collect
-        enc = cast(E, Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, occupants=dict(occupants)))
+        enc = cast(E, Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, occupants=occupants))
+        enc.others = others
         if self.merge_moves:
             forces: dict[tuple[str, str], list[int]] = defaultdict(list)
             for u in sorted(moves):
@@ -180,8 +204,8 @@ class MovementRules(Generic[E]):
             enc.forces = dict(forces)
             enc.force_of = {u: k for k, us in enc.forces.items() for u in us}
         if type(self).label is MovementRules.label:  # the core's labels (:func:`describe_unit`), in one pass
-            display = self.map.display
-            enc.labels = [f"{u.kind} {display(u.location)}" for u in pos.units]
+            display, shown = self.map.display, self.geo.tables.display
+            enc.labels = [f"{u.kind} {shown.get(u.location) or display(u.location)}" for u in pos.units]
         else:
             enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
         enc.system.labels = enc.labels
@@ -213,8 +237,8 @@ class MovementRules(Generic[E]):
         move_supports: dict[int, list[int]] = defaultdict(list)
         hold_supports: dict[int, list[int]] = defaultdict(list)
         convoyers: dict[int, list[int]] = defaultdict(list)
-        for s, o in sorted(enc.bound.orders.items()):
-            body = o.body
+        others = enc.others if enc.others is not None else [(s, o.body) for s, o in sorted(enc.bound.orders.items())]
+        for s, body in others:
             if isinstance(body, Support):
                 t = body.target
                 if body.dest is None:
@@ -329,7 +353,10 @@ class MovementRules(Generic[E]):
             if restricted_by is not None and pos.units[u].power == restricted_by:
                 terms = []
             else:
-                terms = self.own_terms(enc, u) + self.support_terms(enc, enc.move_supports.get(u, []), restricted_by)
+                supporters = enc.move_supports.get(u)
+                terms = self.own_terms(enc, u)
+                if supporters or not self._core_terms:
+                    terms = terms + self.support_terms(enc, supporters or [], restricted_by)
             enc.terms[key] = terms
         return terms
 
@@ -398,9 +425,9 @@ class MovementRules(Generic[E]):
     def move_formula(self, enc: E, u: int) -> Formula:
         d = enc.dest[u]
         into = enc.into.get(d)
-        rivals = [m for m in into if m != u] if into is not None and (len(into) > 1 or into[0] != u) else []
+        rivals = [m for m in into if m != u] if into is not None and (len(into) > 1 or into[0] != u) else _NONE
         here = enc.occupants.get(d)
-        occ = [v for v in here if v != u] if here is not None else None
+        occ = here if here is None or (len(here) == 1 and here[0] != u) else [v for v in here if v != u]
         path = self.path_open(enc, u)
         if not occ:
             if not rivals:  # nothing to beat (the strength only explains)
@@ -435,15 +462,19 @@ class MovementRules(Generic[E]):
 
     # supports and convoys -------------------------------------------------------------------
     def support_formula(self, enc: E, s: int) -> Formula:
-        pos = enc.bound.position
+        here = enc.bound.provinces[s]
+        movers = enc.into.get(here)
+        if not movers:  # (most supports: no move into the supporter's province)
+            enc.cutters[s] = []
+            enc.exempt[s] = []
+            return TRUE
         body = enc.bound.orders[s].body
         assert isinstance(body, Support)
-        here = enc.bound.provinces[s]
         cut: list[Formula] = []
         dislodge: list[Formula] = []
         cutters: list[int] = []
         exempt: list[tuple[int, Formula, str]] = []
-        for m in enc.into.get(here, []):
+        for m in movers:
             when, why, also_dislodge = self.cut_exemption(enc, s, body, m)
             if when is not FALSE:
                 exempt.append((m, when, why))
@@ -481,26 +512,7 @@ class MovementRules(Generic[E]):
     def paradox_exemption(self, enc: E, s: int, body: Support, m: int, rule: Optional[str] = None) -> str:
         """The edition's convoy-paradox rule (DATC 4.A.2 a-c): when a convoyed army does not cut
         (``rule``: the edition's; default the options' value)."""
-        if rule is None:
-            rule = self.rules.convoy_paradox_rule
-        pos = enc.bound.position
-        fleets = {pos.units[f].province for f in enc.convoyers.get(m, [])}
-        if rule == "2000":
-            # "the fleets necessary for the army to convoy": those on every route (DATC 6.F.19)
-            routes = enc.routes.get(m, [])
-            needed = set.intersection(*(set(r) for r in routes)) if routes else set()
-            if body.dest is not None and body.dest in {pos.units[f].province for f in needed}:
-                return "2000 rule: a convoyed army does not cut support against its convoying fleets"
-        elif rule == "1971":
-            if (pos.units[s].kind == FLEET and body.dest is not None
-                    and pos.units[body.target].kind == FLEET and body.dest in fleets):
-                return "1971 rule: a convoyed army does not cut a fleet's support of a fleet attacking its convoy"
-        elif rule == "1982":
-            aim = body.dest if body.dest is not None else pos.units[body.target].province
-            convoying = {pos.units[f].province for fl in enc.convoyers.values() for f in fl}
-            if pos.units[s].kind == FLEET and self.map.provinces[aim].is_sea and aim in convoying:
-                return "1982 rule: a convoyed army does not cut support of an action in a body of water with a convoying fleet"
-        return ""
+        return paradox_exemption(self.map, enc, s, body, m, self.rules.convoy_paradox_rule if rule is None else rule)
 
     def convoy_formula(self, enc: E, f: int) -> Formula:
         here = enc.bound.position.units[f].province
@@ -576,18 +588,5 @@ class MovementRules(Generic[E]):
 
     # backup rules -------------------------------------------------------------------------
     def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int) -> Optional[tuple[str, str, dict[Key, Definition]]]:
-        kinds = {n.kind for n in members}
-        if "convoy" in kinds or "path" in kinds:
-            rule = self.rules.convoy_paradox_rule
-            if rule in ("1971", "1982", "2000"):
-                rule = self.rules.paradox_fallback
-            over: dict[Key, Definition]
-            if rule == "all_hold":
-                over = {n: FALSE for n in members if n.kind == "move"}
-                over.update({_name("M", n.unit): FALSE for n in members if n.kind == "path"})
-                return ("convoy_paradox", "all hold: the moves of the paradox fail", over)
-            return ("convoy_paradox", "Szykman rule: the convoys of the paradox fail (the fleets hold)",
-                    {n: FALSE for n in members if n.kind == "convoy"})
-        if kinds == {"move"}:
-            return ("circular_movement", "circular movement: all moves succeed", {n: TRUE for n in members})
-        return ("other_cycle", "all orders of the cycle fail", {n: FALSE for n in members})
+        """DATC's backup rules of a cycle without exactly one resolution (:func:`backup_rule`)."""
+        return backup_rule(self.rules, members)

@@ -270,16 +270,23 @@ def _walk(defs: Mapping[Key, Definition],
     values: dict[Key, Value] = {}
     open_: dict[Key, bool] = {}  # decisions on the walk's current path (True), or blocked (False)
     plain = not domains  # no integer decision: every one is a boolean formula
-    for root in defs:
+    for root, f in defs.items():
         if root in values or root in open_:
             continue
+        if plain and f.__class__ is bool:  # a constant (many decisions of a turn: nothing to beat)
+            values[root] = f
+            continue
         open_[root] = True
-        stack: list[tuple[Key, list[Key]]] = [(root, references(defs[root], []))]
+        stack: list[tuple[Key, list[Key]]] = [(root, references(f, []))]
         while stack:
             x, refs = stack[-1]
             while refs:  # the next decision it refers to that is not known yet
                 y = refs.pop()
                 if y not in values and y in defs:
+                    g = defs[y]
+                    if plain and g.__class__ is bool:
+                        values[y] = g
+                        continue
                     break
             else:  # all known: its value
                 stack.pop()
