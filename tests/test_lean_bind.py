@@ -6,7 +6,8 @@ import dataclasses
 
 import pytest
 
-from dipsat.models import Hold, Move, Order, Support, new_hold, new_move, new_move_written, new_order, new_support
+from dipsat.models import (Hold, Move, Order, Support, Unit, new_hold, new_move, new_move_written, new_order, new_support,
+                           new_unit)
 from dipsat.variants import find_variant
 from dipsat.game.registry import all_records
 from dipsat.game.variant import Variant
@@ -34,6 +35,7 @@ def test_one_step_constructors_make_what_build_makes():
     same(new_support(3, 0, None, "bur", None),
          Support.build(unit=3, target=0, dest="bur", dest_coast=None, target_power=None))
     same(new_order("England", "F Lon H", new_hold(0)), Order.build(power="England", text="F Lon H", body=Hold.build(unit=0)))
+    same(new_unit("France", "F", "spa/nc", 2), Unit(power="France", kind="F", location="spa/nc", count=2))
 
 
 BOARDS = [r.name for r in all_records() if isinstance(r, Variant)]
