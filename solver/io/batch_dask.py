@@ -33,11 +33,17 @@ def _answer_chunk(lines: list[Line], settings: BatchSettings, handler: Handler =
 
 _SETTLED = False  # this process's collector is settled (a Dask worker of a local cluster)
 
+# A task costs the scheduler and this client about as much as a few lines cost a worker, and on a
+# small machine they share the workers' cores: the chunks grow with the lines answered, from
+# ``chunk`` (the first answers come soon) to GROWTH times it (a long run pays that cost rarely).
+GROWTH = 8
+
 
 def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, address: str, jobs: int,
              on_result: Callable[[], None] = lambda: None, chunk: int = 32, handler: Handler = answer) -> BatchReport:
     """Answer ``lines`` on a Dask cluster (``address``, or ``"local"``: a LocalCluster of ``jobs``
-    worker processes), streaming as :func:`run_pool` does.  Lines go out in chunks; a chunk that
+    worker processes), streaming as :func:`run_pool` does.  Lines go out in chunks (of ``chunk``
+    lines at first, growing with the lines answered to :data:`GROWTH` times that); a chunk that
     fails (its worker died) is tried again line by line, and a line that fails alone is answered
     with a ``worker_died`` error."""
     try:
@@ -63,7 +69,8 @@ def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, addre
             raise DipsatError(f"--dask {address!r}: cannot reach the scheduler: {exc}") from None
     window: deque[tuple[list[Line], Any]] = deque()
     limit = max(4, 4 * max(1, len(client.scheduler_info().get("workers", {})) or jobs))
-    feed = _Feed(lines, limit * chunk)
+    most = GROWTH * chunk
+    feed = _Feed(lines, limit * most)
     arrived: list[Line] = []
     exhausted = False
     written = 0
@@ -73,7 +80,8 @@ def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, addre
         and no line came for 0.1 s (a slow input's line waits no longer)."""
         nonlocal exhausted
         while len(window) < limit:
-            while len(arrived) < chunk and not exhausted:
+            size = min(most, max(chunk, written // 4))
+            while len(arrived) < size and not exhausted:
                 try:
                     line = feed.take()
                 except StopIteration:
@@ -84,7 +92,7 @@ def run_dask(lines: Iterable[Line], out: TextOut, settings: BatchSettings, addre
                 arrived.append(line)
             if not arrived:
                 return
-            if len(arrived) < chunk and not exhausted:
+            if len(arrived) < size and not exhausted:
                 if window:
                     return  # a part chunk goes out only when nothing else is
                 if wait([feed.fileno()], timeout=0.1):  # more lines on their way: fill the chunk first
