@@ -15,6 +15,7 @@ are values, with documented defaults (docs/cli.md, "Limits"), overridable per ru
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -24,6 +25,7 @@ import sys
 import threading
 import time
 import tomllib
+import weakref
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
@@ -233,14 +235,19 @@ def _expire(signum: int, frame: FrameType | None) -> None:
 
 def _sheltered(frame: FrameType | None) -> bool:
     """Whether ``frame`` runs inside an import (a module's body, an extension's initialisation) or
-    inside a deadline's own set-up or clean-up.  A time-out raised in an import cut a module in
-    half: ortools' native helpers, cut while they were being set up, failed with 'ImportError:
-    initialization failed' (an internal error), and a later import in the same process could fail
-    on the half-made modules left behind.  One raised in a deadline's clean-up would leave its timer
-    and handler in force."""
+    inside a deadline's own set-up or clean-up, or where what it raises cannot reach the block: a
+    collector's callback (``gc.callbacks``), a finaliser (``__del__``, ``weakref.finalize``).  A
+    time-out raised in an import cut a module in half: ortools' native helpers, cut while they were
+    being set up, failed with 'ImportError: initialization failed' (an internal error), and a later
+    import in the same process could fail on the half-made modules left behind.  One raised in a
+    deadline's clean-up would leave its timer and handler in force.  One raised in a collector's
+    callback (a library's, run at any allocation) was printed as 'Exception ignored in ...' and lost:
+    the block's own time-out came only at its end."""
+    callbacks = {getattr(getattr(cb, "__func__", cb), "__code__", None) for cb in gc.callbacks} if gc.callbacks else ()
     while frame is not None:
         code = frame.f_code
-        if code is _ENTER or code is _EXIT or code.co_filename.startswith("<frozen importlib"):
+        if (code is _ENTER or code is _EXIT or code.co_filename.startswith("<frozen importlib")
+                or code.co_name == "__del__" or code is _FINALIZE or code in callbacks):
             return True
         frame = frame.f_back
     return False
@@ -248,6 +255,7 @@ def _sheltered(frame: FrameType | None) -> bool:
 
 _ENTER = _Deadline.__enter__.__code__
 _EXIT = _Deadline.__exit__.__code__
+_FINALIZE = weakref.finalize.__call__.__code__
 
 os.register_at_fork(after_in_child=_ENDS.clear)  # a child's timer is not its parent's
 

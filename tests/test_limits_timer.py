@@ -80,6 +80,43 @@ def test_a_time_out_is_a_time_out_wherever_it_lands():
     assert time.monotonic() - t < 3
 
 
+def test_a_time_out_never_lands_where_it_would_be_lost(monkeypatch):
+    """The timer raises nothing inside a collector's callback or a finaliser, where an exception is
+    printed as 'Exception ignored in ...' and lost (a test library's callback, run at any
+    allocation, took one): it lands after them, in the block, at once."""
+    import gc
+    import sys
+
+    lost: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda info: lost.append(info.exc_type))
+
+    def slow_callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            _spin(0.2)
+
+    class Slow:
+        def __del__(self) -> None:
+            _spin(0.2)
+
+    gc.callbacks.append(slow_callback)
+    try:
+        t = time.monotonic()
+        with pytest.raises(TurnTimeout):
+            with deadline(0.02):
+                gc.collect()
+                _spin(5)
+        assert time.monotonic() - t < 1.5
+    finally:
+        gc.callbacks.remove(slow_callback)
+    t = time.monotonic()
+    with pytest.raises(TurnTimeout):
+        with deadline(0.02):
+            Slow()
+            _spin(5)
+    assert time.monotonic() - t < 1.5
+    assert lost == []
+
+
 def test_an_inner_deadline_leaves_the_outer_ones_time():
     """A command's whole limit (readings, explore, why) around each turn's own: when the turn's block
     ends, the command's timer goes on with what it has left (the inner block switched it off)."""
