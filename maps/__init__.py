@@ -18,12 +18,14 @@ import hashlib
 import json
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from pydantic import BaseModel, ValidationError
+
+from dipsat.records import dataclass
 
 if TYPE_CHECKING:
     import networkx as nx

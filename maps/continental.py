@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
 import networkx as nx
 
 from . import MAP_DIR, MapError, normalise_name
+
+from dipsat.records import dataclass
 
 FORMAT = "continents"
 FREE_CITY_CAPACITY = 6

@@ -26,11 +26,11 @@ import threading
 import time
 import tomllib
 import weakref
-from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
 from dipsat.errors import InputFileError, SolverError
+from dipsat.records import dataclass
 
 
 @dataclass(frozen=True)

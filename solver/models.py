@@ -12,7 +12,7 @@ use it).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, fields, replace
 from operator import attrgetter
 from typing import (
     Any,
@@ -28,6 +28,7 @@ from typing import (
 from pydantic import BaseModel, ConfigDict, Field
 
 from dipsat import seams
+from dipsat.records import dataclass
 
 # A phase result carries the variant record it was adjudicated by (a
 # :class:`dipsat.game.variant.Variant`), for drawing and printing: never validated, dumped or

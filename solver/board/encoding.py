@@ -7,7 +7,7 @@ Shared by the core's movement rules (:mod:`dipsat.board.movement`), their explan
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import Any, Optional, TypeVar
 
@@ -26,6 +26,7 @@ from dipsat.models import (
     Move,
 )
 from dipsat.board.orders import BoundOrders
+from dipsat.records import dataclass
 
 # a strength as labelled terms: (label, weight, when it counts) — a boolean formula counts 0 or 1, an
 # integer expression (e.g. an integer support decision) counts its value

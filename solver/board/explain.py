@@ -6,7 +6,7 @@ strengths compared, the culprits, the position after, stand-offs and backup rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Generic, Optional, Protocol, Sequence
 
 from dipsat.board.encoding import E, Terms, _name, _unit_of, term_value
@@ -24,6 +24,7 @@ from dipsat.models import (Convoy, Move, Position, Support, Unit, _new, _set, _s
                            canonical_units, construct_frozen, new_unit)
 from dipsat.outcomes import (Backup, Bounced, Convoyed, Dislodged, Disrupted, Held, Moved, MovementResult, NoPath, Obstacle,
                              OrderRef, Outcome, Strength, Term, Void)
+from dipsat.records import dataclass
 
 
 

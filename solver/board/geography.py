@@ -9,13 +9,14 @@ fleets may convoy or which units may be convoyed without touching the order chec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Optional
 
 from dipsat.maps import GameMap
 
 from dipsat.models import ARMY, FLEET, Unit
+from dipsat.records import dataclass
 
 
 @dataclass(frozen=True)

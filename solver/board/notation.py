@@ -27,7 +27,6 @@ province holds several units (counts, nation letters, ``&``, ``sup by``) is such
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Optional
 
 from dipsat.maps import GameMap
@@ -47,6 +46,7 @@ from dipsat.board.pasted import from_other_programs
 from dipsat.board.unit_specs import parse_unit_spec
 from dipsat.errors import InvalidOrder
 from dipsat.models import Unit
+from dipsat.records import dataclass
 
 # (the parsed order's types are read from here too: dipsat.board.parsed holds them)
 __all__ = ["A", "Addition", "COAST_WORDS", "Cursor", "KEYWORDS", "LocRef", "MAX_ORDER_CHARS", "Notation",

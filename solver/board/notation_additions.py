@@ -20,12 +20,12 @@ code that asks for it uses :func:`written_count`, :func:`written_power` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
 from dipsat.errors import InvalidOrder
 from dipsat.board.core_forms import reads_core_forms
 from dipsat.board.notation import Addition, Cursor, Notation, ParsedOrder, TokenValue, UnitRef
+from dipsat.records import dataclass
 
 
 class UnitPart(NamedTuple):

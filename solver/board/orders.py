@@ -13,7 +13,7 @@ may be convoyed without touching this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Iterator, Optional
 
@@ -25,6 +25,7 @@ from dipsat.models import (ARMY, FLEET, Convoy, Move, Order, OrderBody, Position
 from dipsat.board.notation import LocRef, Notation, ParsedOrder, UnitRef
 from dipsat.board.destinations import written_destination, written_unit
 from dipsat.board.geography import BoardTables as BoardTables, ConvoyReach as ConvoyReach, Geography as Geography
+from dipsat.records import dataclass
 from dipsat.rules import RuleOptions
 
 

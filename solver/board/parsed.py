@@ -4,8 +4,9 @@ text of each.  The reading itself is :mod:`dipsat.board.notation`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Optional, TypeVar
+
+from dipsat.records import dataclass
 
 
 @dataclass(frozen=True)

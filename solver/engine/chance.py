@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Mapping, Optional, Protocol, Sequence, TypeVar, Union
 
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 
 
 class _Piece(Protocol):

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import itertools
 import os
-from dataclasses import dataclass
 from typing import Callable, Generic, Hashable, Mapping, Optional, Sequence, TypeVar, Union
 
 from ortools.sat.python import cp_model
@@ -56,6 +55,7 @@ from dipsat.engine.formulas import (And, Definition, Formula, Ge, If, IntExpr, I
                        bounds_of, is_formula, substitute_def)
 from dipsat.errors import SolverError
 from dipsat.limits import Expired, time_left
+from dipsat.records import dataclass
 
 Literal = Union[cp_model.IntVar, cp_model.NotBooleanVariable]  # a boolean variable or its negation
 Linear = Union[cp_model.LinearExprT, int]

@@ -45,7 +45,7 @@ order; a :class:`System` names them for people (``move A Par``) from its unit la
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import product
 from typing import Callable, Mapping, Optional, Sequence
 
@@ -53,6 +53,7 @@ from typing import Callable, Mapping, Optional, Sequence
 from dipsat.errors import SolverError
 from dipsat.engine.formulas import (_FORMULA_CLASSES, SUM, Definition, Formula, IntExpr, Key, Value, bounds_of, evaluate, is_formula, references, value_of,
                        variables)
+from dipsat.records import dataclass
 
 
 # -- systems ----------------------------------------------------------------------------------------

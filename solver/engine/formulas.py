@@ -24,10 +24,11 @@ them is :class:`dipsat.engine.equations.System`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, NamedTuple, Optional, Sequence, Union
 
 from typing_extensions import TypeIs
+
+from dipsat.records import dataclass
 
 
 class Key(NamedTuple):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from itertools import product
 from typing import Any, Callable, Generic, Iterator, Literal, Mapping, Optional, Sequence, TypeVar, get_args, get_origin
@@ -39,6 +39,7 @@ from typing import Any, Callable, Generic, Iterator, Literal, Mapping, Optional,
 from pydantic import BaseModel
 
 from dipsat.engine.formulas import FALSE, TRUE, VAR, Formula, Key
+from dipsat.records import dataclass
 
 OPTION_KIND = "option"  # the kind of the keys of option literals
 

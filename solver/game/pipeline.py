@@ -24,7 +24,6 @@ a turn is adjudicated the same way whichever command asks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, Optional
 
@@ -33,6 +32,7 @@ from dipsat.engine.equations import Solution, enumerate_all, solve_system
 from dipsat.engine.formulas import Key, Value
 from dipsat.models import Position
 from dipsat.outcomes import MovementResult
+from dipsat.records import dataclass
 from dipsat.rules import RuleOptions
 
 if TYPE_CHECKING:

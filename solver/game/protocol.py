@@ -38,12 +38,12 @@ whose ``game`` makes its protocol object.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol, Sequence, Union, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 
 if TYPE_CHECKING:
     from dipsat.limits import Limits

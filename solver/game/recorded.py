@@ -29,7 +29,6 @@ counts from there).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional, TypeVar, Union
 
 from pydantic import BaseModel
@@ -41,6 +40,7 @@ from dipsat.game.positions import build_position
 from dipsat.game.request import SavedGame, StartSpec, TurnRequest, same_phase_label
 from dipsat.limits import DEFAULT_LIMITS, Limits, deadline
 from dipsat.models import Position, Unit
+from dipsat.records import dataclass
 
 __all__ = ["BadCheckpoint", "Seated", "Stretch", "recorded_stretches"]
 

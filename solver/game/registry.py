@@ -11,12 +11,12 @@ loads no other variant.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Sequence
 
 from dipsat import seams
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 
 if TYPE_CHECKING:
     from dipsat.game.protocol import GameRecord

@@ -44,7 +44,7 @@ victory rule is checked, and an adjustment phase follows when some power must bu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol, final
@@ -61,6 +61,7 @@ from dipsat.board.movement import MovementRules
 from dipsat.board.notation import Notation
 from dipsat.board.geography import Geography
 from dipsat.board.orders import OrderBinder
+from dipsat.records import dataclass
 from dipsat.rules import RuleOptions, preset
 
 if TYPE_CHECKING:  # the phases after a movement are imported when one is adjudicated

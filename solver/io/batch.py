@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Optional, Protocol
 
@@ -31,6 +30,7 @@ from typing import IO, Any, BinaryIO, Optional, Protocol
 from dipsat.errors import DipsatError, InputFileError, InvalidRequest
 from dipsat.io.files import file_access
 from dipsat.limits import DEFAULT_LIMITS, LimitExceeded, Limits, TurnTimeout, check_request_size, deadline, parse_data
+from dipsat.records import dataclass
 
 ISSUES = "https://github.com/dipsat/dipsat/issues"
 

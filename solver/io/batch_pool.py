@@ -19,12 +19,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Optional
 
 from dipsat.io.batch import (ISSUES, BatchReport, BatchSettings, Line, TextOut, answer, count_result, error_result,
                              short_text, warm_up)
+from dipsat.records import dataclass
 
 Handler = Callable[[Line, BatchSettings], str]
 

@@ -5,7 +5,7 @@ family is checked through its game protocol by :mod:`dipsat.io.case_check`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Union
 
@@ -15,6 +15,7 @@ from dipsat.errors import DipsatError
 from dipsat.game.request import PhaseOrders
 from dipsat.game.request import load_model
 from dipsat.limits import Limits
+from dipsat.records import dataclass
 
 
 Expected = Literal["succeeds", "fails", "illegal", "partial"]

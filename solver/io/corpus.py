@@ -6,7 +6,7 @@ The format is documented in ``tests/corpora/FORMAT.md``; its JSON Schema is gene
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence
 
@@ -29,6 +29,7 @@ from dipsat.models import Position, Unit
 from dipsat.models import dislodged_units as dislodged_units_of
 from dipsat.outcomes import MovementResult, Outcome
 from dipsat.game.pipeline import Pipeline
+from dipsat.records import dataclass
 from dipsat.rules import RuleOptions
 
 if TYPE_CHECKING:

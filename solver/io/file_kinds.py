@@ -10,10 +10,10 @@ its schema does not expect.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
 from dipsat.errors import InputFileError
+from dipsat.records import dataclass
 
 
 @dataclass(frozen=True)

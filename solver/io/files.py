@@ -27,12 +27,13 @@ import re
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
 from dipsat.errors import NamedFileError
 from dipsat.limits import DEFAULT_LIMITS, LimitExceeded
+from dipsat.records import dataclass
 
 BUNDLED_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

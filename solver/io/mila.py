@@ -31,13 +31,14 @@ covers are MILA's deviations from DATC 3.0 (``tests/corpora/peers/``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dipsat.errors import DipsatError, InputFileError, OrderError
+from dipsat.records import dataclass
 
 if TYPE_CHECKING:
     from dipsat.limits import Limits

@@ -16,10 +16,11 @@ legality checks; an order dipsat reads as illegal is given to no peer: that unit
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
 
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 
 if TYPE_CHECKING:
     from dipsat.game.variant import Variant

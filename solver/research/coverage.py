@@ -22,7 +22,7 @@ option of the variant's options model that no case tells apart is *untested* by 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
@@ -32,6 +32,7 @@ from pydantic import BaseModel, ValidationError
 from dipsat.io.corpus import CorpusCase, Expectation, case_files, load_case, runs_of
 from dipsat.io.files import file_access
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 from dipsat.rules import explain_options_error
 from dipsat.engine.option_space import Assignment, Scope, categorical_options, option_values, recording, scoped
 

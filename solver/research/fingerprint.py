@@ -30,11 +30,12 @@ game) constrains the space of the variant's categorical rule options:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterable, Optional
 
 from dipsat.io.corpus import adjudicate_case, case_request, compare, play_case
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 from dipsat.research.fingerprint_inputs import InputProblem, Item, Observation
 from dipsat.research.option_conditions import _w, conditions, depends_on, describe_condition
 from dipsat.engine.option_space import (Assignment, assignments, categorical_options, explore_reads, option_values, recording,

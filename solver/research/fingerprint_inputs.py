@@ -27,7 +27,7 @@ A bad item (unreadable line, unknown field, an ``expect`` of the wrong shape) is
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Iterator, Optional, Union
 
@@ -37,6 +37,7 @@ from dipsat.game.request import TurnRequest, describe_validation
 from dipsat.io.corpus import CorpusCase, Expectation, Expected
 from dipsat.errors import DipsatError
 from dipsat.limits import DEFAULT_LIMITS, Limits, parse_data
+from dipsat.records import dataclass
 
 
 @dataclass

@@ -16,12 +16,13 @@ it, as is a turn the peer crashes on; none of them costs another observation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable, Iterator, Optional
 
 from dipsat.errors import DipsatError
 from dipsat.io.corpus import Expectation
 from dipsat.io.peers import PEERS, TITLES, Peer, observed, peer_turn, turn_texts
+from dipsat.records import dataclass
 from dipsat.research.fingerprint import Fingerprint
 from dipsat.research.fingerprint_inputs import InputProblem, Item, Observation
 

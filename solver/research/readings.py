@@ -41,7 +41,7 @@ per class of the options the runs read (:func:`protocol_readings`); the output s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
 from pydantic import BaseModel
@@ -77,6 +77,7 @@ from dipsat.engine.option_space import (
     recording,
     split_by_reads,
 )
+from dipsat.records import dataclass
 from dipsat.rules import RuleOptions
 
 T = TypeVar("T")

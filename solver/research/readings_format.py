@@ -4,10 +4,10 @@ classes of the whole turn, the counts of the one model's resolutions, and the sa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 from dipsat.research.option_conditions import conditions, cube_key, describe_condition
 from dipsat.research.readings import SPACE_LIMIT, Reading, Readings, SpaceStats
 

@@ -14,7 +14,7 @@ evaluates the acyclic parts directly; the outcomes are the same.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from dipsat.game.request import TurnRequest
@@ -26,6 +26,7 @@ from dipsat.models import Convoy, Move, OrderBody, Support
 from dipsat.outcomes import Outcome
 from dipsat.board.encoding import Encoding, _name, _unit_of
 from dipsat.game.pipeline import Pipeline, Prepared
+from dipsat.records import dataclass
 from dipsat.rules import RuleOptions
 
 if TYPE_CHECKING:

@@ -13,13 +13,14 @@ that force an outcome): :mod:`dipsat.research.research`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Optional
 
 from pydantic import BaseModel
 
 from dipsat.errors import DipsatError
 from dipsat.game.protocol import GameProtocol, PhaseOutcome, PhaseResult
+from dipsat.records import dataclass
 from dipsat.research.research import WhyAnswer
 
 

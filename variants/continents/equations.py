@@ -43,13 +43,14 @@ The rules (the seed's words in quotes; options in :mod:`.rules`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Sequence
 
 from dipsat.engine.equations import System, evaluate_acyclic
 from dipsat.engine.formulas import (AND, GE, IF, INT, MAX, MIN, SUM, VAR, Definition, Formula, IntExpr, IntVar, Key, Value, Var,
                              evaluate as truth, is_formula, value_of)
 from dipsat.errors import SolverError
+from dipsat.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,12 @@ aliases, in any case.  A sea crossing needs no mark.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal, Optional
 
 from dipsat.errors import InvalidOrder
 from dipsat.maps.continental import ContinentalMap
 from dipsat.board.notation import shown, too_long
+from dipsat.records import dataclass
 
 Kind = Literal["move", "support_attack", "support_defence", "hold"]
 

@@ -10,7 +10,7 @@ a game's (phase ``game``) holds the outcomes of every phase, each order prefixed
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping, Optional
 
 from pydantic import BaseModel
@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from dipsat.errors import DipsatError, InputFileError, InvalidRequest
 from dipsat.limits import LimitExceeded, Limits, check_request_size
 from dipsat.game.protocol import ClickHooks, Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
+from dipsat.records import dataclass
 
 from .board import parse_units
 from .requests import DEFAULT_MAP, RoundRequest, case_data, get_map, is_game_case, read_request, rules_of, run_request

@@ -7,13 +7,13 @@ position after, victory, and a typed outcome per order (:mod:`.outcomes`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import networkx as nx
 
 from dipsat.errors import OrderError
 from dipsat.maps.continental import ContinentalMap
+from dipsat.records import dataclass
 
 from .board import Board
 from .equations import Act, Quantities, Setting, enumerate_readings, evaluate, priority_levels

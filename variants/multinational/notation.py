@@ -3,7 +3,6 @@ with their routes, allowances (``AL``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 from dipsat.errors import InvalidOrder
@@ -11,6 +10,7 @@ from dipsat.models import Move, register_order_kind
 from dipsat.board.core_forms import reads_core_forms
 from dipsat.board.notation import Addition, Cursor, ParsedOrder
 from dipsat.board.notation_additions import NationNotation, SupportsWithMove
+from dipsat.records import dataclass
 from dipsat.variants.multinational.options import MULTINATIONALS
 
 

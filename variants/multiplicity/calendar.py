@@ -28,7 +28,6 @@ kinds of order; the readings (listed by ``dipsat rules multiplicity``):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 from dipsat.errors import OrderError
@@ -36,6 +35,7 @@ from dipsat.models import Position
 from dipsat.outcomes import MovementResult, Outcome
 from dipsat.board.notation import too_long
 from dipsat.game.variant import DiplomacyYear, GameState, Orders
+from dipsat.records import dataclass
 
 if TYPE_CHECKING:
     from dipsat.rules import RuleOptions

@@ -9,11 +9,12 @@ unseaworthy.  :mod:`.movement` builds it and its equations; :mod:`.explain` read
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional
 
 from dipsat.board.encoding import Encoding
 from dipsat.engine.formulas import Formula, Key
+from dipsat.records import dataclass
 
 from .details import Seaworthiness
 

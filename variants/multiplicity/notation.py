@@ -25,13 +25,13 @@ additions (:class:`CutFirst`, :class:`MergeWith`, :class:`MergeAndAttack`, :clas
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Optional
 
 from dipsat.errors import InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Unit
 from dipsat.board.notation import DASH_RE, Addition, Notation, ParsedOrder, UnitRef
 from dipsat.board.notation_additions import StackNotation, written_parts
+from dipsat.records import dataclass
 
 # These read text whose runs of white space are one space (MultiplicityNotation.normalise), and
 # start only where a count or a unit kind starts, so a long run of anything is never re-read

@@ -9,7 +9,7 @@ multiple unit stands (rule 10: splitting by ordering the parts to different plac
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional
 
 from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
@@ -19,6 +19,7 @@ from dipsat.maps import GameMap
 from dipsat.board.notation import MAX_ORDER_CHARS, LocRef, ParsedOrder, UnitRef
 from dipsat.board.orders import BoundOrders, OrderBinder, ParsedLine, describe_unit
 from dipsat.board.notation_additions import written_parts
+from dipsat.records import dataclass
 from dipsat.rules import RuleOptions
 from dipsat.board.stack_orders import split_stacks
 

@@ -28,11 +28,11 @@ not an action is an error quoting it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal, Optional
 
 from dipsat.errors import DipsatError
 from dipsat.board.notation import shown, too_long
+from dipsat.records import dataclass
 
 from .board import RESOURCES, Board
 

@@ -18,7 +18,7 @@ against a brute-force run of the drill itself over every possible sequence of di
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import cache
 from typing import Literal, Optional
@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dipsat.errors import DipsatError
 from dipsat.board.notation import too_long
+from dipsat.records import dataclass
 
 from .blockades import check_effects
 from .board import RESOURCES, Board

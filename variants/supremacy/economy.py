@@ -3,9 +3,9 @@ Victory Conditions).  All amounts in millions."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 
 from .board import RESOURCES, Resource
 from .dice import Dice

@@ -23,12 +23,13 @@ of the turn (every player starts the next with 5).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 
 from . import blockades, economy
 from .bidding import CHITS_PER_TURN, DEAL_STAGES, OPTIONAL_STAGES, check_bids, player_order

@@ -12,7 +12,7 @@ played).  The other kinds' facts are the result's ``details``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping, Optional
 
 from pydantic import BaseModel
@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.limits import LimitExceeded, Limits
 from dipsat.game.protocol import ClickHooks, Culprit, Engine, Overrides, PhaseOutcome, PhaseResult
+from dipsat.records import dataclass
 
 from .options import SupremacyOptions, make_options
 

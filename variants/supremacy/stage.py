@@ -25,10 +25,11 @@ minimal set of quantities the set breaks: ``why`` reports both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Optional, cast
 
 from dipsat.errors import DipsatError
+from dipsat.records import dataclass
 
 from . import blockades, economy
 from .actions import Action, ActionError, find_navy_index, parse_actions

@@ -12,7 +12,7 @@ attacking one L-Star stops when it falls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import cache
 from typing import Literal, Optional
@@ -23,6 +23,8 @@ from .dice import Dice
 from .drills import OUTER_SPACE, Dist, DrillError
 from .options import SupremacyOptions
 from .state import State
+
+from dipsat.records import dataclass
 
 
 # ---------------------------------------------------------------- nuclear strike --------------

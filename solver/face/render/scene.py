@@ -4,7 +4,7 @@ hints a variant adds (:class:`RenderHints`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from dipsat.game.variant import RenderHints
@@ -12,6 +12,7 @@ from dipsat.errors import DipsatError
 from dipsat.maps import GameMap
 from dipsat.models import FLEET, Convoy, Move, Order, Position, Support, Unit
 from dipsat.outcomes import Outcome
+from dipsat.records import dataclass
 
 
 Status = Literal["ok", "fail", "rejected"]

@@ -10,12 +10,12 @@ source tree (an editable install) they are read where they are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.limits import DEFAULT_LIMITS, Limits
+from dipsat.records import dataclass
 
 
 @dataclass(frozen=True)
