@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from dataclasses import field
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from pydantic import BaseModel, ValidationError
@@ -300,7 +300,7 @@ def load_map(name_or_path: str | Path, changes: Iterable[dict[str, Any]] = (),
         raw = read_map_file(path)
     except FileNotFoundError:
         raise MapError(f"{path}: no such map file") from None
-    except tomllib.TOMLDecodeError as exc:
+    except _toml().TOMLDecodeError as exc:  # (looked up only when something was raised)
         raise MapError(f"{path}: not valid TOML: {exc}") from None
     base = raw.pop("base", None)
     if base is not None:  # a map written as a change to another map
@@ -332,7 +332,15 @@ def read_map_file(path: Path) -> Any:
             snap = None
         if isinstance(snap, dict) and snap.get("toml_sha256") == text_sha256(text):
             return snap["map"]
-    return tomllib.loads(text)
+    return _toml().loads(text)
+
+
+def _toml() -> ModuleType:
+    """The TOML reader, imported when a map is read from its TOML text (a bundled map is read from
+    its JSON snapshot)."""
+    import tomllib
+
+    return tomllib
 
 
 def text_sha256(text: str) -> str:

@@ -24,9 +24,8 @@ import _signal  # type: ignore[import-not-found]  # signal.signal's C core (no s
 import sys
 import threading
 import time
-import tomllib
 import weakref
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import Any
 
 from dipsat.errors import InputFileError, SolverError
@@ -61,6 +60,13 @@ class TurnTimeout(SolverError):
     """A turn ran past its wall-clock limit."""
 
 
+def _toml() -> ModuleType:
+    """The TOML reader, imported when first needed (a batch of JSON lines never is)."""
+    import tomllib
+
+    return tomllib
+
+
 def parse_data(raw: bytes | str, fmt: str, where: str, limits: Limits = DEFAULT_LIMITS,
                max_bytes: int | None = None) -> Any:
     """The value of a JSON or TOML text (``fmt`` "json" or "toml"), or an InputFileError that
@@ -79,12 +85,12 @@ def parse_data(raw: bytes | str, fmt: str, where: str, limits: Limits = DEFAULT_
         text = raw
     kind = "JSON" if fmt == "json" else "TOML"
     try:
-        data = json.loads(text) if fmt == "json" else tomllib.loads(text)
+        data = json.loads(text) if fmt == "json" else _toml().loads(text)
     except RecursionError:
         raise LimitExceeded(f"{where}: nested more than {limits.max_depth} levels deep") from None
     except json.JSONDecodeError as exc:
         raise InputFileError(f"{where}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    except tomllib.TOMLDecodeError as exc:
+    except _toml().TOMLDecodeError as exc:  # (looked up only when something was raised)
         raise InputFileError(f"{where}: not valid TOML: {exc}") from None
     except ValueError as exc:
         if "digits" in str(exc):  # Python refuses to read integers of more than 4300 digits

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import json
-import multiprocessing
 import os
 import signal
 import threading
@@ -20,12 +19,14 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import field
-from multiprocessing.connection import Connection, wait
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from dipsat.io.batch import (ISSUES, BatchReport, BatchSettings, Line, TextOut, answer, count_result, error_result,
                              short_text, warm_up)
 from dipsat.records import dataclass
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 Handler = Callable[[Line, BatchSettings], str]
 
@@ -218,6 +219,8 @@ def _internal_error(line: Line, exc: BaseException) -> str:
 
 
 def _context() -> Any:
+    import multiprocessing  # (the pool's: ``-j 1`` answers in this process without it)
+
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
@@ -239,6 +242,8 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
     the lines of the message it was working on are each counted as tried once and go to other
     workers one per message, so the line that kills a worker again is known exactly and answered
     with an error; its other lines go back to the queue as they were."""
+    from multiprocessing.connection import wait
+
     ctx = _context()
     report = BatchReport()
     window = max(64, jobs * prefetch * 4)
