@@ -104,7 +104,7 @@ class _Feed:
         self._thread = threading.Thread(target=self._run, name="dipsat-batch-input", daemon=True)
 
     def start(self) -> None:
-        """Begin reading (once the runner handles an interrupt the input may raise)."""
+        """Begin reading (what the input raises, an interrupt included, is kept for :meth:`take`)."""
         self._thread.start()
 
     def _run(self) -> None:
@@ -399,11 +399,13 @@ def run_pool(lines: Iterable[Line], out: TextOut, settings: BatchSettings, jobs:
         return True
 
     try:
+        # the input is read while the workers start (the first start waits for the forkserver to
+        # import what every line needs); what the input raises reaches the loop below through take()
+        feed.start()
         workers = [start() for _ in range(max(1, jobs))]
         # Ctrl-C sets a flag read between steps: a KeyboardInterrupt raised inside a step (say
         # between receiving an answer and matching it to its line) would lose that answer
         with _InterruptFlag() as interrupt:
-            feed.start()
             try:
                 while step():
                     if interrupt.raised and not stopping:
