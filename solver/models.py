@@ -12,7 +12,7 @@ use it).
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields, replace
+from dataclasses import MISSING, asdict, field, fields, replace
 from operator import attrgetter
 from typing import (
     Any,
@@ -157,6 +157,100 @@ class Record:
         return data
 
 
+class DictRecord(Record):
+    """Base of the plain records of many fields, most at their defaults (outcomes and what they
+    name: :mod:`dipsat.outcomes`): frozen dataclasses without slots, each declared with
+    ``@dataclass(frozen=True, kw_only=True)``, whose fields live in the instance's dict, so a
+    record is made in one step from a dict of its fields (:func:`new_record`).  A frozen record's
+    slots are filled one by one through their descriptors (the frozen ``__init__`` goes through
+    ``object.__setattr__`` per field): for a dozen fields that costs twice the dict's one step.
+    Its fields are read as fast as slots; equality, hash and repr are the dataclass's.  Pydantic
+    validates them from data (an unknown field is an error, as a model's) and writes them
+    (:meth:`model_dump`) as it writes a model."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    @classmethod
+    def build(cls, **values: Any) -> Self:
+        """A record of ``values`` (the class's keyword arguments), its defaults filled in, in one
+        step; an unknown field or a missing one is a TypeError naming it."""
+        defaults, names, required = _record_meta(cls)
+        if not (values.keys() <= names and required <= values.keys()):
+            unknown, missing = sorted(values.keys() - names), sorted(required - values.keys())
+            raise TypeError(f"{cls.__name__}: " + "; ".join(
+                ([f"unknown field(s) {', '.join(unknown)}"] if unknown else [])
+                + ([f"missing field(s) {', '.join(missing)}"] if missing else [])))
+        return new_record(cls, {**defaults, **values})
+
+    def updated(self, **update: Any) -> Self:
+        """A copy with ``update``'s fields changed."""
+        return type(self).build(**{**self.__dict__, **update})
+
+    def model_dump(self, mode: Literal["python", "json"] = "python") -> dict[str, Any]:
+        """The record as pydantic writes it (nested records and models as dicts; ``mode`` "json":
+        JSON values only)."""
+        data: dict[str, Any] = record_adapter(type(self)).dump_python(self, mode=mode)
+        return data
+
+    @classmethod
+    def model_validate(cls, data: object) -> Self:
+        """A record of this class from data, validated by pydantic (errors name the field)."""
+        record: Self = record_adapter(cls).validate_python(data)
+        return record
+
+
+_DR = TypeVar("_DR", bound=DictRecord)
+
+
+def new_record(cls: type[_DR], data: dict[str, Any]) -> _DR:
+    """A record of ``cls`` whose fields are ``data`` (every field of the class, by name, nothing
+    else: the caller's own dict becomes the record's), in one step."""
+    obj: _DR = _new(cls)
+    _set(obj, "__dict__", data)
+    return obj
+
+
+def make_record(cls: type[_DR], values: dict[str, Any]) -> _DR:
+    """A record of ``cls`` of ``values`` and the class's defaults for the fields not in them, in one
+    step: :meth:`DictRecord.build` without its checks, for values the engine makes itself (every
+    field it has no default for given, by its name)."""
+    meta = _RECORD_META.get(cls)
+    if meta is None:
+        meta = _record_meta(cls)
+    obj: _DR = _new(cls)
+    _set(obj, "__dict__", {**meta[0], **values})
+    return obj
+
+
+def _record_meta(cls: type) -> tuple[dict[str, Any], frozenset[str], frozenset[str]]:
+    """A record class's defaults, field names and required fields, read once per class."""
+    meta = _RECORD_META.get(cls)
+    if meta is None:
+        fs = fields(cls)
+        if any(f.default_factory is not MISSING for f in fs):
+            raise TypeError(f"{cls.__name__}: a record's defaults are values (no factories)")
+        meta = _RECORD_META[cls] = ({f.name: f.default for f in fs if f.default is not MISSING},
+                                    frozenset(f.name for f in fs),
+                                    frozenset(f.name for f in fs if f.default is MISSING))
+    return meta
+
+
+def record_adapter(cls: type) -> Any:
+    """Pydantic's adapter of a record class (made once per class, when data is first read or
+    written)."""
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        from pydantic import TypeAdapter
+
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    return adapter
+
+
+# memos of the record classes' field definitions and pydantic adapters (per class, made once)
+_RECORD_META: dict[type, tuple[dict[str, Any], frozenset[str], frozenset[str]]] = {}
+_ADAPTERS: dict[type, Any] = {}
+
+
 def _setters(cls: type, names: str) -> tuple[Any, ...]:
     """The slot setters of ``cls``'s fields ``names``: a record made by calling them on
     ``object.__new__(cls)`` skips the frozen ``__init__``'s ``object.__setattr__`` per field (a
@@ -238,6 +332,41 @@ def canonical_units(units: tuple[Unit, ...] | list[Unit]) -> tuple[Unit, ...]:
 
 
 _MERGE_KEY = attrgetter("power", "location", "kind")  # a unit's key in canonical_units
+
+
+# -- strengths (what an outcome compares) -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One labelled part of a strength: ``weight`` counted when ``active``."""
+
+    label: str
+    weight: int
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Strength:
+    name: str  # "attack", "hold", "defend", "prevent"
+    owner: str  # label of the unit or province it belongs to
+    terms: tuple[Term, ...] = ()
+    # the sum of the active terms, counted once (an outcome and its words read it several times)
+    value: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", sum(t.weight for t in self.terms if t.active))
+
+    def describe(self) -> str:
+        parts: list[tuple[str, int]] = []  # (label, times): identical terms (one per supporting unit) merged
+        for t in self.terms:
+            if t.active and t.weight:
+                if parts and parts[-1][0] == t.label:
+                    parts[-1] = (t.label, parts[-1][1] + 1)
+                else:
+                    parts.append((t.label, 1))
+        inner = " + ".join(f"{l} ×{n}" if n > 1 else l for l, n in parts) if parts else "nothing"
+        return f"{self.name} {self.value} ({inner})"
 
 
 # -- orders ----------------------------------------------------------------------------------

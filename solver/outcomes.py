@@ -4,56 +4,29 @@ An outcome is one kind of a closed union (:class:`Moved`, :class:`Bounced`, :cla
 :class:`Cut`, :class:`Built`, ...; the ``kind`` tag), with typed culprits (:class:`OrderRef`), the
 strengths compared (:class:`Strength` of :class:`Term`s) and the details a variant registers
 (:class:`Detail`, :func:`register_detail_kind`); its words are rendered from those values.  A
-movement phase's result is a :class:`MovementResult`.  Everything is a frozen pydantic model.
+movement phase's result is a :class:`MovementResult` (a pydantic model, as details are).
+Outcomes, culprits, obstacles, spared moves and lots are plain frozen records made in one step
+(:class:`dipsat.models.DictRecord`); pydantic validates them where a result is read back from
+data and writes them as JSON.  (Strengths and their terms: :mod:`dipsat.models`.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Literal, Optional, TypeVar, Union, get_args
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal, Optional, TypeVar, Union, cast, get_args
 
-from pydantic import Field, SerializeAsAny, field_validator
+from pydantic import BeforeValidator, Field, PlainSerializer, SerializationInfo, SerializeAsAny
 
-from dipsat.models import (Drawable, Frozen, Order, Position, Rejected, Unit, VariantRecord, construct_frozen,
-                           dislodged_units)
+from dipsat.models import (DictRecord, Drawable, Frozen, Order, Position, Rejected, Unit, VariantRecord, dislodged_units,
+                           new_record, record_adapter)
+from dipsat.models import Strength as Strength, Term as Term  # (re-exported: what an outcome compares)
 from dipsat.rules import RuleOptions
 
 # -- outcomes --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
-    """One labelled part of a strength: ``weight`` counted when ``active``."""
-
-    label: str
-    weight: int
-    active: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Strength:
-    name: str  # "attack", "hold", "defend", "prevent"
-    owner: str  # label of the unit or province it belongs to
-    terms: tuple[Term, ...] = ()
-    # the sum of the active terms, counted once (an outcome and its words read it several times)
-    value: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "value", sum(t.weight for t in self.terms if t.active))
-
-    def describe(self) -> str:
-        parts: list[tuple[str, int]] = []  # (label, times): identical terms (one per supporting unit) merged
-        for t in self.terms:
-            if t.active and t.weight:
-                if parts and parts[-1][0] == t.label:
-                    parts[-1] = (t.label, parts[-1][1] + 1)
-                else:
-                    parts.append((t.label, 1))
-        inner = " + ".join(f"{l} ×{n}" if n > 1 else l for l, n in parts) if parts else "nothing"
-        return f"{self.name} {self.value} ({inner})"
-
-
-class OrderRef(Frozen):
+@dataclass(frozen=True, kw_only=True)
+class OrderRef(DictRecord):
     """A typed reference to an order of the phase (a culprit, the order a support aimed at): the
     power that wrote it, its text, and the unit it is bound to (an index into the position's
     units; None for an order that names no unit, such as a build)."""
@@ -68,10 +41,11 @@ class OrderRef(Frozen):
 
 def order_ref(order: "Order") -> OrderRef:
     """The reference to a bound order."""
-    return construct_frozen(OrderRef, {"power": order.power, "text": order.text, "unit": order.body.unit})
+    return new_record(OrderRef, {"power": order.power, "text": order.text, "unit": order.body.unit})
 
 
-class Obstacle(Frozen):
+@dataclass(frozen=True, kw_only=True)
+class Obstacle(DictRecord):
     """What stopped a move: its own power's unit staying there, the unit coming the other way
     (head-to-head), the unit holding there, or a rival move into the same province (``prevent``:
     its prevent strength; ``stand_off``: a rival force of sides, named by ``label``, as strong)."""
@@ -82,20 +56,20 @@ class Obstacle(Frozen):
     strength: Optional[Strength] = None  # the strength that stood against the attack (None: not explained)
 
     def describe(self) -> str:
-        f = self.__dict__  # (the fields, read once; see :meth:`Outcome.describe`)
-        why, strength = f["why"], f["strength"]
+        why, strength = self.why, self.strength
         if why == "own_unit":
-            return f"cannot dislodge its own unit {f['label']}"
-        against = strength.describe() if strength is not None else f["by"].text
+            return f"cannot dislodge its own unit {self.label}"
+        against = strength.describe() if strength is not None else self.by.text
         if why == "head_to_head":
             return f"head-to-head against {against}"
         if why == "hold":
             return f"against {against}"
         word = "stood off" if why == "stand_off" else "bounced"
-        return f"{word} by {f['label'] or f['by'].text}" + (f": {against}" if strength is not None else "")
+        return f"{word} by {self.label or self.by.text}" + (f": {against}" if strength is not None else "")
 
 
-class Spared(Frozen):
+@dataclass(frozen=True, kw_only=True)
+class Spared(DictRecord):
     """A move into a supporter's province that did not cut the support, and the rule why."""
 
     by: OrderRef
@@ -153,12 +127,18 @@ def detail_from(data: object) -> Detail:
     return cls.model_validate(data)
 
 
+def _details_by_tag(v: object) -> object:
+    """An outcome's details read from data, each by its tag (:func:`detail_from`)."""
+    return tuple(detail_from(d) for d in v) if isinstance(v, (list, tuple)) else v
+
+
 # every outcome kind (the closed union below; a variant's own facts are its details)
 OutcomeKind = Literal["moved", "bounced", "no_path", "held", "dislodged", "given", "cut", "void", "convoyed",
                       "disrupted", "partial", "built", "disbanded", "waived", "invalid", "illegal", "ambiguous", "duplicate"]
 
 
-class Outcome(Frozen):
+@dataclass(frozen=True, kw_only=True)
+class Outcome(DictRecord):
     """What happened to one order: the base of a discriminated union of outcome kinds (the
     ``kind`` tag: :class:`Moved`, :class:`Bounced`, :class:`NoPath`, :class:`Held`,
     :class:`Dislodged`, :class:`Given`, :class:`Cut`, :class:`Void`, :class:`Convoyed`,
@@ -175,14 +155,10 @@ class Outcome(Frozen):
     by: tuple[OrderRef, ...] = ()  # the culprit orders
     dislodged_by: Optional[OrderRef] = None  # the move that dislodged the unit
     strengths: tuple[Strength, ...] = ()
-    details: tuple[SerializeAsAny[Detail], ...] = ()  # a variant's own typed facts (:class:`Detail`)
+    # a variant's own typed facts (:class:`Detail`)
+    details: Annotated[tuple[SerializeAsAny[Detail], ...], BeforeValidator(_details_by_tag)] = ()
 
     SUCCEEDS: ClassVar[bool] = False
-
-    @field_validator("details", mode="before")
-    @classmethod
-    def _details_by_tag(cls, v: object) -> object:
-        return tuple(detail_from(d) for d in v) if isinstance(v, (list, tuple)) else v
 
     @property
     def result(self) -> OutcomeKind:
@@ -202,8 +178,6 @@ class Outcome(Frozen):
         return self.describe()
 
     def describe(self) -> str:
-        # (the kinds below read their fields from ``__dict__``: a pydantic model's attribute goes
-        # through its ``__getattr__`` hook, several times the cost, in every explained result)
         return self.kind.replace("_", " ")
 
     def dislodged_note(self) -> str:
@@ -229,7 +203,7 @@ class Outcome(Frozen):
 
     @classmethod
     def build(cls, **values: Any) -> "Outcome":
-        """As :meth:`Frozen.build`; on the base class, ``kind`` (or its older name ``result``)
+        """As :meth:`DictRecord.build`; on the base class, ``kind`` (or its older name ``result``)
         picks the outcome class.  The words are the kind's own (:meth:`describe`): there is no
         ``reason`` to give."""
         if "reason" in values:
@@ -241,7 +215,7 @@ class Outcome(Frozen):
                 raise ValueError(f"unknown outcome kind {tag!r}; known: {', '.join(sorted(OUTCOME_KINDS))}")
             values["kind"] = tag
             return target.build(**values)
-        return construct_frozen(cls, values)
+        return super().build(**values)
 
     @classmethod
     def rejected(cls, power: str, text: str, severity: str, reason: str, unit: Optional[int] = None) -> "Outcome":
@@ -264,6 +238,7 @@ def against_words(strengths: tuple[Strength, ...]) -> str:
     return (" — " + " against ".join(s.describe() for s in strengths[:2])) if strengths else ""
 
 
+@dataclass(frozen=True, kw_only=True)
 class Moved(Outcome):
     """The move (or retreat) succeeded.  A variant's details may say the whole of the words, or
     add to them (:class:`Detail`)."""
@@ -275,19 +250,19 @@ class Moved(Outcome):
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        f = self.__dict__
         verb = note = ""
-        if f["details"]:
+        if self.details:
             said = self.said_by_details()
             if said is not None:
                 return said
             verb, note = self.details_verb(), self.details_note()
-        if f["order_kind"] == "retreat":
-            return f"retreats to {f['dest']}{verb}" + note
-        attack = f" — {f['strengths'][0].describe()}" if f["strengths"] else ""
-        return f"moves{verb}{via_words(f['via_convoy'], f['backup_rule'])}{attack}" + note
+        if self.order_kind == "retreat":
+            return f"retreats to {self.dest}{verb}" + note
+        attack = f" — {self.strengths[0].describe()}" if self.strengths else ""
+        return f"moves{verb}{via_words(self.via_convoy, self.backup_rule)}{attack}" + note
 
 
+@dataclass(frozen=True, kw_only=True)
 class Bounced(Outcome):
     """The move (or retreat) failed against the :attr:`obstacles`; ``by`` names their orders.  A
     variant's details may say the whole of the words (:class:`Detail`)."""
@@ -299,19 +274,19 @@ class Bounced(Outcome):
     dest: Optional[str] = None  # a retreat destroyed in a retreat battle there (display name)
 
     def describe(self) -> str:
-        f = self.__dict__
-        said = self.said_by_details() if f["details"] else None
+        said = self.said_by_details() if self.details else None
         if said is not None:
             return said
-        if f["order_kind"] == "retreat" and f["dest"] is not None:
-            return f"destroyed: another nation retreated more units into {f['dest']}, or as many"
-        if f["order_kind"] == "retreat":
-            return "fails: " + ", ".join([r.text for r in f["by"]]) + " retreats there too; both are disbanded"
-        attack = f["strengths"][0].describe() if f["strengths"] else ""
-        text = f"fails{via_words(f['via_convoy'], f['backup_rule'])} — {attack} " + "; ".join([o.describe() for o in f["obstacles"]])
-        return text.strip() + (f"; dislodged by {f['dislodged_by'].text}" if f["dislodged_by"] is not None else "")
+        if self.order_kind == "retreat" and self.dest is not None:
+            return f"destroyed: another nation retreated more units into {self.dest}, or as many"
+        if self.order_kind == "retreat":
+            return "fails: " + ", ".join([r.text for r in self.by]) + " retreats there too; both are disbanded"
+        attack = self.strengths[0].describe() if self.strengths else ""
+        text = f"fails{via_words(self.via_convoy, self.backup_rule)} — {attack} " + "; ".join([o.describe() for o in self.obstacles])
+        return text.strip() + self.dislodged_note()
 
 
+@dataclass(frozen=True, kw_only=True)
 class NoPath(Outcome):
     """A convoyed move without a convoy path; ``by``: the fleets that convoy it, ``broken``:
     those whose convoy failed."""
@@ -332,6 +307,7 @@ class NoPath(Outcome):
         return said if said is not None else self.path_words() + self.dislodged_note()
 
 
+@dataclass(frozen=True, kw_only=True)
 class Held(Outcome):
     """The unit held (a variant's details add to the words)."""
 
@@ -339,7 +315,7 @@ class Held(Outcome):
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        said = self.said_by_details() if self.__dict__["details"] else None
+        said = self.said_by_details() if self.details else None
         return said if said is not None else "holds" + self.details_note()
 
 
@@ -348,6 +324,7 @@ class Held(Outcome):
 Dislodging = Literal["dislodged", "displaced"]
 
 
+@dataclass(frozen=True, kw_only=True)
 class Dislodged(Outcome):
     """A unit that did not move was dislodged (``dislodged_by``); ``term``: the rulebook's word
     (a variant's details add to the words)."""
@@ -362,6 +339,7 @@ class Dislodged(Outcome):
         return f"{self.term} by {self.dislodged_by.text if self.dislodged_by else '?'}" + self.details_note()
 
 
+@dataclass(frozen=True, kw_only=True)
 class Given(Outcome):
     """The support was given; ``spared``: the moves into its province that did not cut it."""
 
@@ -371,15 +349,16 @@ class Given(Outcome):
     SUCCEEDS: ClassVar[bool] = True
 
     def describe(self) -> str:
-        said = self.said_by_details() if self.__dict__["details"] else None
+        said = self.said_by_details() if self.details else None
         return said if said is not None else self.given_words("support given")
 
     def given_words(self, what: str) -> str:
         """``what`` ("support given"), by how many units, and the moves that did not cut it."""
-        units, spared = self.__dict__["units"], self.__dict__["spared"]
+        units, spared = self.units, self.spared
         return what + (f" by all {units}" if units > 1 else "") + "".join([f"; not cut by {s.by.text}: {s.why}" for s in spared])
 
 
+@dataclass(frozen=True, kw_only=True)
 class Cut(Outcome):
     """The support was cut by the moves ``by`` (or by the one that dislodged the supporter; a
     variant's details add to the words of a cut by moves)."""
@@ -387,12 +366,12 @@ class Cut(Outcome):
     kind: Literal["cut"] = "cut"
 
     def describe(self) -> str:
-        f = self.__dict__
-        if f["dislodged_by"] is not None:
-            return f"cut: dislodged by {f['dislodged_by'].text}"
-        return "cut by " + ", ".join([r.text for r in f["by"]]) + (self.details_note() if f["details"] else "")
+        if self.dislodged_by is not None:
+            return f"cut: dislodged by {self.dislodged_by.text}"
+        return "cut by " + ", ".join([r.text for r in self.by]) + (self.details_note() if self.details else "")
 
 
+@dataclass(frozen=True, kw_only=True)
 class Void(Outcome):
     """A support or convoy that matches no order of the unit it names (``by``: that order)."""
 
@@ -412,6 +391,7 @@ class Void(Outcome):
         return f"void: the supported unit was not ordered to {want} ({has})"
 
 
+@dataclass(frozen=True, kw_only=True)
 class Convoyed(Outcome):
     kind: Literal["convoyed"] = "convoyed"
     SUCCEEDS: ClassVar[bool] = True
@@ -420,6 +400,7 @@ class Convoyed(Outcome):
         return "convoys"
 
 
+@dataclass(frozen=True, kw_only=True)
 class Disrupted(Outcome):
     """A convoy that carried nothing: settled by a backup rule, its army had no path, or the
     fleet was dislodged."""
@@ -437,6 +418,7 @@ class Disrupted(Outcome):
         return f"disrupted: {self.term} by {self.dislodged_by.text if self.dislodged_by else None}"
 
 
+@dataclass(frozen=True, kw_only=True)
 class Partial(Outcome):
     """Partly carried out: a stack's support partly cut (``kept`` of ``total`` units give it;
     ``published``: the order as the rulebook publishes such a split, when it does), a retreat
@@ -460,7 +442,8 @@ class Partial(Outcome):
         return "partly carried out"
 
 
-class Lots(Frozen):
+@dataclass(frozen=True, kw_only=True)
+class Lots(DictRecord):
     """Lots drawn from the seeded random source: among what (display names), the seed, the key
     of the draw."""
 
@@ -472,6 +455,7 @@ class Lots(Frozen):
         return f" (lots drawn among {', '.join(self.among)}; seed {self.seed}, draw {self.key!r})"
 
 
+@dataclass(frozen=True, kw_only=True)
 class Built(Outcome):
     """A build, or a unit placed in a placement phase (``order_kind`` "placement"); ``built``: the
     unit, as it is written; ``default``: the rule that placed it when no order did."""
@@ -487,6 +471,7 @@ class Built(Outcome):
         return f"{'places' if self.order_kind == 'placement' else 'builds'} {self.built}"
 
 
+@dataclass(frozen=True, kw_only=True)
 class Disbanded(Outcome):
     """A unit disbanded: as ordered (a retreat phase), with no retreat order or nowhere to go, by
     an adjustment order (``removed``: what it removed), by a removal order (the word of
@@ -516,6 +501,7 @@ class Disbanded(Outcome):
                 "civil_disorder": "disbanded by the civil-disorder rule (farthest from an owned centre)"}[self.cause]
 
 
+@dataclass(frozen=True, kw_only=True)
 class Waived(Outcome):
     """A build not made: waived by an order, or ``short`` builds the power could not make (it
     plays short)."""
@@ -530,11 +516,15 @@ class Waived(Outcome):
         return "build waived"
 
 
+Refusal = Literal["invalid", "illegal", "ambiguous", "duplicate"]  # the kinds of a refused order
+
+
+@dataclass(frozen=True, kw_only=True)
 class Refused(Outcome):
     """An order that could not be used: invalid (not understood), illegal (not allowed here),
     ambiguous (several readings), or duplicate (one of several orders to one unit)."""
 
-    kind: Literal["invalid", "illegal", "ambiguous", "duplicate"]
+    kind: Refusal
     message: str = ""
 
     def describe(self) -> str:
@@ -545,19 +535,28 @@ OUTCOME_CLASSES: tuple[type[Outcome], ...] = (Moved, Bounced, NoPath, Held, Disl
                                               Disrupted, Partial, Built, Disbanded, Waived, Refused)
 # kind tag -> outcome class (the discriminator of the union)
 OUTCOME_KINDS: dict[str, type[Outcome]] = {
-    tag: cls for cls in OUTCOME_CLASSES for tag in get_args(cls.model_fields["kind"].annotation)}
+    **{cast(str, cls.__dataclass_fields__["kind"].default): cls for cls in OUTCOME_CLASSES if cls is not Refused},
+    **dict.fromkeys(get_args(Refusal), Refused)}
 
 AnyOutcome = Annotated[Union[Moved, Bounced, NoPath, Held, Dislodged, Given, Cut, Void, Convoyed, Disrupted,
                              Partial, Built, Disbanded, Waived, Refused], Field(discriminator="kind")]
 
 
-def outcome_from(data: dict[str, Any]) -> Outcome:
-    """An outcome from data (``model_dump`` of one), by its ``kind`` tag."""
-    tag = data.get("kind")
+def outcome_from(data: object) -> Outcome:
+    """An outcome from data (``model_dump`` of one), by its ``kind`` tag (an outcome as it is: itself)."""
+    if isinstance(data, Outcome):
+        return data
+    tag = data.get("kind") if isinstance(data, dict) else None
     cls = OUTCOME_KINDS.get(tag) if isinstance(tag, str) else None
     if cls is None:
         raise ValueError(f"unknown outcome kind {tag!r}; known: {', '.join(sorted(OUTCOME_KINDS))}")
     return cls.model_validate(data)
+
+
+def _dump_outcome(o: Outcome, info: SerializationInfo) -> Any:
+    """An outcome as pydantic writes one of its class (written as "any" value, a record would
+    also have its strengths' sums written)."""
+    return record_adapter(type(o)).dump_python(o, mode=info.mode, exclude_none=info.exclude_none)
 
 
 class Backup(Frozen):
@@ -571,7 +570,8 @@ class Backup(Frozen):
 
 class MovementResult(Drawable, Frozen):
     position: Position
-    outcomes: tuple[SerializeAsAny[Outcome], ...]
+    # (read from data by their kind tags; each written as its class writes it)
+    outcomes: tuple[Annotated[Outcome, BeforeValidator(outcome_from), PlainSerializer(_dump_outcome)], ...]
     dislodged: tuple[int, ...]  # unit indices of the position before
     dislodged_by: dict[int, int] = Field(default_factory=dict)  # dislodged unit -> attacker unit
     after: Position

@@ -3,6 +3,9 @@ detail kind (tests/detail_kind_example), outcomes of the core's closed set of ki
 hooks say its part of the words, and it goes to JSON and back; the core's outcome kinds name no
 detail of a variant."""
 
+import dataclasses
+import typing
+
 import pytest
 
 from dipsat.game.results import outcome_details
@@ -56,11 +59,13 @@ def test_the_core_outcome_kinds_name_no_detail_of_a_variant():
     assert {"tally", "merge", "component_attack", "sea", "budget", "implied", "retreat_battle", "sides",
             "part_of", "of_merge", "nonattack"} <= set(variant_kinds)
     assert all(cls.__module__.startswith("dipsat.variants.") for cls in variant_kinds.values())
+    base = {f.name for f in dataclasses.fields(Outcome)}
     for cls in OUTCOME_CLASSES:
-        own = {n: f for n, f in cls.model_fields.items() if n not in Outcome.model_fields}
+        hints = typing.get_type_hints(cls)
+        own = {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.name not in base}
         assert not set(own) & set(DETAIL_KINDS), f"{cls.__name__} has a field named by a detail's tag"
-        for name, f in own.items():
-            assert not any(isinstance(t, type) and issubclass(t, Detail) for t in _types(f.annotation)), \
+        for name, annotation in own.items():
+            assert not any(isinstance(t, type) and issubclass(t, Detail) for t in _types(annotation)), \
                 f"{cls.__name__}.{name} is of a detail kind"
 
 

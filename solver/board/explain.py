@@ -20,8 +20,7 @@ from dipsat.engine.formulas import (
     is_formula,
     value_of,
 )
-from dipsat.models import (Convoy, Move, Position, Support, Unit, _new, _set, _set_extra, _set_fields_set, _set_private,
-                           canonical_units, construct_frozen, new_unit)
+from dipsat.models import Convoy, Move, Position, Support, Unit, canonical_units, make_record, new_record, new_unit
 from dipsat.outcomes import (Backup, Bounced, Convoyed, Dislodged, Disrupted, Held, Moved, MovementResult, NoPath, Obstacle,
                              OrderRef, Outcome, Strength, Term, Void)
 from dipsat.records import dataclass
@@ -98,7 +97,7 @@ class SolvedTurn(Generic[E]):
         ref = self.refs.get(u)
         if ref is None:
             o = self.enc.bound.orders[u]
-            ref = self.refs[u] = construct_frozen(OrderRef, {"power": o.power, "text": o.text, "unit": o.body.unit})
+            ref = self.refs[u] = new_record(OrderRef, {"power": o.power, "text": o.text, "unit": o.body.unit})
         return ref
 
     def common(self, u: int) -> dict[str, Any]:
@@ -172,7 +171,7 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
     route = enc.route[u]
     by_convoy = False if core_routes and route == "land" else evaluate(impl.via(enc.route, u), values)
     if u in moved and not detail:  # nothing to compare: the strength only explains
-        return construct_frozen(Moved, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule, **common})
+        return make_record(Moved, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule, **common})
     b = enc.bound
     units = b.position.units
     lbl = enc.labels[u]
@@ -187,12 +186,12 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
                                   impl.attack_terms(enc, u, stayer_power) or [(lbl, 0, TRUE)])
     strengths = [attack] if attack is not None else []
     if u in moved:
-        return construct_frozen(Moved, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule,
+        return make_record(Moved, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule,
                                         "strengths": tuple(strengths), **common})
     if not (core_routes and route == "land") and not evaluate(impl.path_open(enc, u), values):
         fleets = enc.convoyers.get(u, [])
         broken = tuple(r.ref(f) for f in fleets if not evaluate(impl.convoy_given(enc, f), values))
-        return construct_frozen(NoPath, {"order_kind": "move", "by": tuple(r.ref(f) for f in fleets), "broken": broken,
+        return make_record(NoPath, {"order_kind": "move", "by": tuple(r.ref(f) for f in fleets), "broken": broken,
                                          **common})
     obstacles: list[Obstacle] = []
     if stayer is not None and stayer_power == units[u].power:
@@ -220,7 +219,7 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
             if ps is not None:
                 strengths.append(ps)
             obstacles.append(_obstacle("prevent", r.ref(x), "", ps))
-    return construct_frozen(Bounced, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule,
+    return make_record(Bounced, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule,
                                       "obstacles": tuple(obstacles), "by": tuple([o.by for o in obstacles]),
                                       "strengths": tuple(strengths), **common})
 
@@ -234,18 +233,18 @@ def explain_convoy_outcome(r: SolvedTurn[E], u: int) -> Outcome:
     dis_ref = common["dislodged_by"]
     name = _name("C", u)
     if not enc.matched.get(u):
-        return construct_frozen(Void, {"order_kind": "convoy", "by": (r.ref(body.target),), **common})
+        return make_record(Void, {"order_kind": "convoy", "by": (r.ref(body.target),), **common})
     backup = r.overridden[name].backup if name in r.overridden else None
     if backup is not None:
-        return construct_frozen(Disrupted, {"order_kind": "convoy", "cause": "backup", "backup_rule": backup[1],
+        return make_record(Disrupted, {"order_kind": "convoy", "cause": "backup", "backup_rule": backup[1],
                                             **common})
     if r.values[name] and not r.values.get(_name("P", body.target), True):
         # the fleet stayed, but the army had no convoy path: nothing was carried
-        return construct_frozen(Disrupted, {"order_kind": "convoy", "cause": "no_path", "by": (r.ref(body.target),),
+        return make_record(Disrupted, {"order_kind": "convoy", "cause": "no_path", "by": (r.ref(body.target),),
                                             **common})
     if r.values[name]:
-        return construct_frozen(Convoyed, {"order_kind": "convoy", **common})
-    return construct_frozen(Disrupted, {"order_kind": "convoy", "cause": "dislodged",
+        return make_record(Convoyed, {"order_kind": "convoy", **common})
+    return make_record(Disrupted, {"order_kind": "convoy", "cause": "dislodged",
                                         "by": (dis_ref,) if dis_ref else (), **common})
 
 
@@ -255,19 +254,14 @@ def explain_hold_outcome(r: SolvedTurn[E], u: int) -> Outcome:
     common = r.common(u)
     dis_ref = common["dislodged_by"]
     if dis_ref is not None:
-        return construct_frozen(Dislodged, {"order_kind": "hold", "by": (dis_ref,), **common})
-    return construct_frozen(Held, {"order_kind": "hold", **common})
+        return make_record(Dislodged, {"order_kind": "hold", "by": (dis_ref,), **common})
+    return make_record(Held, {"order_kind": "hold", **common})
 
 
 def _obstacle(why: str, by: OrderRef, label: str, strength: Optional[Strength]) -> Obstacle:
     """``Obstacle.build(why=why, by=by, label=label)`` (its own unit) or ``Obstacle.build(why=why, by=by,
     strength=strength)`` in one step."""
-    obj = _new(Obstacle)
-    _set(obj, "__dict__", {"why": why, "by": by, "label": label, "strength": strength})
-    _set_fields_set(obj, {"why", "by", "label"} if why == "own_unit" else {"why", "by", "strength"})
-    _set_extra(obj, None)
-    _set_private(obj, None)
-    return obj
+    return new_record(Obstacle, {"why": why, "by": by, "label": label, "strength": strength})
 
 
 def _count(terms: Terms, values: Values) -> int:

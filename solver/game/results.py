@@ -4,11 +4,13 @@ published ``result`` schema, ``docs/schemas/``)."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, cast
+
+from dataclasses import fields
 
 from pydantic import BaseModel
 
-from dipsat.models import Position, Unit, dislodged_units
+from dipsat.models import Position, Record, Unit, dislodged_units
 from dipsat.outcomes import OrderRef, Outcome, Strength
 
 if TYPE_CHECKING:
@@ -78,9 +80,9 @@ def outcome_details(o: Outcome, pos: Position) -> dict[str, Any]:
     out: dict[str, Any] = {}
     own = _own_fields(type(o))
     if own:
-        fields = o.__dict__  # (a pydantic model's fields; read there, not through its attribute hook)
+        values = vars(o)  # (a record's fields: its dict)
         for name, default in own:
-            value = fields[name] if name in fields else getattr(o, name)
+            value = values[name] if name in values else getattr(o, name)
             if value != default:
                 out[name] = _detail_json(value, pos)
     for d in o.details:  # a variant's details, by their tags (a kind of several: a list)
@@ -97,22 +99,22 @@ def _own_fields(cls: type[Outcome]) -> tuple[tuple[str, Any], ...]:
     factory's value made once: it is only compared with), read once per class."""
     own = _OWN_FIELDS.get(cls)
     if own is None:
-        base = Outcome.model_fields
-        own = _OWN_FIELDS[cls] = tuple((name, f.get_default(call_default_factory=True))
-                                       for name, f in cls.model_fields.items() if name not in base)
+        base = {f.name for f in fields(Outcome)}
+        own = _OWN_FIELDS[cls] = tuple((f.name, f.default) for f in fields(cls) if f.name not in base)  # (values: no factories)
     return own
 
 
 def _field_names(cls: type[Any]) -> tuple[str, ...]:
-    """A model class's field names, in order, read once per class."""
+    """A record's or a pydantic model's field names, in order, read once per class."""
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        names = _FIELD_NAMES[cls] = tuple(cls.model_fields)
+        names = _FIELD_NAMES[cls] = (tuple(f.name for f in fields(cast(Any, cls))) if issubclass(cls, Record)
+                                     else tuple(cls.model_fields))
     return names
 
 
 # memos of the classes' field definitions (pydantic's ``model_fields`` is a property that builds
-# its answer on every read)
+# its answer on every read; a dataclass's ``fields`` a tuple)
 _OWN_FIELDS: dict[type, tuple[tuple[str, Any], ...]] = {}
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -127,7 +129,7 @@ def _detail_json(v: Any, pos: Position) -> Any:
         return order_json(v, pos)
     if isinstance(v, Strength):
         return strength_json(v)
-    if isinstance(v, BaseModel):
+    if isinstance(v, (BaseModel, Record)):
         return {k: _detail_json(getattr(v, k), pos) for k in _field_names(type(v))}
     if isinstance(v, (tuple, list)):
         return [_detail_json(x, pos) for x in v]
@@ -155,9 +157,8 @@ def _units_by_power(pos: Position) -> dict[str, list[str]]:
 # its braces, with a retreat's options and movement before the units after (the order of
 # :meth:`dipsat.game.board_game.BoardGame.result_json`): what a ``batch`` line writes, without the
 # dicts of every outcome made only to be encoded.  Strings are escaped by the json module's own
-# function, so every byte is the encoder's.  Fields are read from the values' ``__dict__`` (a
-# pydantic model's attribute goes through its ``__getattr__`` hook: several times the cost); an
-# outcome of a class that words its own result, a value of a type the text is not written for
+# function, so every byte is the encoder's.  An outcome's fields are read from its dict (a
+# :class:`dipsat.models.DictRecord`'s, once for all); an outcome of a class that words its own result, a value of a type the text is not written for
 # (``_esc`` raises TypeError), a variant's details or a backup goes through the encoder itself.
 # (tests/test_golden_output.py compares the two ways on every line of its input.)
 
@@ -263,10 +264,8 @@ def _value_text(v: Any, pos: Position, labels: list[str], n: int) -> str:
                 f'{labels[i] if i is not None and i < n else "null"}}}')
     if t is Strength:
         return _strength_text(v)
-    if isinstance(v, BaseModel):  # a record: its fields (read from its __dict__), as :func:`_detail_json` writes them
-        f = vars(v)
-        return "{" + ",".join([f"{_esc(k)}:{_value_text(f[k] if k in f else getattr(v, k), pos, labels, n)}"
-                               for k in _field_names(t)]) + "}"
+    if isinstance(v, (BaseModel, Record)):  # a record or model: its fields, as :func:`_detail_json` writes them
+        return "{" + ",".join([f"{_esc(k)}:{_value_text(getattr(v, k), pos, labels, n)}" for k in _field_names(t)]) + "}"
     return _encode(_detail_json(v, pos))
 
 

@@ -163,7 +163,7 @@ class MultinationalRules(MovementRules[Encoding]):
         if isinstance(mv, FlyOver):
             if isinstance(outcome, NoPath):
                 return outcome
-            return outcome.model_copy(update={"details": outcome.details + (NonAttack(name="fly-over"),)})
+            return outcome.updated(details=outcome.details + (NonAttack(name="fly-over"),))
         d = enc.dest[u]
         tally = [self.seed_strength("attacking", self.attack_terms(enc, u, None), values)]
         occ = [v for v in enc.occupants.get(d, []) if v != u]
@@ -185,4 +185,4 @@ class MultinationalRules(MovementRules[Encoding]):
         for r in enc.into.get(d, []):
             if r != u:
                 tally.append(self.seed_strength("attacking", self.attack_terms(enc, r, None), values, of=enc.labels[r]))
-        return outcome.model_copy(update={"details": outcome.details + tuple(tally)})
+        return outcome.updated(details=outcome.details + tuple(tally))

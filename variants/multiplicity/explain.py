@@ -238,10 +238,10 @@ def explain_turn(impl: TurnHooks, enc: Enc, values: Values, components: Sequence
     backups = tuple(Backup.model_validate(dict(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
                            orders=tuple(sorted({b.orders[n.unit].text for n in c.decisions if n.unit in b.orders}))))
                     for c in components if c.backup)
-    return MovementResult(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
-                          dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
-                          contested=tuple(contested), convoyed=tuple(sorted(u for u in moved if enc.route[u] == "convoy")),
-                          failed_into=tuple(sorted({enc.dest[u] for u in enc.moves if u not in moved})))
+    return MovementResult.build(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged_by)),
+                                dislodged_by=dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
+                                contested=tuple(contested), convoyed=tuple(sorted(u for u in moved if enc.route[u] == "convoy")),
+                                failed_into=tuple(sorted({enc.dest[u] for u in enc.moves if u not in moved})))
 
 
 def _one_per_order(b: BoundOrders, outcomes: list[Outcome]) -> list[Outcome]:
