@@ -222,6 +222,13 @@ def make_record(cls: type[_DR], values: dict[str, Any]) -> _DR:
     return obj
 
 
+def record_defaults(cls: type) -> dict[str, Any]:
+    """A record class's defaults by field name (read once per class; shared: copy it, never
+    change it)."""
+    meta = _RECORD_META.get(cls)
+    return (meta or _record_meta(cls))[0]
+
+
 def _record_meta(cls: type) -> tuple[dict[str, Any], frozenset[str], frozenset[str]]:
     """A record class's defaults, field names and required fields, read once per class."""
     meta = _RECORD_META.get(cls)
@@ -367,6 +374,22 @@ class Strength:
                     parts.append((t.label, 1))
         inner = " + ".join(f"{l} ×{n}" if n > 1 else l for l, n in parts) if parts else "nothing"
         return f"{self.name} {self.value} ({inner})"
+
+
+_STRENGTH = _setters(Strength, "name owner terms value")
+
+
+def new_strength(name: str, owner: str, terms: tuple[Term, ...], value: int) -> Strength:
+    """``Strength(name, owner, terms)`` in one step, given its ``value`` (the sum of the active
+    terms' weights, which the caller counted as it made them): an explained turn makes a few
+    dozen strengths."""
+    obj: Strength = _new(Strength)
+    sn, so, st, sv = _STRENGTH
+    sn(obj, name)
+    so(obj, owner)
+    st(obj, terms)
+    sv(obj, value)
+    return obj
 
 
 # -- orders ----------------------------------------------------------------------------------

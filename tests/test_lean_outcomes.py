@@ -1,8 +1,9 @@
 """Outcomes and what they name (culprits, obstacles, spared moves, lots) are plain frozen records
 (:class:`dipsat.models.DictRecord`), made in one step by the explanation hooks: every record a
-turn makes holds exactly its class's fields, the one-step makers make what ``build`` makes, a
-record cannot be changed, ``build`` names a wrong field, and pydantic still reads them from data
-(errors naming the field) and writes them as it writes a model."""
+turn makes holds exactly its class's fields (and every strength its sum), the one-step makers
+make what ``build`` makes, a record cannot be changed, ``build`` names a wrong field, and
+pydantic still reads them from data (errors naming the field) and writes them as it writes a
+model."""
 
 import dataclasses
 import json
@@ -13,7 +14,8 @@ from pydantic import ValidationError
 from benchmarks import workload
 from dipsat.game.api import adjudicate
 from dipsat.models import DictRecord, make_record, new_record
-from dipsat.outcomes import Bounced, Held, Moved, MovementResult, Obstacle, OrderRef, Outcome, Spared, outcome_from
+from dipsat.outcomes import (Bounced, Held, Moved, MovementResult, Obstacle, OrderRef, Outcome, Spared, Strength,
+                             outcome_from)
 
 from conftest import ROOT
 
@@ -44,7 +46,13 @@ def test_every_record_of_random_turns_holds_its_fields(explain):
         for r in records_in(list(res.outcomes)):
             assert_whole(r)
             seen.add(type(r))
+        for o in res.outcomes:  # a strength made in one step (models.new_strength) is the one its constructor makes
+            for st in (*o.strengths, *(ob.strength for ob in getattr(o, "obstacles", ()) if ob.strength is not None)):
+                again = Strength(st.name, st.owner, st.terms)
+                assert st == again and st.value == again.value and repr(st) == repr(again) and hash(st) == hash(again)
+                seen.add(Strength)
     assert {Moved, Bounced, Held, OrderRef} <= seen
+    assert explain is False or Strength in seen
     assert explain is False or Obstacle in seen
 
 

@@ -20,7 +20,8 @@ from dipsat.engine.formulas import (
     is_formula,
     value_of,
 )
-from dipsat.models import Convoy, Move, Position, Support, Unit, canonical_units, make_record, new_record, new_unit
+from dipsat.models import (Convoy, Move, Position, Support, Unit, canonical_units, make_record, new_record, new_strength,
+                           new_unit, record_defaults)
 from dipsat.outcomes import (Backup, Bounced, Convoyed, Dislodged, Disrupted, Held, Moved, MovementResult, NoPath, Obstacle,
                              OrderRef, Outcome, Strength, Term, Void)
 from dipsat.records import dataclass
@@ -76,6 +77,7 @@ class SolvedTurn(Generic[E]):
         term counts its value)."""
         values = self.values
         out = []
+        value = 0
         for label, w, f in terms:
             if f is True:
                 key = (label, w, not zero)
@@ -89,7 +91,9 @@ class SolvedTurn(Generic[E]):
                     _TERMS.clear()
                 t = _TERMS[key] = Term(*key)
             out.append(t)
-        return Strength(name, owner, tuple(out))
+            if key[2]:
+                value += key[1]
+        return new_strength(name, owner, tuple(out), value)
 
     def ref(self, u: int) -> OrderRef:
         """The reference to unit ``u``'s order (made once per turn: a culprit is often named by
@@ -105,6 +109,22 @@ class SolvedTurn(Generic[E]):
         o = self.enc.bound.orders[u]
         dis = self.dislodged_by.get(u)
         return {"power": o.power, "text": o.text, "unit": u, "dislodged_by": None if dis is None else self.ref(dis)}
+
+    def fields(self, cls: type[Outcome], u: int, order_kind: str) -> dict[str, Any]:
+        """A new dict of the fields of an outcome of class ``cls`` for unit ``u``'s order of
+        ``order_kind``: the class's defaults and the fields every outcome has (:meth:`common`).
+        A hook sets the others and makes the outcome in one step, ``new_record(cls, fields)``
+        (one dict, no other made and merged: a turn makes one outcome per order)."""
+        f = record_defaults(cls).copy()
+        o = self.enc.bound.orders[u]
+        f["power"] = o.power
+        f["text"] = o.text
+        f["unit"] = u
+        f["order_kind"] = order_kind
+        dis = self.dislodged_by.get(u)
+        if dis is not None:
+            f["dislodged_by"] = self.ref(dis)
+        return f
 
 
 # (label, weight, active) -> the term: a pure memo of the immutable terms every explained turn
@@ -167,11 +187,13 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
     comp = overridden.get(_name("M", u)) if overridden else None  # (a component overrides decisions only by its backup rule)
     backup_rule = comp.backup[1] if comp is not None and comp.backup is not None else None
     detail = enc.detail
-    common = r.common(u)
     route = enc.route[u]
     by_convoy = False if core_routes and route == "land" else evaluate(impl.via(enc.route, u), values)
     if u in moved and not detail:  # nothing to compare: the strength only explains
-        return make_record(Moved, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule, **common})
+        f = r.fields(Moved, u, "move")
+        f["via_convoy"] = by_convoy
+        f["backup_rule"] = backup_rule
+        return new_record(Moved, f)
     b = enc.bound
     units = b.position.units
     lbl = enc.labels[u]
@@ -186,13 +208,16 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
                                   impl.attack_terms(enc, u, stayer_power) or [(lbl, 0, TRUE)])
     strengths = [attack] if attack is not None else []
     if u in moved:
-        return make_record(Moved, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule,
-                                        "strengths": tuple(strengths), **common})
+        f = r.fields(Moved, u, "move")
+        f["via_convoy"] = by_convoy
+        f["backup_rule"] = backup_rule
+        f["strengths"] = tuple(strengths)
+        return new_record(Moved, f)
     if not (core_routes and route == "land") and not evaluate(impl.path_open(enc, u), values):
         fleets = enc.convoyers.get(u, [])
-        broken = tuple(r.ref(f) for f in fleets if not evaluate(impl.convoy_given(enc, f), values))
-        return make_record(NoPath, {"order_kind": "move", "by": tuple(r.ref(f) for f in fleets), "broken": broken,
-                                         **common})
+        broken = tuple(r.ref(x) for x in fleets if not evaluate(impl.convoy_given(enc, x), values))
+        return make_record(NoPath, {"order_kind": "move", "by": tuple(r.ref(x) for x in fleets), "broken": broken,
+                                    **r.common(u)})
     obstacles: list[Obstacle] = []
     if stayer is not None and stayer_power == units[u].power:
         obstacles.append(_obstacle("own_unit", r.ref(stayer), enc.labels[stayer], None))
@@ -219,9 +244,13 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
             if ps is not None:
                 strengths.append(ps)
             obstacles.append(_obstacle("prevent", r.ref(x), "", ps))
-    return make_record(Bounced, {"order_kind": "move", "via_convoy": by_convoy, "backup_rule": backup_rule,
-                                      "obstacles": tuple(obstacles), "by": tuple([o.by for o in obstacles]),
-                                      "strengths": tuple(strengths), **common})
+    f = r.fields(Bounced, u, "move")
+    f["via_convoy"] = by_convoy
+    f["backup_rule"] = backup_rule
+    f["obstacles"] = tuple(obstacles)
+    f["by"] = tuple([o.by for o in obstacles])
+    f["strengths"] = tuple(strengths)
+    return new_record(Bounced, f)
 
 
 def explain_convoy_outcome(r: SolvedTurn[E], u: int) -> Outcome:
@@ -243,7 +272,7 @@ def explain_convoy_outcome(r: SolvedTurn[E], u: int) -> Outcome:
         return make_record(Disrupted, {"order_kind": "convoy", "cause": "no_path", "by": (r.ref(body.target),),
                                             **common})
     if r.values[name]:
-        return make_record(Convoyed, {"order_kind": "convoy", **common})
+        return new_record(Convoyed, r.fields(Convoyed, u, "convoy"))
     return make_record(Disrupted, {"order_kind": "convoy", "cause": "dislodged",
                                         "by": (dis_ref,) if dis_ref else (), **common})
 
@@ -251,11 +280,11 @@ def explain_convoy_outcome(r: SolvedTurn[E], u: int) -> Outcome:
 def explain_hold_outcome(r: SolvedTurn[E], u: int) -> Outcome:
     """The core's outcome of a unit that holds, ordered to or without a usable order (the default
     :meth:`MovementRules.hold_outcome`)."""
-    common = r.common(u)
-    dis_ref = common["dislodged_by"]
-    if dis_ref is not None:
-        return make_record(Dislodged, {"order_kind": "hold", "by": (dis_ref,), **common})
-    return make_record(Held, {"order_kind": "hold", **common})
+    if u in r.dislodged_by:
+        f = r.fields(Dislodged, u, "hold")
+        f["by"] = (f["dislodged_by"],)
+        return new_record(Dislodged, f)
+    return new_record(Held, r.fields(Held, u, "hold"))
 
 
 def _obstacle(why: str, by: OrderRef, label: str, strength: Optional[Strength]) -> Obstacle:

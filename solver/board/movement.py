@@ -31,7 +31,7 @@ from dipsat.board.explain import (SolvedTurn, explain, explain_convoy_outcome, e
                                   explain_move_outcome)
 from dipsat.engine.formulas import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, Values,
                                     is_formula)
-from dipsat.models import Convoy, Move, Position, Support, make_record
+from dipsat.models import Convoy, Move, Position, Support, make_record, new_record
 from dipsat.outcomes import Cut, Given, MovementResult, Outcome, Spared, Void
 from dipsat.engine.option_space import guarded
 from dipsat.board.geography import Geography, fleet_chains
@@ -545,30 +545,29 @@ class MovementRules(Generic[E]):
         enc, b = r.enc, r.enc.bound
         body = b.orders[u].body
         assert isinstance(body, Support)
-        common = r.common(u)
         if not enc.matched.get(u):
             target = body.target
             return make_record(Void, {
                 "order_kind": "support", "by": (r.ref(target),),
                 "wanted": None if body.dest is None else self.map.provinces[body.dest].name,
-                "unordered": self.label(b.position, target) if target in b.implicit else None, **common})
+                "unordered": self.label(b.position, target) if target in b.implicit else None, **r.common(u)})
         if r.values[_name("S", u)]:
+            f = r.fields(Given, u, "support")
             exempt = enc.exempt.get(u)
             if exempt:
                 units = b.position.units
                 power = units[u].power
-                spared = tuple(make_record(Spared, {"by": r.ref(mv), "why": why}) for mv, when, why in exempt
-                               if r.val(self.path_open(enc, mv)) and r.val(when) and units[mv].power != power)
-            else:
-                spared = ()
-            return make_record(Given, {"order_kind": "support", "spared": spared, **common})
-        dis = common["dislodged_by"]
-        if dis is not None:
-            return make_record(Cut, {"order_kind": "support", "by": (dis,), **common})
+                f["spared"] = tuple(new_record(Spared, {"by": r.ref(mv), "why": why}) for mv, when, why in exempt
+                                    if r.val(self.path_open(enc, mv)) and r.val(when) and units[mv].power != power)
+            return new_record(Given, f)
+        f = r.fields(Cut, u, "support")
+        if f["dislodged_by"] is not None:
+            f["by"] = (f["dislodged_by"],)
+            return new_record(Cut, f)
         when = {m: w for m, w, _ in enc.exempt.get(u, [])}
-        cut_by = tuple(r.ref(c) for c in enc.cutters.get(u, [])
-                       if r.val(self.path_open(enc, c)) and not r.val(when.get(c, FALSE)))
-        return make_record(Cut, {"order_kind": "support", "by": cut_by, **common})
+        f["by"] = tuple(r.ref(c) for c in enc.cutters.get(u, [])
+                        if r.val(self.path_open(enc, c)) and not r.val(when.get(c, FALSE)))
+        return new_record(Cut, f)
 
     def convoy_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a convoy order (the core's: :func:`explain_convoy_outcome`)."""
