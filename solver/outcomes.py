@@ -12,7 +12,7 @@ data and writes them as JSON.  (Strengths and their terms: :mod:`dipsat.models`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dipsat.records import dataclass
 from typing import Annotated, Any, ClassVar, Literal, Optional, TypeVar, Union, cast, get_args
 
 from pydantic import BeforeValidator, Field, PlainSerializer, SerializationInfo, SerializeAsAny
