@@ -125,12 +125,17 @@ def nesting_depth(value: Any) -> int:
 def check_request_size(data: dict[str, Any], where: str, limits: Limits = DEFAULT_LIMITS) -> None:
     """Too many units and orders in one request (counted over every list of strings)."""
     n = 0
-    for key in ("units", "orders", "retreat_orders", "owners"):
+    for key in _COUNTED:
         group = data.get(key)
         if isinstance(group, dict):
-            n += sum(len(v) for v in group.values() if isinstance(v, list))
+            for v in group.values():
+                if isinstance(v, list):
+                    n += len(v)
     if n > limits.max_orders:
         raise LimitExceeded(f"{where}: {n:,} units, orders and centres; the limit is {limits.max_orders:,}")
+
+
+_COUNTED = ("units", "orders", "retreat_orders", "owners")  # the lists check_request_size counts
 
 
 class Expired(BaseException):

@@ -5,6 +5,8 @@ of every board respelled as people write them, and random strings of the notatio
 
 from __future__ import annotations
 
+import random
+
 from typing import Any, Optional
 
 import pytest
@@ -159,15 +161,35 @@ def test_the_board_tables_reach_as_the_map_does(name):
 
 
 def test_the_usual_orders_bound_in_one_step_are_what_bind_one_makes():
-    """``OrderBinder.common_order`` (the usual hold, move and support bound in one step) gives
-    the unit and the order :meth:`bind_one` gives, or declines; never another order (the
-    benchmark's turns: every kind of order, rejected ones included)."""
+    """``OrderBinder.common_order`` (the usual hold, move, support, convoy and move by convoy
+    bound in one step) gives the unit and the order :meth:`bind_one` gives, or declines; never
+    another order (the benchmark's turns: every kind of order, rejected ones included; under
+    the rule options that read them differently; with the orders' units, kinds and convoyed
+    destinations changed, so that some are illegal)."""
     from dipsat.game.pipeline import Pipeline
     from dipsat.game.request import TurnRequest
 
-    taken = 0
-    for turn in workload.generate(5, 30):
-        req = TurnRequest.model_validate({k: v for k, v in turn.items() if k != "id"})
+    taken: dict[str, int] = {}
+    rng = random.Random(5)
+    options = [{}, {"convoy_path": "required"}, {"wrong_unit_kind": "fail"}, {"convoy_path": "ignored"}]
+    for k, turn in enumerate(workload.generate(5, 60)):
+        orders = {p: list(ts) for p, ts in turn["orders"].items()}
+        if k % 3 == 1:  # other kinds, other destinations, moves written by convoy, orders to others' units
+            def changed(t: str) -> str:
+                if rng.random() < 0.2:
+                    t = t.replace("A ", "F ", 1)
+                head, dash, dest = t.rpartition(" - ")
+                if dash and "via" not in dest and rng.random() < 0.5:
+                    t = head + dash + rng.choice(["Bel", "Nwy", "Lon", "Tun", "Spa", "Bre", "Alb"])
+                if t.startswith("A") and " - " in t and " S " not in t and "via" not in t and rng.random() < 0.5:
+                    t += " via convoy"
+                return t
+
+            orders = {p: [changed(t) for t in ts] for p, ts in orders.items()}
+            powers = sorted(orders)
+            orders = {powers[(i + 1) % len(powers)] if rng.random() < 0.2 else p: orders[p] for i, p in enumerate(powers)}
+        req = TurnRequest.model_validate({**{k2: v for k2, v in turn.items() if k2 != "id"}, "orders": orders,
+                                          "options": options[k % len(options)]})
         pipe = Pipeline.for_request(req)
         prep = pipe.prepare(req)
         binder = pipe.variant.binder(pipe.rules)
@@ -175,7 +197,10 @@ def test_the_usual_orders_bound_in_one_step_are_what_bind_one_makes():
         for power, text, parsed, err in binder.parse_all(prep.orders):
             usual = binder.common_order(seats, power, parsed) if err is None else None
             if usual is not None:
-                taken += 1
+                assert parsed is not None
+                what = parsed.action + (" via convoy" if parsed.via_convoy else "")
+                taken[what] = taken.get(what, 0) + 1
                 order = binder.bind_one(prep.position, power, parsed, None)
                 assert usual == (order.body.unit, order), text
-    assert taken > 300  # most orders are usual
+    assert sum(taken.values()) > 600  # most orders are usual
+    assert min(taken.get(a, 0) for a in ("hold", "move", "support", "convoy", "move via convoy")) > 10, taken

@@ -25,6 +25,7 @@ from dipsat.models import (ARMY, FLEET, Convoy, Move, Order, OrderBody, Position
 from dipsat.board.notation import LocRef, Notation, ParsedOrder, UnitRef
 from dipsat.board.destinations import written_destination, written_unit
 from dipsat.board.geography import BoardTables as BoardTables, ConvoyReach as ConvoyReach, Geography as Geography
+from dipsat.board.seats import Seats as Seats
 from dipsat.records import dataclass
 from dipsat.rules import RuleOptions
 
@@ -58,17 +59,18 @@ class BoundOrders:
 _BY_PLACE: tuple[Optional[int], ...] = (None,)  # an order that finds its unit by its place
 
 
-def _common_cases(cls: type[OrderBinder]) -> tuple[bool, bool, bool]:
+def _common_cases(cls: type[OrderBinder]) -> tuple[bool, bool, bool, bool]:
     """Which orders :meth:`OrderBinder.common_order` may bind for a binder class: holds, moves,
-    supports, each where the class keeps the core's hooks that bind them."""
+    supports, convoys, each where the class keeps the core's hooks that bind them."""
     def core(*names: str) -> bool:
         return all(getattr(cls, n) is getattr(OrderBinder, n) for n in names)
 
     holds = core("bind_one", "find_unit", "common_order")
-    return holds, holds and core("check_move", "check_reach"), holds and core("check_support", "target_unit")
+    return (holds, holds and core("check_move", "check_reach"), holds and core("check_support", "target_unit"),
+            holds and core("check_convoy", "target_unit"))
 
 
-_COMMON: dict[type, tuple[bool, bool, bool]] = {}  # binder class -> _common_cases (pure memo)
+_COMMON: dict[type, tuple[bool, bool, bool, bool]] = {}  # binder class -> _common_cases (pure memo)
 
 
 MOVE, CONVOY, OTHER = 1, 2, 3
@@ -86,48 +88,6 @@ def _body_kind(cls: type) -> int:
 
 def describe_unit(u: Unit, m: GameMap) -> str:
     return f"{u.kind} {m.display(u.location)}"
-
-
-@dataclass(frozen=True)
-class Seats:
-    """Where a position's units are: province -> the indices of the units there, and the convoy
-    areas holding a fleet (a convoyed move is legal only along them, DATC 6.D.32)."""
-
-    position: Position
-    at: dict[str, list[int]]
-    fleets: frozenset[str]
-    provinces: list[str]  # unit index -> its province
-    # unit index -> its power, kind and location (read once: a model's field costs several
-    # times a list's item)
-    powers: list[str]
-    kinds: list[str]
-    locations: list[str]
-
-    @classmethod
-    def of(cls, pos: Position, geo: Geography) -> Seats:
-        at: dict[str, list[int]] = {}
-        fleets: set[str] = set()
-        tables = geo.tables
-        province_of, convoy_areas = tables.province.get, tables.convoy_areas
-        provinces: list[str] = []
-        powers: list[str] = []
-        kinds: list[str] = []
-        locations: list[str] = []
-        for i, unit in enumerate(pos.units):
-            loc = unit.location
-            prov = province_of(loc) or unit.province
-            provinces.append(prov)
-            powers.append(unit.power)
-            kinds.append(unit.kind)
-            locations.append(loc)
-            here = at.get(prov)
-            if here is None:
-                at[prov] = [i]
-            else:
-                here.append(i)
-            if prov in convoy_areas and geo.can_convoy(unit):
-                fleets.add(prov)
-        return cls(pos, at, frozenset(fleets), provinces, powers, kinds, locations)
 
 
 class OrderBinder:
@@ -261,9 +221,11 @@ class OrderBinder:
         """The unit and the order :meth:`bind_one` makes of the usual cases, without the calls
         of its checks (None for any other case, which :meth:`bind_one` binds or refuses): a hold
         of the one unit in a place, as named; its move to a province whose reading asks no rule
-        option, that it reaches by land; its support of the one unit in another place to hold
-        there, or to move by land to a province of one coast.  A case whose hooks the binder
-        changes is not usual (see :func:`_common_cases`)."""
+        option, that it reaches by land (or, an army's written ``via convoy``, by a chain of
+        fleets); its support of the one unit in another place to hold there, or to move by land
+        to a province of one coast; a fleet's convoy of the one army in another place along a
+        chain of fleets through it.  A case whose hooks the binder changes is not usual (see
+        :func:`_common_cases`)."""
         ref = p.unit
         loc = ref.loc
         here = seats.at.get(loc.province)
@@ -288,12 +250,26 @@ class OrderBinder:
             if not self._common[1] or prov == provinces[i]:
                 return None
             if kind == ARMY:
-                if (not p.via_convoy and not p.path and prov in tables.army_goes
-                        and prov in tables.army_reach.get(seats.locations[i], ())):
-                    return i, new_order(power, p.text, new_move_written(i, prov, False, ()))
+                if p.path or prov not in tables.army_goes:
+                    return None
+                adjacent = prov in tables.army_reach.get(seats.locations[i], ())
+                if not p.via_convoy:
+                    return (i, new_order(power, p.text, new_move_written(i, prov, False, ()))) if adjacent else None
+                # by convoy as written: along a chain of fleets that could carry it, else by land
+                # where it borders the province (check_reach's reading)
+                geo = self.geo
+                if not geo.convoyable(seats.position.units[i]):
+                    return None
+                if geo.convoy_chain_possible(provinces[i], prov, seats.fleets):
+                    if not adjacent and self.rules.among("convoy_path", "required"):
+                        return None
+                    return i, new_order(power, p.text, new_move_written(i, prov, True, ()))
+                return (i, new_order(power, p.text, new_move(i, prov))) if adjacent else None
             elif kind == FLEET and prov in tables.fleet_goes and prov in tables.fleet_reach.get(seats.locations[i], ()):
                 return i, new_order(power, p.text, new_move(i, prov))
             return None
+        if action == "convoy":  # (check_convoy, target_unit)
+            return self._common_convoy(seats, power, p, i) if self._common[3] else None
         if action != "support" or not self._common[2]:  # (check_support, target_unit)
             return None
         target = p.target
@@ -321,6 +297,26 @@ class OrderBinder:
         elif prov not in tables.army_reach.get(seats.locations[t], ()):  # (by land: a convoy's chain is checked in full)
             return None
         return i, new_order(power, p.text, new_support(i, t, named, prov, None))
+
+    def _common_convoy(self, seats: Seats, power: str, p: ParsedOrder, i: int) -> Optional[tuple[int, Order]]:
+        """:meth:`common_order` of a convoy by the fleet ``i`` (check_convoy's reading of the
+        usual case: the one army in another place, to a province the chain through ``i`` reaches)."""
+        target, dest = p.target, p.dest
+        assert target is not None and dest is not None
+        provinces = seats.provinces
+        there = seats.at.get(target.loc.province)
+        if (seats.kinds[i] != FLEET or provinces[i] not in self.geo.tables.convoy_areas or there is None
+                or len(there) != 1 or there[0] == i):
+            return None
+        t = there[0]
+        if target.kind and seats.kinds[t] != target.kind:
+            return None
+        geo = self.geo
+        prov = dest.province
+        if (not geo.convoyable(seats.position.units[t]) or prov == provinces[t]
+                or not geo.convoy_chain_possible(provinces[t], prov, seats.fleets, through=provinces[i])):
+            return None
+        return i, new_order(power, p.text, Convoy.build(unit=i, target=t, dest=prov))
 
     def find_unit(self, pos: Position, power: str, ref: UnitRef, text: str) -> int:
         prov = ref.loc.province

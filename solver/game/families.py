@@ -21,8 +21,20 @@ def game_of(record: Variant | GameRecord) -> GameProtocol:
 
 
 def find_game(name: Optional[str] = None) -> GameProtocol:
-    """The family of the variant called ``name`` (default: standard), as its protocol object."""
-    return game_of(find_record(name))
+    """The family of the variant called ``name`` (default: standard), as its protocol object (a
+    board's :class:`BoardGame` made once per record: it holds nothing but the record)."""
+    record = find_record(name)
+    if isinstance(record, GameRecord):
+        return record.game()
+    game = _BOARDS.get(id(record))
+    if game is None or game.variant is not record:
+        if len(_BOARDS) > 64:
+            _BOARDS.clear()
+        game = _BOARDS[id(record)] = BoardGame(record)
+    return game
+
+
+_BOARDS: dict[int, BoardGame] = {}  # id of a board's record -> its game (checked to be that record's)
 
 
 def variant_of(data: Any, override: Optional[str] = None) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from dipsat.board.notation import Notation
 from dipsat.errors import OrderError, PositionError
 from dipsat.game.request import SEASON_NAMES, TurnRequest, season_word
 from dipsat.game.variant import Variant
@@ -30,10 +31,19 @@ def build_position(variant: Variant, req: TurnRequest, seasons: Optional[tuple[s
     """The request's position, checked; ``seasons``: those the variant's calendar has (by
     default, under the variant's own rules)."""
     units: list[Unit] = []
-    unit_specs = variant.notation.unit_specs
+    notation = variant.notation
+    unit_specs = notation.unit_specs
+    # the core's reading of a unit (one record a spec) from its memo, without the calls
+    memo = notation.unit_memo if type(notation).unit_specs is Notation.unit_specs else None
+    powers = variant.map.powers
     for power, specs in sorted(req.units.items()):
-        pname = _power_name(variant, power, "units")
+        pname = power if power in powers else _power_name(variant, power, "units")
         for spec in specs:
+            if memo is not None:
+                unit = memo.get((pname, spec))
+                if unit is not None:
+                    units.append(unit)
+                    continue
             try:
                 units.extend(unit_specs(pname, spec))
             except OrderError as exc:

@@ -11,7 +11,9 @@ loads no other variant.
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Sequence
 
 from dipsat import seams
@@ -61,11 +63,27 @@ def find_record(name: str | None = None) -> Variant | GameRecord:
     Diplomacy board's :class:`~dipsat.game.variant.Variant`, or another family's
     :class:`~dipsat.game.protocol.GameRecord`.  Default: standard."""
     key = (name or "standard").strip().lower()
+    table = seams.rooms() if seams.rooms is not None else None
+    hit = _FOUND.get(key)
+    # (the same table of rooms, its module still the one imported, still holding that record)
+    if hit is not None and hit[0] is table and sys.modules.get(hit[1].__name__) is hit[1] \
+            and getattr(hit[1], "VARIANT", None) is hit[2]:
+        found: Variant | GameRecord = hit[2]
+        return found
     for entry in entries():
         if key == entry.name or key in entry.aliases:
-            return entry.load()
+            record = entry.load()
+            module = sys.modules.get(entry.module)
+            if module is not None:
+                _FOUND[key] = (table, module, record)
+            return record
     known = ", ".join(sorted(e.name for e in entries()))
     raise UnknownVariant(f"unknown variant {name!r}; known variants: {known}")
+
+
+# a name as looked up -> (the rooms' table it was found in, the module, its record): a memo of
+# :func:`find_record`, checked on every use (names are those of the registered variants)
+_FOUND: dict[str, tuple[object, ModuleType, "Variant | GameRecord"]] = {}
 
 
 def find_variant(name: str | None = None) -> Variant:

@@ -61,6 +61,16 @@ _CUT_DASH = re.compile(r"\s*(?:" + DASH_RE.pattern.strip("()") + r"|\bto\b)\s*")
 _UNIT_KIND = re.compile(r"^\s*(?:\d+\s*)?[AF](?:\s*/\s*\d*\s*[AF])?(?=\s*\(|\s+)", re.I)
 
 
+def _seed_words(text: str) -> bool:
+    """Whether ``text`` may be one of the seed's own forms: each of their patterns needs a word
+    with "merge", "attack" or "cut" in it (read in any case, as they read it; text that is not
+    ASCII is always tried)."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return "cut" in low or "merge" in low or "attack" in low
+
+
 # the seed's keywords in an order none of its forms reads: what was expected
 _SEED_FORMS = (
     (re.compile(r"\bmerge\b", re.I),
@@ -156,6 +166,27 @@ class MultiplicityNotation(StackNotation):
             power = named
             stripped = rest
         cut: tuple[Addition, ...] = ()
+        if _seed_words(stripped):
+            cut, stripped, main = self._seed_forms(text, stripped, power)
+            if main is not None:
+                return main
+        try:
+            out = self._core(text, stripped, power)
+        except InvalidOrder as exc:
+            hint = next((h for kw, h in _SEED_FORMS if kw.search(stripped)), None)
+            if hint is None:
+                raise
+            raise InvalidOrder(text, f"{hint} ({exc.reason})") from None
+        out.additions = (*out.additions, *cut)
+        out.text = text.strip()
+        return out
+
+    def _seed_forms(self, text: str, stripped: str, power: Optional[str]
+                    ) -> tuple[tuple[Addition, ...], str, Optional[ParsedOrder]]:
+        """The seed's own forms (merges, attacks, a cutting clause): the cutting clause read off
+        the end, what is left of the text, and the order when it is one of the other forms
+        (None: the core's grammar reads what is left)."""
+        cut: tuple[Addition, ...] = ()
         m = _CUTTING.match(stripped)
         if m and not _ATTACK.match(stripped):
             cut = (self._cut_first(m.group("list")),)
@@ -176,7 +207,7 @@ class MultiplicityNotation(StackNotation):
                                          f"({self.map.provinces[dest].name}) (rule 5(a))")
             main.additions = (*main.additions, *cut, MergeAndAttack(victim_power))
             main.text = text.strip()
-            return main
+            return cut, stripped, main
         m = _MERGE_WITH.match(stripped)
         if m:
             partner = self._partner(text, m.group("power"))
@@ -191,7 +222,7 @@ class MultiplicityNotation(StackNotation):
                                          f"({main.dest.province.capitalize()} and {other.dest.province.capitalize()})")
             main.additions = (*main.additions, *cut, MergeWith(partner, other.unit))
             main.text = text.strip()
-            return main
+            return cut, stripped, main
         m = _MERGE_SUPPORT.match(stripped)
         if m:
             nation = self._partner(text, m.group("power"))
@@ -206,7 +237,7 @@ class MultiplicityNotation(StackNotation):
             head.action = "merge_support"
             head.additions = (*head.additions, *cut, SupportedMerge(nation, pid))
             head.text = text.strip()
-            return head
+            return cut, stripped, head
         m = _SUPPORT_ATTACK.match(stripped)
         if m:
             victim_power = self._partner(text, m.group("power"))
@@ -220,7 +251,7 @@ class MultiplicityNotation(StackNotation):
             head.target = target.unit
             head.additions = (*head.additions, *cut, Victim(victim_power, victim.unit))
             head.text = text.strip()
-            return head
+            return cut, stripped, head
         m = _ATTACK.match(stripped)
         if m:
             victim_power = self._partner(text, m.group("power"))
@@ -234,17 +265,8 @@ class MultiplicityNotation(StackNotation):
             head.action = "attack"
             head.additions = (*head.additions, *cut, Victim(victim_power, victim.unit))
             head.text = text.strip()
-            return head
-        try:
-            out = self._core(text, stripped, power)
-        except InvalidOrder as exc:
-            hint = next((h for kw, h in _SEED_FORMS if kw.search(stripped)), None)
-            if hint is None:
-                raise
-            raise InvalidOrder(text, f"{hint} ({exc.reason})") from None
-        out.additions = (*out.additions, *cut)
-        out.text = text.strip()
-        return out
+            return cut, stripped, head
+        return cut, stripped, None
 
     # -- text --------------------------------------------------------------------------------
     def format(self, order: ParsedOrder) -> str:
