@@ -40,3 +40,21 @@ def test_a_result_prints_its_outcomes_dislodged_units_and_position():
         "dislodged: Germany: A Bur",
         "after: France: A Bur, France: A Mar"]
     assert res.outcomes[0].result == "given"
+
+
+def test_a_result_pickles_and_comes_back_equal_with_its_variant_record():
+    """A result goes to another process (a user's own pool) and back: its variant is pickled by
+    name and comes back as the registered record; a record made outside the registry says why it
+    cannot be pickled."""
+    import dataclasses
+    import pickle
+
+    from dipsat.game.registry import find_variant
+
+    r = adjudicate({"units": {"France": ["A Par", "A Mar"], "Germany": ["A Mun"]},
+                    "orders": {"France": ["A Par - Bur", "A Mar S A Par - Bur"], "Germany": ["A Mun - Bur"]}})
+    back = pickle.loads(pickle.dumps(r))
+    assert back == r and back.variant is find_variant("standard") and str(back) == str(r)
+    stray = dataclasses.replace(find_variant("standard"), name="stray")
+    with pytest.raises(TypeError, match="'stray' is not the registered one"):
+        pickle.dumps(stray)
