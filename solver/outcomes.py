@@ -533,8 +533,7 @@ class Refused(Outcome):
 
 OUTCOME_CLASSES: tuple[type[Outcome], ...] = (Moved, Bounced, NoPath, Held, Dislodged, Given, Cut, Void, Convoyed,
                                               Disrupted, Partial, Built, Disbanded, Waived, Refused)
-# kind tag -> outcome class (the discriminator of the union)
-OUTCOME_KINDS: dict[str, type[Outcome]] = {
+OUTCOME_KINDS: dict[str, type[Outcome]] = {  # kind tag -> outcome class (the discriminator of the union)
     **{cast(str, cls.__dataclass_fields__["kind"].default): cls for cls in OUTCOME_CLASSES if cls is not Refused},
     **dict.fromkeys(get_args(Refusal), Refused)}
 
@@ -554,9 +553,11 @@ def outcome_from(data: object) -> Outcome:
 
 
 def _dump_outcome(o: Outcome, info: SerializationInfo) -> Any:
-    """An outcome as pydantic writes one of its class (written as "any" value, a record would
-    also have its strengths' sums written)."""
+    """An outcome as pydantic writes one of its class (as "any" value, a strength's sum too)."""
     return record_adapter(type(o)).dump_python(o, mode=info.mode, exclude_none=info.exclude_none)
+
+
+TaggedOutcome = Annotated[Outcome, BeforeValidator(outcome_from), PlainSerializer(_dump_outcome)]
 
 
 class Backup(Frozen):
@@ -570,8 +571,7 @@ class Backup(Frozen):
 
 class MovementResult(Drawable, Frozen):
     position: Position
-    # (read from data by their kind tags; each written as its class writes it)
-    outcomes: tuple[Annotated[Outcome, BeforeValidator(outcome_from), PlainSerializer(_dump_outcome)], ...]
+    outcomes: tuple[TaggedOutcome, ...]  # read from data by their kind tags, each written as its class writes it
     dislodged: tuple[int, ...]  # unit indices of the position before
     dislodged_by: dict[int, int] = Field(default_factory=dict)  # dislodged unit -> attacker unit
     after: Position

@@ -14,8 +14,8 @@ from pydantic import ValidationError
 from benchmarks import workload
 from dipsat.game.api import adjudicate
 from dipsat.models import DictRecord, make_record, new_record
-from dipsat.outcomes import (Bounced, Held, Moved, MovementResult, Obstacle, OrderRef, Outcome, Spared, Strength,
-                             outcome_from)
+from dipsat.outcomes import (Bounced, Built, Disbanded, Held, Moved, MovementResult, Obstacle, OrderRef, Outcome,
+                             Refused, Spared, Strength, outcome_from)
 
 from conftest import ROOT
 
@@ -120,3 +120,28 @@ def test_pydantic_reads_and_writes_them():
         MovementResult.model_validate({**data, "outcomes": [*data["outcomes"][:2], {**data["outcomes"][2], "obstacles": [
             {**data["outcomes"][2]["obstacles"][0], "why": "nowhere"}]}]})
     assert Spared.build(by=bounced.by[0], why="rule").model_dump()["by"]["unit"] == bounced.by[0].unit
+
+
+def test_retreat_and_adjustment_results_write_and_read_their_outcomes_by_kind():
+    """Every phase's result writes each outcome as its class does (a refused order's message, a
+    disband's cause) and reads it back by its kind tag, as a movement result does."""
+    from dipsat.board.adjustments import AdjustmentResult
+    from dipsat.board.retreats import RetreatResult
+    from dipsat.game.api import read_data_file
+    from dipsat.game.families import find_game
+    from dipsat.limits import DEFAULT_LIMITS
+
+    seen: set[type] = set()
+    for name in ("6.H.01", "6.H.03", "6.H.04", "6.I.01", "6.I.02"):
+        path = ROOT / "tests" / "corpora" / "datc" / f"{name}.toml"
+        game = find_game("standard")
+        req = game.read(read_data_file(path), str(path), DEFAULT_LIMITS)
+        res = game.adjudicate(req, game.options(req))
+        res = getattr(res, "native", res)
+        assert isinstance(res, (RetreatResult, AdjustmentResult)), name
+        written = res.model_dump(mode="json")["outcomes"]
+        assert written == [o.model_dump(mode="json") for o in res.outcomes]
+        for back in (type(res).model_validate(res.model_dump()), type(res).model_validate_json(res.model_dump_json())):
+            assert back.outcomes == res.outcomes and [type(o) for o in back.outcomes] == [type(o) for o in res.outcomes]
+        seen |= {type(o) for o in res.outcomes}
+    assert {Refused, Disbanded, Built, Moved} <= seen

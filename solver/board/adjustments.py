@@ -21,7 +21,7 @@ from dipsat.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from pydantic import Field, SerializeAsAny
 
 from dipsat.models import VariantRecord, Drawable, Frozen, Position, Unit, ARMY, FLEET
-from dipsat.outcomes import Backup, Built, Disbanded, Outcome, Waived
+from dipsat.outcomes import Backup, Built, Disbanded, Outcome, TaggedOutcome, Waived
 from dipsat.board.destinations import written_build_location, written_unit
 from dipsat.rules import RuleOptions
 from dipsat.board.notation import Notation, UnitRef, shown, too_long
@@ -34,7 +34,7 @@ _WAIVE_RE = re.compile(r"^\s*(?:build\s+)?waive(?:s|d)?(?:\s+build)?\s*$", re.I)
 
 class AdjustmentResult(Drawable, Frozen):
     position: Position
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[TaggedOutcome, ...]  # read from data by their kind tags
     after: Position
     dislodged: tuple[int, ...] = ()
     dislodged_by: dict[int, int] = {}

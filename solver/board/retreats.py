@@ -19,7 +19,8 @@ from dipsat.maps import GameMap
 from dipsat.board.destinations import written_destination, written_unit
 from dipsat.errors import IllegalOrder, OrderError
 from dipsat.models import VariantRecord, Drawable, Frozen, Position, Unit
-from dipsat.outcomes import Backup, Bounced, Disbanded, Moved, MovementResult, OrderRef, Outcome, Partial
+from dipsat.outcomes import (Backup, Bounced, Disbanded, Moved, MovementResult, OrderRef, Outcome, Partial,
+                             TaggedOutcome)
 from dipsat.board.notation import Notation, ParsedOrder
 from dipsat.board.notation_additions import written_count
 from dipsat.board.orders import describe_unit
@@ -36,7 +37,7 @@ class RetreatResult(Drawable, Frozen):
     position: Position  # the position before the movement (dislodged units are indices into it)
     movement: MovementResult
     options: tuple[RetreatOption, ...]
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[TaggedOutcome, ...]  # read from data by their kind tags
     after: Position
     dislodged: tuple[int, ...] = ()
     dislodged_by: dict[int, int] = Field(default_factory=dict)

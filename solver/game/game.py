@@ -25,7 +25,7 @@ from dipsat.game.request import (PhaseOrders, SavedGame, StartSpec, TurnRequest,
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.limits import DEFAULT_LIMITS, Limits, TurnTimeout, check_request_size, deadline
 from dipsat.models import Position
-from dipsat.outcomes import Outcome
+from dipsat.outcomes import TaggedOutcome
 from dipsat.game.variant import Calendar
 from dipsat.game.pipeline import Pipeline
 
@@ -43,7 +43,7 @@ class PhaseRecord(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     name: str  # S1901M, S1901R, F1901M, F1901R, W1901A
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[TaggedOutcome, ...]  # read from data by their kind tags
     after: Position
     centres: dict[str, int]  # after this phase
     result: Any = None  # MovementResult / RetreatResult / AdjustmentResult
