@@ -12,9 +12,10 @@ loads no other variant.
 from __future__ import annotations
 
 import sys
+import copyreg
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from dipsat import seams
 from dipsat.errors import DipsatError
@@ -40,7 +41,23 @@ class Entry:
         record = getattr(import_module(self.module), "VARIANT", None)
         if not isinstance(record, (Variant, GameRecord)):
             raise TypeError(f"{self.module}.VARIANT is not a Variant or GameRecord record")
+        if isinstance(record, Variant):
+            copyreg.pickle(Variant, _pickled_by_name)
         return record
+
+
+def _pickled_by_name(record: Variant) -> tuple[Callable[..., Variant], tuple[str]]:
+    """How a variant record pickles: by its name, as the registered record (a result names its
+    variant, so a result pickles and comes back with that record).  A record made outside the
+    registry cannot be pickled: it has no name another process could find it by."""
+    try:
+        registered = find_record(record.name) is record
+    except DipsatError:
+        registered = False
+    if not registered:
+        raise TypeError(f"the variant record {record.name!r} is not the registered one: only a registered variant "
+                        "pickles (by its name)")
+    return (find_variant, (record.name,))
 
 
 class UnknownVariant(DipsatError):

@@ -53,7 +53,7 @@ from pydantic import BaseModel
 
 from dipsat.maps import GameMap, load_map
 
-from dipsat.errors import DipsatError, InputFileError, PositionError
+from dipsat.errors import InputFileError, PositionError
 from dipsat.game.request import StartSpec, season_word
 from dipsat.outcomes import MovementResult
 from dipsat.models import ARMY, FLEET, OrderBody, Position, Unit, register_order_kind
@@ -491,20 +491,6 @@ class Variant:
         object.__setattr__(self, "map_changes", tuple(MappingProxyType(dict(c)) for c in self.map_changes))
         for kind in self.order_kinds:
             register_order_kind(kind)
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        """Pickled by name: a variant is the one record its package builds, so a result (which
-        names its variant) pickles and comes back with that record.  A record made outside the
-        registry cannot be pickled: it has no name another process could find it by."""
-        from dipsat.game.registry import find_record
-
-        try:
-            registered = find_record(self.name) is self
-        except DipsatError:
-            registered = False
-        if not registered:
-            raise TypeError(f"the variant record {self.name!r} is not the registered one: only a registered variant pickles (by its name)")
-        return (find_record, (self.name,))
 
     # -- derived, computed on first use -----------------------------------------------------------
     @cached_property
