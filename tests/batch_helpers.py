@@ -23,7 +23,14 @@ def gc_state(line: Line, settings: BatchSettings) -> str:
     import gc
     import json
 
-    return json.dumps({"line": line.number, "frozen": gc.get_freeze_count(), "threshold": list(gc.get_threshold())})
+    import sys
+
+    state = {"line": line.number, "frozen": gc.get_freeze_count(), "threshold": list(gc.get_threshold())}
+    if "distributed" in sys.modules:  # a Dask worker: its timers' configuration too
+        import dask
+
+        state["dask"] = {k: dask.config.get(k) for k in ("distributed.worker.profile.enabled", "distributed.admin.tick.interval")}
+    return json.dumps(state)
 
 
 def spin_in_the_turn(line: Line, settings: BatchSettings) -> str:

@@ -34,7 +34,8 @@ def test_dask_local_cluster_same_results_in_order_and_a_dying_worker_costs_one_l
 def test_a_local_clusters_worker_settles_its_collector_after_its_first_chunk():
     """A worker of the run's own local cluster settles its collector as a pool worker does
     (:func:`dipsat.io.batch_pool.settle_gc`) once its first chunk is answered; one chunk at a
-    time reaches the one worker, so the first chunk sees the collector as it was."""
+    time reaches the one worker, so the first chunk sees the collector as it was.  Its timers
+    run as :data:`dipsat.io.batch_dask.QUIET` sets them."""
     from batch_helpers import gc_state
     from dipsat.io.batch_pool import GC_THRESHOLDS
 
@@ -44,3 +45,6 @@ def test_a_local_clusters_worker_settles_its_collector_after_its_first_chunk():
     assert [s["line"] for s in states] == list(range(1, 7))
     assert states[0]["threshold"] != list(GC_THRESHOLDS)
     assert all(s["frozen"] > 10_000 and s["threshold"] == list(GC_THRESHOLDS) for s in states[2:])
+    # the run's own cluster keeps its timers quiet (batch_dask.QUIET): no profiler on the worker
+    assert all(s["dask"] == {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s"}
+               for s in states)
