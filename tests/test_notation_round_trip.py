@@ -52,7 +52,7 @@ def bound_view(bound: Any) -> dict[str, Any]:
             "rejected": sorted((r.power, r.severity, r.unit if r.unit is not None else -1, r.duplicate) for r in bound.rejected),
             "route": bound.route, "implicit": bound.implicit, "illegal_moves": bound.illegal_moves}
     for f in dataclasses.fields(bound):
-        if f.name not in view and f.name not in ("parsed", "assigned", "split_headers"):
+        if f.name not in view and f.name not in ("read", "reread", "assigned", "split_headers"):
             view[f.name] = getattr(bound, f.name)  # a variant's own records (priorities, order written)
     if hasattr(bound, "split_headers"):
         view["split"] = sorted(bound.split_headers)  # the units read from a split's header (as written)

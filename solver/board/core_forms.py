@@ -26,6 +26,14 @@ from dipsat.board.parsed import LocRef, ParsedOrder, TokenValue, UnitRef
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# an order's form as read in one pass (:func:`read_form`): the text (stripped), the action, the
+# ordered unit's kind (None: not written), province and coast (as written), the destination's
+# province and coast (None: none written), the other unit's kind and province (a support's or a
+# convoy's; None: none), ``via convoy`` and the convoy path written
+Form = tuple[str, str, Optional[str], str, Optional[str], Optional[str], Optional[str], Optional[str],
+             Optional[str], bool, tuple[str, ...]]
+
+
 class Notation(Protocol):
     """What the quick reader asks of a notation (:class:`dipsat.board.notation.Notation`): its
     keywords, its lexer's memos of words and the memos of the quick reader's own."""
@@ -36,6 +44,7 @@ class Notation(Protocol):
     _word_memo: dict[str, Any]
     _placed_memo: dict[tuple[str, int], Any]
     core_memo: dict[str, Optional[ParsedOrder]]
+    form_memo: dict[str, Optional[Form]]
     unit_refs: dict[tuple[Optional[str], str, Optional[str], int], UnitRef]
 
     def lex_word(self, word: str) -> Optional[tuple[str, TokenValue]]: ...
@@ -98,6 +107,57 @@ _UNSEEN: Any = object()  # a text not yet in the memo
 
 
 def _read(notation: Notation, text: str, power: Optional[str]) -> Optional[ParsedOrder]:
+    words = _words(notation, text, True)
+    if words is None:
+        return None
+    s, kinds, values, via = words
+    form = _grammar(kinds, values, via)
+    if form is None:
+        return None
+    action, kind, loc, dest, target_kind, target_loc, path = form
+    refs = notation.unit_refs
+    key = (kind, loc.province, loc.coast, loc.column)
+    unit = refs.get(key)
+    if unit is None:
+        unit = _unit_ref(refs, key, loc)
+    target = None
+    if target_loc is not None:
+        key = (target_kind, target_loc.province, target_loc.coast, target_loc.column)
+        target = refs.get(key)
+        if target is None:
+            target = _unit_ref(refs, key, target_loc)
+    return ParsedOrder(s, unit, action, dest, target, via and action == "move", path, power)  # (a support reads past it)
+
+
+def read_form(notation: Notation, text: str) -> Optional[Form]:
+    """What the full grammar reads in ``text`` (but the columns of its places), when it is one of
+    the core's short forms, else None: the places read from the memo of words alone, not placed
+    at their columns, and no order record made (:mod:`dipsat.board.one_pass` binds the form
+    straight away).  From a memo of texts."""
+    memo = notation.form_memo
+    hit: Optional[Form] = memo.get(text, _UNSEEN)
+    if hit is _UNSEEN:
+        hit = None
+        words = _words(notation, text, False)
+        if words is not None:
+            s, kinds, values, via = words
+            form = _grammar(kinds, values, via)
+            if form is not None:
+                action, kind, loc, dest, target_kind, target_loc, path = form
+                hit = (s, action, kind, loc.province, loc.coast, dest.province if dest is not None else None,
+                       dest.coast if dest is not None else None, target_kind,
+                       target_loc.province if target_loc is not None else None, via and action == "move", path)
+        if len(memo) > 50_000:
+            memo.clear()
+        memo[text] = hit
+    return hit
+
+
+def _words(notation: Notation, text: str, placed: bool) -> Optional[tuple[str, list[str], list[Any], bool]]:
+    """The tokens of ``text``'s words, as the lexer's word path reads them
+    (Notation._word_tokens): each word one token of the memo of words, none where a longer name
+    goes on past it; (the text stripped, their kinds, their values, whether ``via convoy`` ends
+    it), or None.  ``placed``: each place moved to its word's column (a memo of placed words)."""
     s = text.strip()
     if not s or ":" in s or not s.isascii():  # empty, a "Power:" prefix; (ASCII: columns as lowered)
         return None
@@ -116,44 +176,50 @@ def _read(notation: Notation, text: str, power: Optional[str]) -> Optional[Parse
             return None
         via = True
         del words[-cut:]
-    # the words' tokens, as the lexer's word path reads them (Notation._word_tokens): each word
-    # one token of the memo of words, a place moved to the word's column (a memo of placed
-    # words), none where a longer name goes on past it
-    word_memo, placed = notation._word_memo, notation._placed_memo
+    word_memo, placed_memo = notation._word_memo, notation._placed_memo
     kinds: list[str] = []
     values: list[Any] = []
     pos = 0
     for w in words:
-        i = low.index(w, pos)
-        pos = i + len(w)
         tok = word_memo.get(w, _UNSEEN)
         if tok is _UNSEEN:
             tok = notation._placed_token(w, 0)  # (read, and kept in the memo of words)
-        if tok is None or (w in continued and notation._continues(low, i, continued[w])):
+        if tok is None:
             return None
         kind = tok.kind
         if kind not in _CORE_KINDS:
             return None
-        if kind == "PROV" and i:
-            tok = placed.get((w, i), _UNSEEN)
-            if tok is _UNSEEN:
-                tok = notation._placed_at(w, i)
+        if placed:
+            i = low.index(w, pos)
+            pos = i + len(w)
+            if w in continued and notation._continues(low, i, continued[w]):
+                return None
+            if kind == "PROV" and i:
+                tok = placed_memo.get((w, i), _UNSEEN)
+                if tok is _UNSEEN:
+                    tok = notation._placed_at(w, i)
+        elif w in continued:  # (a longer name may go on past it: left to the reading with columns)
+            return None
         kinds.append(kind)
         values.append(tok.value)
+    return s, kinds, values, via
+
+
+def _grammar(kinds: list[str], values: list[Any], via: bool
+             ) -> Optional[tuple[str, Optional[str], LocRef, Optional[LocRef], Optional[str], Optional[LocRef], tuple[str, ...]]]:
+    """The core's short forms in a sequence of token kinds (their values beside them): (the
+    action, the ordered unit's kind and place, the destination, the other unit's kind and place,
+    the convoy path written), or None."""
     k = len(kinds)
-    refs = notation.unit_refs
     # the ordered unit: [kind] province
     i = 1 if kinds[0] == "KIND" else 0
     if i >= k or kinds[i] != "PROV":
         return None
+    kind = values[0] if i else None
     loc = values[i]
-    key = (values[0] if i else None, loc.province, loc.coast, loc.column)
-    unit = refs.get(key)
-    if unit is None:
-        unit = _unit_ref(refs, key, loc)
     i += 1
     if i == k:  # "A Par": a hold
-        return None if via else ParsedOrder(s, unit, "hold", power=power)
+        return None if via else ("hold", kind, loc, None, None, None, ())
     what = kinds[i]
     i += 1
     if what in _DASHES:
@@ -169,35 +235,31 @@ def _read(notation: Notation, text: str, power: Optional[str]) -> Optional[Parse
                 return None
             i += 1
         dest = locs.pop()
-        return ParsedOrder(s, unit, "move", dest, None, via, tuple(x.province for x in locs), power)
+        return "move", kind, loc, dest, None, None, tuple(x.province for x in locs)
     if via and what != "SUPPORT":  # only a move and a supported move read a "via" at their end
         return None
     if what == "HOLD":
-        return ParsedOrder(s, unit, "hold", power=power) if i == k else None
+        return ("hold", kind, loc, None, None, None, ()) if i == k else None
     if what == "DISBAND":
-        return ParsedOrder(s, unit, "disband", power=power) if i == k else None
+        return ("disband", kind, loc, None, None, None, ()) if i == k else None
     if what not in ("SUPPORT", "CONVOY") or i == k:
         return None
     # the supported or convoyed unit: [kind] province
-    kind = None
+    target_kind = None
     if kinds[i] == "KIND":
-        kind = values[i]
+        target_kind = values[i]
         i += 1
     if i >= k or kinds[i] != "PROV":
         return None
-    loc = values[i]
-    key = (kind, loc.province, loc.coast, loc.column)
-    target = refs.get(key)
-    if target is None:
-        target = _unit_ref(refs, key, loc)
+    target = values[i]
     i += 1
     if i == k or kinds[i] == "HOLD":  # "A Par S A Mar [H]": a support to hold (a convoy names its move)
         if via or what == "CONVOY" or (i != k and i + 1 != k):
             return None
-        return ParsedOrder(s, unit, "support", None, target, power=power)
+        return "support", kind, loc, None, target_kind, target, ()
     if kinds[i] not in _DASHES or i + 2 != k or kinds[i + 1] != "PROV":
         return None
-    return ParsedOrder(s, unit, what.lower(), values[i + 1], target, power=power)
+    return what.lower(), kind, loc, values[i + 1], target_kind, target, ()
 
 
 def _unit_ref(refs: dict[Any, UnitRef], key: tuple[Any, ...], loc: LocRef) -> UnitRef:

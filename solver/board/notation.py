@@ -41,7 +41,7 @@ from dipsat.board.parsed import (
     format_order,
     format_unit,
 )
-from dipsat.board.core_forms import quick_reads, read_core_form
+from dipsat.board.core_forms import Form, quick_reads, read_core_form
 from dipsat.board.pasted import from_other_programs
 from dipsat.board.unit_specs import parse_unit_spec
 from dipsat.errors import InvalidOrder
@@ -176,6 +176,7 @@ class Notation:
         self._lexes_words = type(self).lex_word is not Notation.lex_word
         self._quick = quick_reads(self, Notation)  # the core's short forms read from their words
         self.core_memo: dict[str, Optional[ParsedOrder]] = {}  # text -> its core form or None (pure memo)
+        self.form_memo: dict[str, Optional[Form]] = {}  # text -> its form read in one pass or None (pure memo)
         # (kind, province, coast, column) -> the unit reference, for the core forms (pure memo)
         self.unit_refs: dict[tuple[Optional[str], str, Optional[str], int], UnitRef] = {}
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from functools import cached_property
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from dipsat.maps import GameMap
 
@@ -25,6 +25,7 @@ from dipsat.models import (ARMY, FLEET, Convoy, Move, Order, OrderBody, Position
 from dipsat.board.notation import LocRef, Notation, ParsedOrder, UnitRef
 from dipsat.board.destinations import written_destination, written_unit
 from dipsat.board.geography import BoardTables as BoardTables, ConvoyReach as ConvoyReach, Geography as Geography
+from dipsat.board.one_pass import UsualOrders
 from dipsat.board.seats import Seats as Seats
 from dipsat.records import dataclass
 from dipsat.rules import RuleOptions
@@ -44,33 +45,47 @@ class BoundOrders:
     route: dict[int, str] = field(default_factory=dict)  # moving unit -> "land" | "convoy" | "either"
     implicit: set[int] = field(default_factory=set)  # units that got no order
     illegal_moves: set[int] = field(default_factory=set)  # units whose (illegal) move was replaced
-    # how they were read: every order as parsed (ParsedLine, in the order parse_all gives them),
-    # and the units assign_units gave each (by index into ``parsed``; orders not listed found
-    # their unit by place), so a variant's binder reads them from the value, not from itself
-    parsed: list[ParsedLine] = field(default_factory=list)
+    # how they were read: every order as read (ParsedLine, in the order parse_all gives them; an
+    # order read and bound in one pass is (power, text, None, None) here: see ``parsed``), and
+    # the units assign_units gave each (by index into ``read``; orders not listed found their
+    # unit by place), so a variant's binder reads them from the value, not from itself
+    read: list[ParsedLine] = field(default_factory=list)
     assigned: dict[int, list[int]] = field(default_factory=dict)
+    reread: Optional[Callable[[str, Optional[str]], ParsedOrder]] = None  # the notation's parse, for ``parsed``
 
     @cached_property
     def provinces(self) -> list[str]:
         """Unit index -> the province it stands in (read once per turn)."""
         return [u.province for u in self.position.units]
 
+    @cached_property
+    def parsed(self) -> list[ParsedLine]:
+        """Every order as parsed (ParsedLine, in the order parse_all gives them): ``read``, each
+        order read and bound in one pass parsed now (when asked: the notation's parse of the
+        text, which the quick reader read as the notation reads it)."""
+        parse = self.reread
+        if parse is None:
+            return self.read
+        return [(power, text, parse(text, power), None) if p is None and e is None else (power, text, p, e)
+                for power, text, p, e in self.read]
+
 
 _BY_PLACE: tuple[Optional[int], ...] = (None,)  # an order that finds its unit by its place
 
 
-def _common_cases(cls: type[OrderBinder]) -> tuple[bool, bool, bool, bool]:
+def _common_cases(cls: type[OrderBinder]) -> tuple[bool, bool, bool, bool, bool]:
     """Which orders :meth:`OrderBinder.common_order` may bind for a binder class: holds, moves,
-    supports, convoys, each where the class keeps the core's hooks that bind them."""
+    supports, convoys, each where the class keeps the core's hooks that bind them; and whether
+    the class reads orders as the core does (:meth:`OrderBinder.read_and_bind` may read them)."""
     def core(*names: str) -> bool:
         return all(getattr(cls, n) is getattr(OrderBinder, n) for n in names)
 
-    holds = core("bind_one", "find_unit", "common_order")
+    holds = core("bind_one", "find_unit", "common_order", "bind_form")
     return (holds, holds and core("check_move", "check_reach"), holds and core("check_support", "target_unit"),
-            holds and core("check_convoy", "target_unit"))
+            holds and core("check_convoy", "target_unit"), holds and core("parse_all", "assign_units", "read_and_bind"))
 
 
-_COMMON: dict[type, tuple[bool, bool, bool, bool]] = {}  # binder class -> _common_cases (pure memo)
+_COMMON: dict[type, tuple[bool, bool, bool, bool, bool]] = {}  # binder class -> _common_cases (pure memo)
 
 
 MOVE, CONVOY, OTHER = 1, 2, 3
@@ -90,7 +105,7 @@ def describe_unit(u: Unit, m: GameMap) -> str:
     return f"{u.kind} {m.display(u.location)}"
 
 
-class OrderBinder:
+class OrderBinder(UsualOrders):
     """Checks parsed orders against a position and turns them into :class:`Order` values.  Its
     answers depend only on its arguments: what it derives from a position (:meth:`seats`) is a
     value of that position, remembered for the last one asked about."""
@@ -105,7 +120,10 @@ class OrderBinder:
         common = _COMMON.get(type(self))
         if common is None:
             common = _COMMON[type(self)] = _common_cases(type(self))
-        self._common = common  # (holds, moves, supports): which orders common_order may bind
+        self._common = common  # (holds, moves, supports, convoys, reads): which orders common_order may bind
+        # orders read and bound in one pass: where the class reads them as the core does, and the
+        # quick reader may read the notation's orders (a plain unit naming no nation)
+        self._one_pass = common[4] and self.notation._quick and type(self.notation).named_power is Notation.named_power
 
     def seats(self, pos: Position) -> Seats:
         """Where ``pos``'s units are (:class:`Seats`)."""
@@ -143,9 +161,40 @@ class OrderBinder:
         """Hook: a move to the unit's own province ("F Nwy-Nwy").  Standard: illegal."""
         raise IllegalOrder(p.text, "move to its own province: a unit cannot move to where it is", unit=i)
 
+    def read_in_one_pass(self, seats: Seats, orders: dict[str, list[str]]) -> tuple[list[ParsedLine], dict[int, tuple[int, Order]]]:
+        """:meth:`parse_all`'s lines, each order that :meth:`read_and_bind` reads and binds in
+        one pass kept as (power, text, None, None) with its unit and order (by index)."""
+        out: list[ParsedLine] = []
+        done: dict[int, tuple[int, Order]] = {}
+        parse = self.notation.parse
+        quick = self.read_and_bind
+        for power in sorted(orders):
+            for text in orders[power]:
+                hit = quick(seats, power, text)
+                if hit is not None:
+                    done[len(out)] = hit
+                    out.append((power, text, None, None))
+                    continue
+                try:
+                    parsed = parse(text, power)
+                except OrderError as exc:
+                    out.append((power, text, None, exc))
+                    continue
+                out.append((power, text, parsed, None))
+                for addition in parsed.additions:
+                    out.extend((power, q.text, q, None) for q in addition.implied(parsed))
+        return out, done
+
     def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
-        parsed_all = self.parse_all(orders)
-        pos, assign, alloc_errors = self.assign_units(position, parsed_all)
+        done: dict[int, tuple[int, Order]] = {}  # orders read and bound in one pass, by index
+        assign: dict[int, list[int]]
+        alloc_errors: dict[int, OrderError]
+        if self._one_pass:  # (parse_all and assign_units are the core's)
+            pos, assign, alloc_errors = position, {}, {}
+            parsed_all, done = self.read_in_one_pass(self.seats(pos), orders)
+        else:
+            parsed_all = self.parse_all(orders)
+            pos, assign, alloc_errors = self.assign_units(position, parsed_all)
         rejected: list[Rejected] = []
         final: dict[int, Order] = {}  # unit -> its order (the first, until the duplicates are read)
         more: dict[int, list[Order]] = {}  # unit -> its orders, where it has several
@@ -157,7 +206,9 @@ class OrderBinder:
             if alloc_errors:
                 err = err or alloc_errors.get(idx)
             for one in (assign.get(idx, _BY_PLACE) if assign else _BY_PLACE):
-                usual = common(seats, power, parsed) if err is None and common is not None and one is None else None  # type: ignore[arg-type]
+                usual = done.get(idx) if done else None
+                if usual is None and err is None and common is not None and one is None:
+                    usual = common(seats, power, parsed)  # type: ignore[arg-type]
                 if usual is not None:
                     u, order = usual
                 else:
@@ -201,7 +252,7 @@ class OrderBinder:
                 for o in cands:
                     rejected.append(Rejected(power=o.power, text=o.text, severity="illegal", unit=u, duplicate=True,
                                              reason="the unit has several different orders, so it holds (DATC 4.D.3)"))
-        bound = BoundOrders(pos, {}, rejected, parsed=parsed_all, assigned=assign)
+        bound = BoundOrders(pos, {}, rejected, read=parsed_all, assigned=assign, reread=self.notation.parse if done else None)
         bound.__dict__["provinces"] = seats.provinces  # (the cached property, known already)
         given, implicit, display, units = bound.orders, bound.implicit, self.map.display, pos.units
         for i in range(len(units)):
@@ -216,108 +267,7 @@ class OrderBinder:
         self.choose_routes(bound)
         return bound
 
-    # -- one order --------------------------------------------------------------------------
-    def common_order(self, seats: Seats, power: str, p: ParsedOrder) -> Optional[tuple[int, Order]]:
-        """The unit and the order :meth:`bind_one` makes of the usual cases, without the calls
-        of its checks (None for any other case, which :meth:`bind_one` binds or refuses): a hold
-        of the one unit in a place, as named; its move to a province whose reading asks no rule
-        option, that it reaches by land (or, an army's written ``via convoy``, by a chain of
-        fleets); its support of the one unit in another place to hold there, or to move by land
-        to a province of one coast; a fleet's convoy of the one army in another place along a
-        chain of fleets through it.  A case whose hooks the binder changes is not usual (see
-        :func:`_common_cases`)."""
-        ref = p.unit
-        loc = ref.loc
-        here = seats.at.get(loc.province)
-        if here is None or len(here) != 1 or loc.coast:
-            return None
-        i = here[0]
-        kinds = seats.kinds
-        kind = kinds[i]
-        if seats.powers[i] != power or (ref.kind and kind != ref.kind):
-            return None
-        action = p.action
-        if action == "hold":
-            return i, new_order(power, p.text, new_hold(i))
-        dest = p.dest
-        if dest is not None and dest.coast:
-            return None
-        tables = self.geo.tables
-        provinces = seats.provinces
-        if action == "move":  # (check_move, check_reach)
-            assert dest is not None
-            prov = dest.province
-            if not self._common[1] or prov == provinces[i]:
-                return None
-            if kind == ARMY:
-                if p.path or prov not in tables.army_goes:
-                    return None
-                adjacent = prov in tables.army_reach.get(seats.locations[i], ())
-                if not p.via_convoy:
-                    return (i, new_order(power, p.text, new_move_written(i, prov, False, ()))) if adjacent else None
-                # by convoy as written: along a chain of fleets that could carry it, else by land
-                # where it borders the province (check_reach's reading)
-                geo = self.geo
-                if not geo.convoyable(seats.position.units[i]):
-                    return None
-                if geo.convoy_chain_possible(provinces[i], prov, seats.fleets):
-                    if not adjacent and self.rules.among("convoy_path", "required"):
-                        return None
-                    return i, new_order(power, p.text, new_move_written(i, prov, True, ()))
-                return (i, new_order(power, p.text, new_move(i, prov))) if adjacent else None
-            elif kind == FLEET and prov in tables.fleet_goes and prov in tables.fleet_reach.get(seats.locations[i], ()):
-                return i, new_order(power, p.text, new_move(i, prov))
-            return None
-        if action == "convoy":  # (check_convoy, target_unit)
-            return self._common_convoy(seats, power, p, i) if self._common[3] else None
-        if action != "support" or not self._common[2]:  # (check_support, target_unit)
-            return None
-        target = p.target
-        assert target is not None
-        there = seats.at.get(target.loc.province)
-        if there is None or len(there) != 1 or there[0] == i:
-            return None
-        t = there[0]
-        target_kind = kinds[t]
-        if target.kind and target_kind != target.kind:
-            return None
-        reach = (tables.army_reach if kind == ARMY else tables.fleet_reach if kind == FLEET else None)
-        if reach is None:  # (a variant's own kind: the map's answer)
-            return None
-        reaches = reach.get(seats.locations[i], ())
-        named = self.notation.named_power(target)
-        if dest is None:
-            return (i, new_order(power, p.text, new_support(i, t, named))) if provinces[t] in reaches else None
-        prov = dest.province
-        if prov == provinces[t] or prov == provinces[i] or prov not in reaches:
-            return None
-        if target_kind == FLEET:  # to a province of one coast (a coast there asks the support_coast option)
-            if self.map.provinces[prov].coasts or prov not in tables.fleet_reach.get(seats.locations[t], ()):
-                return None
-        elif prov not in tables.army_reach.get(seats.locations[t], ()):  # (by land: a convoy's chain is checked in full)
-            return None
-        return i, new_order(power, p.text, new_support(i, t, named, prov, None))
-
-    def _common_convoy(self, seats: Seats, power: str, p: ParsedOrder, i: int) -> Optional[tuple[int, Order]]:
-        """:meth:`common_order` of a convoy by the fleet ``i`` (check_convoy's reading of the
-        usual case: the one army in another place, to a province the chain through ``i`` reaches)."""
-        target, dest = p.target, p.dest
-        assert target is not None and dest is not None
-        provinces = seats.provinces
-        there = seats.at.get(target.loc.province)
-        if (seats.kinds[i] != FLEET or provinces[i] not in self.geo.tables.convoy_areas or there is None
-                or len(there) != 1 or there[0] == i):
-            return None
-        t = there[0]
-        if target.kind and seats.kinds[t] != target.kind:
-            return None
-        geo = self.geo
-        prov = dest.province
-        if (not geo.convoyable(seats.position.units[t]) or prov == provinces[t]
-                or not geo.convoy_chain_possible(provinces[t], prov, seats.fleets, through=provinces[i])):
-            return None
-        return i, new_order(power, p.text, Convoy.build(unit=i, target=t, dest=prov))
-
+    # -- one order (the usual ones: UsualOrders) -------------------------------------------
     def find_unit(self, pos: Position, power: str, ref: UnitRef, text: str) -> int:
         prov = ref.loc.province
         seats = self._seats

@@ -324,7 +324,7 @@ class MultiplicityBinder(OrderBinder):
     def bind(self, position: Position, orders: dict[str, list[str]]) -> MultiplicityBound:
         b = super().bind(position, orders)
         out = MultiplicityBound(b.position, b.orders, b.rejected, route=b.route, implicit=b.implicit,
-                                illegal_moves=b.illegal_moves, parsed=b.parsed, assigned=b.assigned)
+                                illegal_moves=b.illegal_moves, read=b.parsed, assigned=b.assigned)
         for idx, units in sorted(out.assigned.items()):
             power, text, p, _ = out.parsed[idx]
             for u in units:
