@@ -335,7 +335,7 @@ def canonical_units(units: tuple[Unit, ...] | list[Unit]) -> tuple[Unit, ...]:
             prev = merged.get(key)
             merged[key] = u if prev is None else prev.updated(count=prev.count + u.count)
     # the keys are distinct, so their order is the order of the units' sort keys
-    return tuple([merged[k] for k in sorted(merged)])
+    return tuple(map(merged.__getitem__, sorted(merged)))
 
 
 _MERGE_KEY = attrgetter("power", "location", "kind")  # a unit's key in canonical_units

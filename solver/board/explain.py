@@ -7,6 +7,7 @@ strengths compared, the culprits, the position after, stand-offs and backup rule
 from __future__ import annotations
 
 from dataclasses import field
+from itertools import filterfalse
 from typing import Any, Callable, Generic, Optional, Protocol, Sequence
 
 from dipsat.board.encoding import E, Terms, _name, _unit_of, term_value
@@ -115,32 +116,43 @@ class SolvedTurn(Generic[E]):
         ``order_kind``: the class's defaults and the fields every outcome has (:meth:`common`).
         A hook sets the others and makes the outcome in one step, ``new_record(cls, fields)``
         (one dict, no other made and merged: a turn makes one outcome per order)."""
-        f = record_defaults(cls).copy()
         o = self.enc.bound.orders[u]
+        f = (_TEMPLATES.get((cls, order_kind)) or _template(cls, order_kind)).copy()
         f["power"] = o.power
         f["text"] = o.text
         f["unit"] = u
-        f["order_kind"] = order_kind
         dis = self.dislodged_by.get(u)
         if dis is not None:
             f["dislodged_by"] = self.ref(dis)
         return f
 
 
+def _template(cls: type[Outcome], order_kind: str) -> dict[str, Any]:
+    """The defaults of an outcome class with ``order_kind`` set, its fields in the order
+    :meth:`SolvedTurn.fields` sets them (see :data:`_TEMPLATES`)."""
+    t = _TEMPLATES[(cls, order_kind)] = {**record_defaults(cls), "power": None, "text": None, "order_kind": order_kind}
+    return t
+
+
+# (outcome class, order kind) -> the class's defaults and the order kind: what
+# :meth:`SolvedTurn.fields` copies (a pure memo of the classes' defaults; a few dozen at most)
+_TEMPLATES: dict[tuple[type, str], dict[str, Any]] = {}
+
 # (label, weight, active) -> the term: a pure memo of the immutable terms every explained turn
 # makes again ("A Bur", "support F Lon", ...), bounded as the notation's
 _TERMS: dict[tuple[str, int, bool], Term] = {}
 
 
-def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Sequence[Component]) -> MovementResult:
+def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Sequence[Component],
+            core_routes: bool = False) -> MovementResult:
     """The result of a solved turn, from shared parts: outcomes per order by the rules' hooks
     (:meth:`MovementRules.move_outcome` ...), rejected orders, the position after, standoffs,
-    convoyed moves, backup rules."""
+    convoyed moves, backup rules.  ``core_routes``: as :func:`explain_move_outcome`'s."""
     b = enc.bound
     pos = b.position
     r = SolvedTurn(enc, values, components)
-    r.moved = {u for u in enc.moves if values[_name("M", u)]}
-    r.dislodged_by = impl.dislodgers(r)
+    moved = r.moved = {u for u in enc.moves if values[_name("M", u)]}
+    dislodged = r.dislodged_by = impl.dislodgers(r)
     for c in components:
         for n in c.overrides:
             r.overridden[n] = c
@@ -156,26 +168,43 @@ def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Seque
         for rej in sorted(b.rejected, key=lambda x: (x.power, x.unit if x.unit is not None else -1, x.text, x.reason)):
             append(Outcome.rejected(rej.power, rej.text, "duplicate" if rej.duplicate else rej.severity, rej.reason,
                                     rej.unit))
-    # the position after
-    new_units: list[Unit] = []
-    dislodged, moved = r.dislodged_by, r.moved
-    for u, unit in enumerate(pos.units):
-        if u in dislodged:
-            continue
-        new_units.append(new_unit(unit.power, unit.kind, enc.moves[u].dest, unit.count) if u in moved else unit)
+    # the position after, and the provinces held after (the order of its units is canonical's)
+    units, moves, dest, route = pos.units, enc.moves, enc.dest, enc.route
+    gone, arrived = (moved.union(dislodged), moved.difference(dislodged)) if dislodged else (moved, moved)
+    stay = list(filterfalse(gone.__contains__, range(len(units))))
+    new_units = list(map(units.__getitem__, stay))
+    new_units += [_unit_after(units[u], moves[u].dest) for u in arrived]
+    occupied_after = set(map(b.provinces.__getitem__, stay))
+    occupied_after.update(map(dest.__getitem__, arrived))
     after = Position.build(variant=pos.variant, year=pos.year, season=pos.season, units=canonical_units(new_units),
                            owners=pos.owners)
-    occupied_after = {enc.dest[u] if u in r.moved else prov for u, prov in enumerate(b.provinces)
-                      if u not in r.dislodged_by}
-    convoyed = tuple(sorted(u for u in r.moved if r.val(impl.via(enc.route, u))))
-    failed_into = tuple(sorted({enc.dest[u] for u in enc.moves if u not in r.moved}))
+    via, val = impl.via, r.val
+    # (a move by land goes by land where the rules keep the core's routes: no need to ask)
+    convoyed = tuple(sorted([u for u in moved if not (core_routes and route[u] == "land") and val(via(route, u))]))
+    failed_into = tuple(sorted({dest[u] for u in moves if u not in moved}))
     backups = tuple(
         Backup.model_validate(dict(kind=c.backup[0], resolutions=c.resolutions, rule=c.backup[1],
                                    orders=tuple(sorted({b.orders[_unit_of(n)].text for n in c.decisions}))))
         for c in components if c.backup)
-    return MovementResult.build(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(r.dislodged_by)),
-                          dislodged_by=r.dislodged_by, after=after, backups=backups, rejected=tuple(b.rejected),
+    return MovementResult.build(position=pos, outcomes=tuple(outcomes), dislodged=tuple(sorted(dislodged)),
+                          dislodged_by=dislodged, after=after, backups=backups, rejected=tuple(b.rejected),
                           contested=tuple(impl.contested(r, occupied_after)), convoyed=convoyed, failed_into=failed_into)
+
+
+def _unit_after(unit: Unit, location: str) -> Unit:
+    """``unit`` moved to ``location``: a unit of the position after (records are values: one per
+    power, kind, place and count, kept in :data:`_UNITS_AFTER`)."""
+    key = (unit.power, unit.kind, location, unit.count)
+    moved = _UNITS_AFTER.get(key)
+    if moved is None:
+        if len(_UNITS_AFTER) > 50_000:
+            _UNITS_AFTER.clear()
+        moved = _UNITS_AFTER[key] = new_unit(unit.power, unit.kind, location, unit.count)
+    return moved
+
+
+# (power, kind, location, count) -> the unit: a pure memo of the units moves make, bounded
+_UNITS_AFTER: dict[tuple[str, str, str, int], Unit] = {}
 
 
 def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, core_routes: bool = False) -> Outcome:
@@ -187,63 +216,73 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
     comp = overridden.get(_name("M", u)) if overridden else None  # (a component overrides decisions only by its backup rule)
     backup_rule = comp.backup[1] if comp is not None and comp.backup is not None else None
     detail = enc.detail
-    route = enc.route[u]
-    by_convoy = False if core_routes and route == "land" else evaluate(impl.via(enc.route, u), values)
+    by_land = core_routes and enc.route[u] == "land"
+    by_convoy = False if by_land else evaluate(impl.via(enc.route, u), values)
     if u in moved and not detail:  # nothing to compare: the strength only explains
         f = r.fields(Moved, u, "move")
         f["via_convoy"] = by_convoy
         f["backup_rule"] = backup_rule
         return new_record(Moved, f)
-    b = enc.bound
-    units = b.position.units
-    lbl = enc.labels[u]
+    units = enc.bound.position.units
+    labels = enc.labels
     d = enc.dest[u]
-    strength = r.strength
-    v = next((v for v in enc.occupants.get(d, ()) if v != u), None)
+    v = None  # the other unit at the destination
+    for x in enc.occupants.get(d, ()):
+        if x != u:
+            v = x
+            break
     h2h = enc.h2h.get(u)
     battle = h2h is not None and evaluate(h2h[1], values)
     stayer = v if v is not None and (v not in moved or battle) else None  # the unit that stays there
     stayer_power = units[stayer].power if stayer is not None else None
-    attack_value, attack = _weigh(detail, strength, values, "attack", lbl,
-                                  impl.attack_terms(enc, u, stayer_power) or [(lbl, 0, TRUE)])
-    strengths = [attack] if attack is not None else []
-    if u in moved:
-        f = r.fields(Moved, u, "move")
-        f["via_convoy"] = by_convoy
-        f["backup_rule"] = backup_rule
-        f["strengths"] = tuple(strengths)
-        return new_record(Moved, f)
-    if not (core_routes and route == "land") and not evaluate(impl.path_open(enc, u), values):
+    strength = r.strength
+    strengths: list[Strength] = []
+    if detail:
+        lbl = labels[u]
+        attack = strength("attack", lbl, impl.attack_terms(enc, u, stayer_power) or [(lbl, 0, TRUE)])
+        attack_value = attack.value
+        strengths.append(attack)
+        if u in moved:
+            f = r.fields(Moved, u, "move")
+            f["via_convoy"] = by_convoy
+            f["backup_rule"] = backup_rule
+            f["strengths"] = (attack,)
+            return new_record(Moved, f)
+    if not by_land and not evaluate(impl.path_open(enc, u), values):
         fleets = enc.convoyers.get(u, [])
         broken = tuple(r.ref(x) for x in fleets if not evaluate(impl.convoy_given(enc, x), values))
         return make_record(NoPath, {"order_kind": "move", "by": tuple(r.ref(x) for x in fleets), "broken": broken,
                                     **r.common(u)})
+    if not detail:  # (what the culprits are found by; an empty attack counts 0)
+        attack_value = _count(impl.attack_terms(enc, u, stayer_power), values)
     obstacles: list[Obstacle] = []
     if stayer is not None and stayer_power == units[u].power:
-        obstacles.append(_obstacle("own_unit", r.ref(stayer), enc.labels[stayer], None))
+        obstacles.append(_obstacle("own_unit", r.ref(stayer), labels[stayer], None))
     elif battle:
         n = h2h[0]  # type: ignore[index]
-        value, ds = _weigh(detail, strength, values, "defend", enc.labels[n], impl.defend_terms(enc, n))
+        value, ds = _weigh(detail, strength, values, "defend", labels[n], impl.defend_terms(enc, n))
         if ds is not None:
             strengths.append(ds)
         if value >= attack_value:
             obstacles.append(_obstacle("head_to_head", r.ref(n), "", ds))
     elif stayer is not None:
-        value, hs = _weigh(detail, strength, values, "hold", enc.labels[stayer],
+        value, hs = _weigh(detail, strength, values, "hold", labels[stayer],
                            impl.hold_terms(enc, stayer) if stayer not in enc.moves else impl.failed_terms(enc, stayer))
         if hs is not None:
             strengths.append(hs)
         if value >= attack_value:
             obstacles.append(_obstacle("hold", r.ref(stayer), "", hs))
-    for x in enc.into.get(d, ()):
-        if x == u or evaluate(impl.prevent_zero(enc, x), values):  # a prevent strength of 0 stops nothing
-            continue
-        terms = impl.prevent_terms(enc, x)
-        if _count(terms, values) >= attack_value:
-            ps = strength("prevent", enc.labels[x], terms, False) if detail else None
-            if ps is not None:
-                strengths.append(ps)
-            obstacles.append(_obstacle("prevent", r.ref(x), "", ps))
+    into = enc.into.get(d)
+    if into is not None and (len(into) > 1 or into[0] != u):
+        for x in into:
+            if x == u or evaluate(impl.prevent_zero(enc, x), values):  # a prevent strength of 0 stops nothing
+                continue
+            terms = impl.prevent_terms(enc, x)
+            if _count(terms, values) >= attack_value:
+                ps = strength("prevent", labels[x], terms, False) if detail else None
+                if ps is not None:
+                    strengths.append(ps)
+                obstacles.append(_obstacle("prevent", r.ref(x), "", ps))
     f = r.fields(Bounced, u, "move")
     f["via_convoy"] = by_convoy
     f["backup_rule"] = backup_rule
@@ -251,6 +290,23 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
     f["by"] = tuple([o.by for o in obstacles])
     f["strengths"] = tuple(strengths)
     return new_record(Bounced, f)
+
+
+def dislodged_by(r: SolvedTurn[E]) -> dict[int, int]:
+    """The core's dislodgements (:meth:`MovementRules.dislodgers`): each unit that stayed where a
+    move got in, by unit, and the (last) move that got in."""
+    moved, occupants = r.moved, r.enc.occupants
+    out: dict[int, int] = {}
+    for prov, movers in r.enc.into.items():
+        here = occupants.get(prov)
+        if here is None:
+            continue
+        for u in here:
+            if u not in moved:
+                for a in movers:
+                    if a in moved:
+                        out[u] = a
+    return out if len(out) < 2 else {u: out[u] for u in sorted(out)}
 
 
 def explain_convoy_outcome(r: SolvedTurn[E], u: int) -> Outcome:

@@ -72,6 +72,9 @@ class Geography:
     _reach: dict[frozenset[str], ConvoyReach] = field(default_factory=dict, repr=False)  # the last turns' fleets
     # memo of chains through a given fleet: (origin, dest, fleets, through) -> on a minimal chain
     _chains: dict[tuple[str, str, frozenset[str], str], bool] = field(default_factory=dict, repr=False)
+    # (kind, location) -> a unit's label there, "A Par" (the movement rules' memo of
+    # :func:`dipsat.board.orders.describe_unit`: the map does not change; bounded)
+    labels: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
 
     @cached_property
     def tables(self) -> BoardTables:
@@ -90,6 +93,15 @@ class Geography:
                            fleet_goes=frozenset(p for p in passable if not m.provinces[p].coasts and m.is_fleet_location(p)),
                            army_reach=army_reach, fleet_reach=fleet_reach,
                            display={loc: m.display(loc) for loc in province})
+
+    def unit_label(self, kind: str, location: str) -> str:
+        """A unit's label, "A Par" (:func:`dipsat.board.orders.describe_unit`), kept in
+        :attr:`labels`."""
+        label = f"{kind} {self.tables.display.get(location) or self.map.display(location)}"
+        if len(self.labels) > 50_000:
+            self.labels.clear()
+        self.labels[(kind, location)] = label
+        return label
 
     def convoy_area(self, province: str) -> bool:
         """May a fleet here convoy?  Standard: sea provinces only."""

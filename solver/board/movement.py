@@ -27,7 +27,7 @@ from dipsat.maps import GameMap
 
 from dipsat.board.encoding import E, Encoding, Terms, _name, _var
 from dipsat.engine.equations import Component, System
-from dipsat.board.explain import (SolvedTurn, explain, explain_convoy_outcome, explain_hold_outcome,
+from dipsat.board.explain import (SolvedTurn, dislodged_by, explain, explain_convoy_outcome, explain_hold_outcome,
                                   explain_move_outcome)
 from dipsat.engine.formulas import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, Values,
                                     is_formula)
@@ -40,8 +40,6 @@ from dipsat.board.orders import BoundOrders, describe_unit
 from dipsat.rules import RuleOptions
 
 
-# rules class -> whether it keeps the core's ``via`` and ``path_open`` (a pure memo)
-_CORE_ROUTES: dict[type, bool] = {}
 _NONE: list[int] = []  # (read only)
 
 
@@ -72,7 +70,7 @@ class MovementRules(Generic[E]):
 
     def explain(self, enc: E, values: Values, components: Sequence[Component]) -> MovementResult:
         """The result of a solved turn (shared: :func:`explain`, with the explanation hooks)."""
-        return explain(self, enc, values, components)
+        return explain(self, enc, values, components, self._core_routes)
 
     # -- hooks ----------------------------------------------------------------------------
     # The encoding and the explanation are shared (:meth:`encode`, :meth:`explain`); a variant
@@ -92,12 +90,19 @@ class MovementRules(Generic[E]):
     _weight_one: ClassVar[bool] = True
     _all_attack: ClassVar[bool] = True
     _core_terms: ClassVar[bool] = True  # support_terms too (no supporter, no term)
+    # via and path_open too (a move by land goes by land, and has a path)
+    _core_routes: ClassVar[bool] = True
+    _core_battle: ClassVar[bool] = True  # battle too, and every move attacks (a move's formula is move_formula's)
+    _core_cuts: ClassVar[bool] = True  # cuts and support_formula too (every support decision a boolean)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._weight_one = cls.unit_weight is MovementRules.unit_weight
         cls._all_attack = cls.is_attack is MovementRules.is_attack
         cls._core_terms = cls.support_terms is MovementRules.support_terms
+        cls._core_routes = cls.via is MovementRules.via and cls.path_open is MovementRules.path_open
+        cls._core_battle = cls.battle is MovementRules.battle and cls._all_attack
+        cls._core_cuts = cls.cuts is MovementRules.cuts and cls.support_formula is MovementRules.support_formula
 
     def unit_weight(self, pos: Position, u: int) -> int:
         """Hook: the strength a unit brings by itself, to an attack, a hold or a support."""
@@ -153,15 +158,20 @@ class MovementRules(Generic[E]):
                 sysm.define(force, "force", self.battle(enc, members))
                 for u in members:
                     sysm.define(_name("M", u), "move", AND(VAR(force), self.path_open(enc, u)))
+        elif self._core_battle:  # (every move an attack: its formula, without asking battle)
+            move = self.move_formula
+            sysm.define_all("move", [(_name("M", u), move(enc, u)) for u in moves])
         else:
             battle = self.battle
-            for u in moves:
-                define(_name("M", u), "move", battle(enc, [u]))
-        for key, definition in self.cuts(enc):
-            if is_formula(definition):
-                define(key, "support", definition)
-            else:
-                sysm.define_int(key, "support", definition)
+            sysm.define_all("move", [(_name("M", u), battle(enc, [u])) for u in moves])
+        if self._core_cuts:  # (booleans only)
+            sysm.define_all("support", self.cuts(enc))
+        else:
+            for key, definition in self.cuts(enc):
+                if is_formula(definition):
+                    define(key, "support", definition)
+                else:
+                    sysm.define_int(key, "support", definition)
         matched, orders = enc.matched, b.orders
         for c in sorted(matched):
             if matched[c] and isinstance(orders[c].body, Convoy):
@@ -187,13 +197,16 @@ class MovementRules(Generic[E]):
                 route[u] = routes.get(u, "land")
             elif isinstance(body, (Support, Convoy)):
                 others.append((u, body))
-        occupants: dict[str, list[int]] = {}
-        for i, prov in enumerate(b.provinces):
-            hit = occupants.get(prov)
-            if hit is None:
-                occupants[prov] = [i]
-            else:
-                hit.append(i)
+        provinces = b.provinces
+        occupants = {prov: [i] for i, prov in enumerate(provinces)}
+        if len(occupants) < len(provinces):  # some province holds more than one unit
+            occupants = {}
+            for i, prov in enumerate(provinces):
+                hit = occupants.get(prov)
+                if hit is None:
+                    occupants[prov] = [i]
+                else:
+                    hit.append(i)
         # the core's own encoding: a subclass whose encoding is another type overrides collect
         enc = cast(E, Encoding(bound=b, system=System(), moves=moves, dest=dest, route=route, occupants=occupants))
         enc.others = others
@@ -204,8 +217,8 @@ class MovementRules(Generic[E]):
             enc.forces = dict(forces)
             enc.force_of = {u: k for k, us in enc.forces.items() for u in us}
         if type(self).label is MovementRules.label:  # the core's labels (:func:`describe_unit`), in one pass
-            display, shown = self.map.display, self.geo.tables.display
-            enc.labels = [f"{u.kind} {shown.get(u.location) or display(u.location)}" for u in pos.units]
+            known, label = self.geo.labels, self.geo.unit_label
+            enc.labels = [known.get((u.kind, u.location)) or label(u.kind, u.location) for u in pos.units]
         else:
             enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
         enc.system.labels = enc.labels
@@ -428,7 +441,10 @@ class MovementRules(Generic[E]):
         rivals = [m for m in into if m != u] if into is not None and (len(into) > 1 or into[0] != u) else _NONE
         here = enc.occupants.get(d)
         occ = here if here is None or (len(here) == 1 and here[0] != u) else [v for v in here if v != u]
-        path = self.path_open(enc, u)
+        if self._core_routes:
+            path = _var("P", u) if enc.route[u] == "convoy" else TRUE
+        else:
+            path = self.path_open(enc, u)
         if not occ:
             if not rivals:  # nothing to beat (the strength only explains)
                 return path
@@ -436,7 +452,7 @@ class MovementRules(Generic[E]):
             return AND(path, *[self.beats_prevent(enc, a, r) for r in rivals])
         v = occ[0]  # the standard board has one unit per province; stacks override this hook
         restricted = self.attack_terms(enc, u, enc.bound.position.units[v].power)
-        beat_rivals = [self.beats_prevent(enc, restricted, r) for r in rivals]
+        beat_rivals = [self.beats_prevent(enc, restricted, r) for r in rivals] if rivals else _NONE
         if v not in enc.moves:
             return AND(path, self._ge(restricted, self.hold_terms(enc, v), 1), *beat_rivals)
         # the unit at the destination moves: it leaves, or it fails and holds with strength 1
@@ -520,25 +536,13 @@ class MovementRules(Generic[E]):
 
     # -- explanation hooks (see :func:`explain`) --------------------------------------------
     def dislodgers(self, r: "SolvedTurn[E]") -> dict[int, int]:
-        """Hook: unit -> the unit that dislodged it."""
-        into, moved = r.enc.into, r.moved
-        out: dict[int, int] = {}
-        for u, prov in enumerate(r.enc.bound.provinces):
-            if u in moved:
-                continue
-            for a in into.get(prov, ()):
-                if a in moved:
-                    out[u] = a
-        return out
+        """Hook: unit -> the unit that dislodged it (the core's: :func:`dislodged_by`)."""
+        return dislodged_by(r)
 
     def move_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a move, with the strengths compared."""
-        cls = type(self)
-        core = _CORE_ROUTES.get(cls)
-        if core is None:
-            core = _CORE_ROUTES[cls] = cls.via is MovementRules.via and cls.path_open is MovementRules.path_open
-        out = explain_move_outcome(self, r, u, core)
-        return out if cls.explain_move is MovementRules.explain_move else self.explain_move(r.enc, r.values, u, out)
+        out = explain_move_outcome(self, r, u, self._core_routes)
+        return out if type(self).explain_move is MovementRules.explain_move else self.explain_move(r.enc, r.values, u, out)
 
     def support_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a support order."""
@@ -581,9 +585,9 @@ class MovementRules(Generic[E]):
     def contested(self, r: "SolvedTurn[E]", occupied_after: set[str]) -> list[str]:
         """Hook: the provinces left empty by a standoff: nothing entered and some move into it
         kept a prevent strength above zero (sorted)."""
-        return sorted(p for p, movers in r.enc.into.items()
-                      if p not in occupied_after and not any(x in r.moved for x in movers)
-                      and any(not r.val(self.prevent_zero(r.enc, x)) for x in movers))
+        enc, moved, val, zero = r.enc, r.moved, r.val, self.prevent_zero
+        return sorted([p for p, movers in enc.into.items() if p not in occupied_after and moved.isdisjoint(movers)
+                       and any(not val(zero(enc, x)) for x in movers)])
 
     # backup rules -------------------------------------------------------------------------
     def backup(self, members: tuple[Key, ...], defs: dict[Key, Definition], count: int) -> Optional[tuple[str, str, dict[Key, Definition]]]:

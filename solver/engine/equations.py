@@ -80,6 +80,24 @@ class System:
         defs[name] = f
         self.kinds[name] = kind
 
+    def define_all(self, kind: str, pairs: Sequence[tuple[Key, Definition]]) -> None:
+        """``define(name, kind, f)`` for each ``(name, f)`` of ``pairs`` (boolean decisions), in
+        their order."""
+        defs, kinds = self.defs, self.kinds
+        new = dict(pairs)
+        if (len(new) == len(pairs) and defs.keys().isdisjoint(new)
+                and _FORMULA_CLASSES.issuperset(map(type, new.values()))):  # (the usual case: in one step)
+            defs.update(new)
+            kinds.update(dict.fromkeys(new, kind))
+            return
+        for name, f in pairs:
+            if name in defs:
+                raise ValueError(f"decision {self.name(name)!r} defined twice")
+            if f.__class__ not in _FORMULA_CLASSES and not is_formula(f):
+                raise TypeError(f"decision {self.name(name)!r}: a boolean decision needs a formula, not {f!r}")
+            defs[name] = f
+            kinds[name] = kind
+
     def define_int(self, name: Key, kind: str, e: IntExpr, lo: Optional[int] = None, hi: Optional[int] = None) -> None:
         """An integer decision ``name = e`` with the domain ``lo..hi``.  Without bounds they are
         derived from ``e``, whose integer decisions must be defined already (a decision on a

@@ -151,7 +151,7 @@ class Pipeline:
         bound = enc.bound
         enc.detail = detail
         res = self.movement_rules.explain(enc, sol.values, sol.components)
-        return res.updated(orders=tuple(bound.orders[u] for u in sorted(bound.orders)), rules=self.rules,
+        return res.updated(orders=tuple(map(bound.orders.__getitem__, sorted(bound.orders))), rules=self.rules,
                            variant=self.variant, explained=res.explained and detail)
 
     # -- phases ---------------------------------------------------------------------------------
