@@ -12,8 +12,8 @@ ever), and the methods are attached made:
   tuples of the same fields compared and hashed, the same text (``Unit(power='France', ...)``,
   ``...`` for a record inside itself);
 * a frozen class's ``__setattr__`` and ``__delattr__`` raise the same ``FrozenInstanceError``
-  (a frozen class whose base is frozen gets the standard ones: the decorator checks the
-  inheritance of frozen-ness itself); a frozen slots class pickles as the standard one does;
+  (a frozen class whose base is frozen too: see :func:`_under_unfrozen_bases`); a frozen slots
+  class pickles as the standard one does;
 * ``__init__`` is compiled, from the same text the standard decorator writes (its parameters are
   the fields'): one compilation a class instead of up to six.
 
@@ -27,6 +27,7 @@ Type checkers see the standard decorator itself (tests/test_records.py compares 
 
 from __future__ import annotations
 
+import _thread
 import abc
 import dataclasses
 import inspect
@@ -80,18 +81,17 @@ def _make(cls: type, options: dict[str, Any]) -> type:
             or (options["unsafe_hash"] and explicit_hash)
             or (frozen and dataclass_bases and not frozen_base)):
         return dataclasses.dataclass(cls, **options)  # (with the standard errors where there are some)
-    standard_frozen = frozen and frozen_base  # the standard __setattr__ and __delattr__, and its check
     no_doc = not getattr(cls, "__doc__")
     if no_doc:
         cls.__doc__ = "(written below, from __init__'s signature)"  # the standard decorator's would read object's
-    made: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, order=False, unsafe_hash=False,
-                                      frozen=standard_frozen, match_args=options["match_args"],
-                                      kw_only=options["kw_only"], slots=options["slots"])
-    params = made.__dataclass_params__
-    made.__dataclass_params__ = type(params)(**{
-        **{name: getattr(params, name) for name in type(params).__slots__},
-        "init": options["init"], "repr": options["repr"], "eq": options["eq"],
-        "unsafe_hash": options["unsafe_hash"], "frozen": frozen})
+    if frozen and frozen_base:
+        made = _under_unfrozen_bases(cls, dataclass_bases, options)
+    else:
+        made = dataclasses.dataclass(cls, init=False, repr=False, eq=False, order=False, unsafe_hash=False,
+                                     frozen=False, match_args=options["match_args"], kw_only=options["kw_only"],
+                                     slots=options["slots"])
+    made.__dataclass_params__ = _params(made.__dataclass_params__, init=options["init"], repr=options["repr"],
+                                        eq=options["eq"], unsafe_hash=options["unsafe_hash"], frozen=frozen)
     fields = dataclasses.fields(made)
 
     def attach(name: str, fn: Callable[..., Any]) -> None:
@@ -108,7 +108,7 @@ def _make(cls: type, options: dict[str, Any]) -> type:
         attach("__hash__", _hash([f.name for f in fields if (f.compare if f.hash is None else f.hash)]))
     elif options["eq"] and not frozen and not explicit_hash:
         made.__hash__ = None
-    if frozen and not standard_frozen:
+    if frozen:
         setter, deleter = _frozen(made, frozenset(f.name for f in fields))
         attach("__setattr__", setter)
         attach("__delattr__", deleter)
@@ -126,6 +126,34 @@ def _make(cls: type, options: dict[str, Any]) -> type:
     abc.update_abstractmethods(made)
     result: type = made
     return result
+
+
+def _params(params: Any, **changes: Any) -> Any:
+    """A copy of a class's dataclass parameters with ``changes``."""
+    return type(params)(**{**{name: getattr(params, name) for name in type(params).__slots__}, **changes})
+
+
+_BASES_UNFROZEN = _thread.allocate_lock()  # (held while bases' parameters say they are not frozen)
+
+
+def _under_unfrozen_bases(cls: type, dataclass_bases: Sequence[type], options: dict[str, Any]) -> Any:
+    """The standard decorator's class ``cls`` (no methods) for a frozen class with a frozen base.
+    Told the class is frozen, the standard decorator would compile its ``__setattr__`` and
+    ``__delattr__`` (made here instead, as for any frozen class); told it is not, it refuses a
+    frozen base -- the one thing it reads a base's frozen-ness for.  So while it makes the class,
+    the frozen bases' parameters say they are not (under a lock; put back whatever happens)."""
+    frozen_bases = [(b, params) for b in dataclass_bases
+                    if (params := b.__dict__.get("__dataclass_params__")) is not None and params.frozen]
+    with _BASES_UNFROZEN:
+        try:
+            for b, params in frozen_bases:
+                setattr(b, "__dataclass_params__", _params(params, frozen=False))
+            return dataclasses.dataclass(cls, init=False, repr=False, eq=False, order=False, unsafe_hash=False,
+                                         frozen=False, match_args=options["match_args"], kw_only=options["kw_only"],
+                                         slots=options["slots"])
+        finally:
+            for b, params in frozen_bases:
+                setattr(b, "__dataclass_params__", params)
 
 
 def _has_initvar(own: dict[str, Any]) -> bool:

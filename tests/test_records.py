@@ -36,6 +36,10 @@ def _shapes(dc: Callable[..., Any]) -> dict[str, tuple[type, list[dict[str, Any]
         b: Optional[str] = None
         c: tuple[int, ...] = ()
 
+    @dc(frozen=True)
+    class FrozenChild(Frozen):
+        d: str = "d"
+
     @dc(frozen=True, slots=True, kw_only=True)
     class Slotted:
         power: str
@@ -120,6 +124,7 @@ def _shapes(dc: Callable[..., Any]) -> dict[str, tuple[type, list[dict[str, Any]
     return {
         "Plain": (Plain, [dict(a=1), dict(a=1, b="y"), dict(a=2)]),
         "Frozen": (Frozen, [dict(a=1), dict(a=1, b="b", c=(1, 2)), dict(a=3, c=(1,))]),
+        "FrozenChild": (FrozenChild, [dict(a=1), dict(a=1, d="e"), dict(a=2, b="b", c=(3,))]),
         "Slotted": (Slotted, [dict(power="France", kind="A"), dict(power="France", kind="A", count=2)]),
         "SlottedChild": (SlottedChild, [dict(power="France", kind="A", dest="bur"),
                                         dict(power="France", kind="F", dest="spa/nc", via=True)]),
@@ -286,6 +291,32 @@ def test_the_standard_errors_of_bad_declarations() -> None:
     for case in ("default order", "thaw", "freeze", "unsafe hash", "own setattr"):
         got, want = declare(records.dataclass, case), declare(dataclasses.dataclass, case)
         assert got[0] == "raised" and got == want, case
+
+
+def test_a_frozen_base_stays_frozen_when_a_class_derives_from_it() -> None:
+    """A frozen child is made while its frozen bases' parameters say they are not (its
+    ``__setattr__`` is not compiled): afterwards they are the same parameters, also when making
+    the child failed."""
+
+    @records.dataclass(frozen=True)
+    class Base:
+        a: int = 0
+
+    params = Base.__dataclass_params__  # type: ignore[attr-defined]
+
+    @records.dataclass(frozen=True)
+    class Child(Base):
+        b: int = 1
+
+    with pytest.raises(ValueError, match="mutable default"):  # (raised by the standard decorator)
+        @records.dataclass(frozen=True)
+        class Bad(Base):
+            c: list[int] = []  # noqa: RUF012
+
+    assert Base.__dataclass_params__ is params and params.frozen  # type: ignore[attr-defined]
+    assert Child.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'a'"):
+        setattr(Child(), "a", 2)
 
 
 def test_the_package_records_are_dataclasses_that_pickle_and_validate() -> None:
