@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import _thread
 import abc
+import builtins
 import dataclasses
 import inspect
 import sys
@@ -244,8 +245,52 @@ def _init(cls: type, fields: Sequence[dataclasses.Field[Any]], frozen: bool, slo
     kw = [bool(f.kw_only) for f in fields]
     if (all(f.init and f.default_factory is _MISSING and f.name != "self" for f in fields)
             and kw == sorted(kw)):  # (positional parameters first, in the fields' order)
-        return _from_template(fields, frozen, post_init, space)
-    return _compiled(fields, frozen, slots, post_init, space)
+        return _deferred(cls, fields, lambda: _from_template(fields, frozen, post_init, space))
+    return _deferred(cls, fields, lambda: _compiled(fields, frozen, slots, post_init, space))
+
+
+def _default(f: dataclasses.Field[Any]) -> Any:
+    """A parameter's default: the field's, or the marker of a default factory (MISSING: none)."""
+    return _HAS_DEFAULT_FACTORY if f.default_factory is not _MISSING else f.default
+
+
+def _first_call(self):  # type: ignore[no-untyped-def]  # (the code of every deferred __init__, renamed)
+    _install(self, locals())  # type: ignore[name-defined]  # noqa: F821  (a name of the function's own globals)
+
+
+def _deferred(cls: type, fields: Sequence[dataclasses.Field[Any]], make: Callable[[], Callable[..., None]]
+              ) -> Callable[..., None]:
+    """``__init__``, made (its code compiled, or a template's renamed) when it is first called:
+    about a third of the package's records are never made through it (their modules make them in
+    one step, :func:`dipsat.models.new_record`), and making one costs about as much as the rest of
+    its class.  Until then it is a function with the same parameters, defaults and annotations
+    (``inspect.signature``, its errors for missing or unexpected arguments: the same) whose code
+    makes the real one, puts it on the class in its place and calls it."""
+    positional = [f for f in fields if f.init and not f.kw_only]
+    keywords = [f for f in fields if f.init and f.kw_only]
+    self_name = "__dataclass_self__" if any(f.name == "self" for f in fields) else "self"
+    names = (self_name, *(f.name for f in positional), *(f.name for f in keywords))
+    code = _first_call.__code__.replace(co_name="__init__", co_qualname=f"{cls.__qualname__}.__init__",
+                                        co_argcount=1 + len(positional), co_kwonlyargcount=len(keywords),
+                                        co_varnames=names, co_nlocals=len(names))
+    made: list[Callable[..., None]] = []
+
+    def install(obj: Any, values: dict[str, Any]) -> None:
+        if not made:
+            made.append(make())
+            made[0].__qualname__ = stub.__qualname__
+            if cls.__dict__.get("__init__") is stub:
+                setattr(cls, "__init__", made[0])
+        del values[self_name]
+        made[0](obj, **values)
+
+    stub: Any = FunctionType(code, {"_install": install, "__builtins__": builtins}, "__init__",
+                             tuple(_default(f) for f in positional if _default(f) is not _MISSING) or None)
+    stub.__kwdefaults__ = {f.name: _default(f) for f in keywords if _default(f) is not _MISSING} or None
+    stub.__annotations__ = {**{f.name: f.type for f in positional}, **{f.name: f.type for f in keywords},
+                            "return": None}
+    result: Callable[..., None] = stub
+    return result
 
 
 # (number of fields, frozen, __post_init__) -> the code of an __init__ of fields f0, f1, ... and the
@@ -282,7 +327,7 @@ def _from_template(fields: Sequence[dataclasses.Field[Any]], frozen: bool, post_
 def _compiled(fields: Sequence[dataclasses.Field[Any]], frozen: bool, slots: bool, post_init: bool,
               space: dict[str, Any]) -> Callable[..., None]:
     self_name = "__dataclass_self__" if any(f.name == "self" for f in fields) else "self"
-    names: dict[str, Any] = {f"_type_{f.name}": f.type for f in fields}
+    names: dict[str, Any] = {}
     body = []
     for f in fields:
         default = f"_dflt_{f.name}"
@@ -290,8 +335,6 @@ def _compiled(fields: Sequence[dataclasses.Field[Any]], frozen: bool, slots: boo
             names[default] = f.default_factory
             value = f"{default}() if {f.name} is _HAS_DEFAULT_FACTORY else {f.name}" if f.init else f"{default}()"
         elif f.init:
-            if f.default is not _MISSING:
-                names[default] = f.default
             value = f.name
         elif slots and f.default is not _MISSING:
             names[default] = f.default
@@ -300,16 +343,19 @@ def _compiled(fields: Sequence[dataclasses.Field[Any]], frozen: bool, slots: boo
             continue  # read from the class attribute holding the default
         body.append((f.name, value))
 
-    def param(f: dataclasses.Field[Any]) -> str:
-        if f.default is not _MISSING:
-            return f"{f.name}:_type_{f.name}=_dflt_{f.name}"
-        if f.default_factory is not _MISSING:
-            return f"{f.name}:_type_{f.name}=_HAS_DEFAULT_FACTORY"
-        return f"{f.name}:_type_{f.name}"
+    # (the parameters' defaults and annotations are set on the function, not written in its text:
+    # a shorter text to compile, the same function)
+    positional = [f for f in fields if f.init and not f.kw_only]
+    keywords = [f for f in fields if f.init and f.kw_only]
 
-    params = [param(f) for f in fields if f.init and not f.kw_only]
-    keywords = [param(f) for f in fields if f.init and f.kw_only]
-    return _compile(params, keywords, frozen, post_init, self_name, names, space, body)
+    init: Any = _compile([f.name for f in positional], [f.name for f in keywords], frozen, post_init, self_name,
+                         names, space, body)
+    init.__defaults__ = tuple(_default(f) for f in positional if _default(f) is not _MISSING) or None
+    init.__kwdefaults__ = {f.name: _default(f) for f in keywords if _default(f) is not _MISSING} or None
+    init.__annotations__ = {**{f.name: f.type for f in positional}, **{f.name: f.type for f in keywords},
+                            "return": None}
+    result: Callable[..., None] = init
+    return result
 
 
 def _compile(params: list[str], keywords: list[str], frozen: bool, post_init: bool, self_name: str,

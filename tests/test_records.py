@@ -319,6 +319,34 @@ def test_a_frozen_base_stays_frozen_when_a_class_derives_from_it() -> None:
         setattr(Child(), "a", 2)
 
 
+def test_an_init_is_made_when_it_is_first_called() -> None:
+    """Until a record is first made through ``__init__``, the class's ``__init__`` is a stand-in
+    with the same signature, defaults and errors; its first call puts the real one in its place
+    (a plain subclass's first instance too)."""
+
+    @records.dataclass(frozen=True)
+    class A:
+        a: int
+        b: list[int] = field(default_factory=list)
+        c: str = "c"
+
+    stub = A.__dict__["__init__"]
+    signature, annotations, defaults = inspect.signature(A), stub.__annotations__, stub.__defaults__
+    errors = [_outcome(lambda: A()), _outcome(lambda: A(1, [], "c", 4)), _outcome(lambda: A(1, d=2))]
+    assert A.__dict__["__init__"] is stub and errors[0][0] == "raised"
+
+    class B(A):
+        pass
+
+    first = B(1)
+    made = A.__dict__["__init__"]
+    assert made is not stub and made.__qualname__ == stub.__qualname__ == f"{A.__qualname__}.__init__"
+    assert repr(first).endswith("B(a=1, b=[], c='c')") and A(2, [3]).b == [3] and A(a=2, c="d").c == "d"
+    assert (inspect.signature(A), made.__annotations__, made.__defaults__) == (signature, annotations, defaults)
+    assert [_outcome(lambda: A()), _outcome(lambda: A(1, [], "c", 4)), _outcome(lambda: A(1, d=2))] == errors
+    assert A.__dict__["__init__"] is made
+
+
 def test_the_package_records_are_dataclasses_that_pickle_and_validate() -> None:
     unit = Unit(power="France", kind="A", location="par")
     bodies = [Hold(unit=0), Move(unit=0, dest="bur"), Support(unit=1, target=0, dest="bur"),
