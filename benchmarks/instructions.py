@@ -7,7 +7,7 @@ number of instructions a process executes barely moves (a few tenths of a per ce
 addresses), so a 3 % step shows.  Each command runs as a fresh process under ``valgrind
 --tool=cachegrind --cache-sim=no --trace-children=yes`` (every process it starts is counted too:
 ``dipsat batch``'s forkserver and workers) and its instructions (``Ir``) are the sum over the
-processes.  Each engine runs twice, on no turns and on ``--turns`` turns of the seeded workload
+processes (a forked worker's less what it inherited: :func:`count`).  Each engine runs twice, on no turns and on ``--turns`` turns of the seeded workload
 (``benchmarks.workload``, seed ``--seed``), so a whole run splits into *start-up* (the run on
 no turns) and *per turn* ((whole - start-up) / turns):
 
@@ -51,17 +51,42 @@ LIMIT = "600"  # seconds a turn may take: valgrind runs ~50x slower, on a loaded
 
 
 def count(cmd: list[str], work: Path, label: str) -> int:
-    """Instructions executed by ``cmd`` and every process it starts (cachegrind's Ir, summed)."""
+    """Instructions executed by ``cmd`` and every process it starts (cachegrind's Ir, summed).
+
+    A forked child (``-j 2``'s workers, forked by the forkserver) starts with its parent's counts:
+    valgrind copies them with the process.  Such a child is told from an exec'd one by its log
+    (its parent's process id and the same command line), and its parent's count is taken off its
+    own -- the parent's final count, which is more than it had at the fork by what it did after
+    (the forkserver's loop and its shut-down: a few million instructions), so a forked worker is
+    undercounted by that much, where it was counted with the whole of its parent before."""
     out = work / f"cg-{label}"
     out.mkdir()
     subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
-                    f"--cachegrind-out-file={out}/%p", *cmd], cwd=ROOT, check=True,
+                    f"--cachegrind-out-file={out}/%p", f"--log-file={out}/%p.log", *cmd], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return sum_counts(out)
+
+
+def sum_counts(folder: Path) -> int:
+    """The instructions of the processes whose cachegrind files (``<pid>``, and valgrind's log
+    ``<pid>.log``) are in ``folder``: a forked child's less its parent's (see :func:`count`)."""
+    counts: dict[str, int] = {}
+    parents: dict[str, tuple[str, str]] = {}  # pid -> (parent pid, command line)
+    for f in folder.iterdir():
+        text = f.read_text(errors="replace")
+        if f.suffix == ".log":
+            parent = re.search(r"Parent PID: (\d+)", text)
+            command = re.search(r"Command: (.*)", text)
+            parents[f.stem] = (parent.group(1) if parent else "", command.group(1) if command else "")
+        else:
+            m = re.search(r"^summary:\s*(\d+)", text, re.M)
+            if m:
+                counts[f.name] = int(m.group(1))
     total = 0
-    for f in out.iterdir():
-        m = re.search(r"^summary:\s*(\d+)", f.read_text(), re.M)
-        if m:
-            total += int(m.group(1))
+    for pid, n in counts.items():
+        parent, command = parents.get(pid, ("", ""))
+        forked = parent in counts and parents.get(parent, ("", None))[1] == command
+        total += n - counts[parent] if forked else n
     return total
 
 

@@ -126,3 +126,20 @@ def test_instruction_counts_refuse_sources_edited_while_counting(tmp_path):
     assert _sources_stamp([str(tmp_path)]) == before
     mod.write_text("x = 22\n")
     assert _sources_stamp([str(tmp_path)]) != before
+
+
+def test_instruction_counts_take_a_forked_workers_inheritance_off(tmp_path):
+    """A process forked by another (``-j 2``'s workers, by the forkserver) starts under valgrind
+    with its parent's counts: ``benchmarks.instructions`` counts it less its parent's; an exec'd
+    child (another command line) counts whole."""
+    from benchmarks.instructions import sum_counts
+
+    def proc(pid: int, parent: int, command: str, ir: int) -> None:
+        (tmp_path / str(pid)).write_text(f"desc: I1 cache:\ncmd: x\nevents: Ir\nsummary: {ir}\n")
+        (tmp_path / f"{pid}.log").write_text(f"=={pid}== Command: {command}\n=={pid}== Parent PID: {parent}\n")
+
+    proc(10, 1, "dipsat batch -j 2 in.jsonl", 500)  # the command
+    proc(11, 10, "python -c from multiprocessing.forkserver import main", 400)  # exec'd: its own
+    proc(12, 11, "python -c from multiprocessing.forkserver import main", 430)  # forked: 30 its own
+    proc(13, 11, "python -c from multiprocessing.forkserver import main", 450)  # forked: 50
+    assert sum_counts(tmp_path) == 500 + 400 + 30 + 50
