@@ -180,7 +180,7 @@ def _words(notation: Notation, text: str, placed: bool) -> Optional[tuple[str, l
     kinds: list[str] = []
     values: list[Any] = []
     pos = 0
-    for w in words:
+    for j, w in enumerate(words):
         tok = word_memo.get(w, _UNSEEN)
         if tok is _UNSEEN:
             tok = notation._placed_token(w, 0)  # (read, and kept in the memo of words)
@@ -198,11 +198,19 @@ def _words(notation: Notation, text: str, placed: bool) -> Optional[tuple[str, l
                 tok = placed_memo.get((w, i), _UNSEEN)
                 if tok is _UNSEEN:
                     tok = notation._placed_at(w, i)
-        elif w in continued:  # (a longer name may go on past it: left to the reading with columns)
+        elif w in continued and notation._continues(low, _column(low, words, j), continued[w]):
             return None
         kinds.append(kind)
         values.append(tok.value)
     return s, kinds, values, via
+
+
+def _column(low: str, words: list[str], j: int) -> int:
+    """The column of ``words[j]`` in ``low`` (its words, split at white space)."""
+    i = 0
+    for w in words[:j]:
+        i = low.index(w, i) + len(w)
+    return low.index(words[j], i)
 
 
 def _grammar(kinds: list[str], values: list[Any], via: bool

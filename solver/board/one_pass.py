@@ -1,8 +1,9 @@
 """The usual orders bound in one step, and read and bound in one pass.
 
 Most orders of a turn are a hold of the one unit in a place, its move to a province it reaches by
-land (or an army's written ``via convoy`` along a chain of fleets), its support of the one unit in
-another place, or a fleet's convoy of the one army in another place.  :class:`UsualOrders` (a base
+land (or an army's written ``via convoy`` along a chain of fleets; a fleet's to a coast it reaches,
+as written), its support of the one unit in another place, or a fleet's convoy of the one army in
+another place (the ordered unit's own coast may be written).  :class:`UsualOrders` (a base
 of :class:`dipsat.board.orders.OrderBinder`) binds those without the calls of the binder's checks:
 
 * :meth:`UsualOrders.common_order` binds a parsed order so;
@@ -42,11 +43,12 @@ class UsualOrders:
     def common_order(self, seats: Seats, power: str, p: ParsedOrder) -> Optional[tuple[int, Order]]:
         """The unit and the order :meth:`bind_one` makes of the usual cases, without the calls
         of its checks (None for any other case, which :meth:`bind_one` binds or refuses): a hold
-        of the one unit in a place, as named; its move to a province whose reading asks no rule
-        option, that it reaches by land (or, an army's written ``via convoy``, by a chain of
-        fleets); its support of the one unit in another place to hold there, or to move by land
-        to a province of one coast; a fleet's convoy of the one army in another place along a
-        chain of fleets through it."""
+        of the one unit in a place, as named (its coast, if written, its own); its move to a
+        province whose reading asks no rule option, that it reaches by land (or, an army's
+        written ``via convoy``, by a chain of fleets; a fleet's to a coast it reaches, named);
+        its support of the one unit in another place to hold there, or to move to a province of
+        one coast (an army by land or by a chain of fleets not through the supporting unit); a
+        fleet's convoy of the one army in another place along a chain of fleets through it."""
         loc, dest, target = p.unit.loc, p.dest, p.target
         form: Form = (p.text, p.action, p.unit.kind, loc.province, loc.coast,
                       dest.province if dest is not None else None, dest.coast if dest is not None else None,
@@ -67,19 +69,27 @@ class UsualOrders:
         other unit)."""
         text, action, ref_kind, province, coast, dest, dest_coast, target_kind, target, via, path = form
         here = seats.at.get(province)
-        if here is None or len(here) != 1 or coast:
+        if here is None or len(here) != 1:
             return None
         i = here[0]
         kinds = seats.kinds
         kind = kinds[i]
         if seats.powers[i] != power or (ref_kind and kind != ref_kind):
             return None
+        if coast and f"{province}/{coast}" != seats.locations[i]:  # (the unit's own coast: as if not written)
+            return None
         if action == "hold":
             return i, new_order(power, text, new_hold(i))
-        if dest_coast:
+        provinces = seats.provinces
+        if dest_coast:  # a fleet's move to a coast it reaches, as written (the coast options read nothing)
+            assert dest is not None
+            if action != "move" or kind != FLEET or not self._common[1] or dest == provinces[i]:
+                return None
+            to = f"{dest}/{dest_coast}"
+            if to in self.map.fleet_coasts_reachable(seats.locations[i], dest) and self.map.provinces[dest].passable:
+                return i, new_order(power, text, new_move(i, to))
             return None
         tables = self.geo.tables
-        provinces = seats.provinces
         if action == "move":  # (check_move, check_reach)
             assert dest is not None
             if not self._common[1] or dest == provinces[i]:
@@ -132,6 +142,9 @@ class UsualOrders:
         if target_is == FLEET:  # to a province of one coast (a coast there asks the support_coast option)
             if self.map.provinces[dest].coasts or dest not in tables.fleet_reach.get(seats.locations[t], ()):
                 return None
-        elif dest not in tables.army_reach.get(seats.locations[t], ()):  # (by land: a convoy's chain is checked in full)
-            return None
+        elif dest not in tables.army_reach.get(seats.locations[t], ()):  # by land, or along a chain of fleets
+            geo = self.geo      # (not through the supporting unit's province)
+            if not geo.convoyable(seats.position.units[t]) or not geo.convoy_chain_possible(
+                    provinces[t], dest, seats.fleets, avoid=provinces[i]):
+                return None
         return i, new_order(power, text, new_support(i, t, named, dest, None))

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from dataclasses import field
 from functools import cached_property
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from dipsat.maps import GameMap
 
 from dipsat.errors import IllegalOrder, InvalidOrder, OrderError
 from dipsat.models import (ARMY, FLEET, Convoy, Move, Order, OrderBody, Position, Rejected, Support, Unit, new_hold,
                            new_move, new_move_written, new_order, new_support)
+from dipsat.board.core_forms import read_form
 from dipsat.board.notation import LocRef, Notation, ParsedOrder, UnitRef
 from dipsat.board.destinations import written_destination, written_unit
 from dipsat.board.geography import BoardTables as BoardTables, ConvoyReach as ConvoyReach, Geography as Geography
@@ -71,6 +72,7 @@ class BoundOrders:
 
 
 _BY_PLACE: tuple[Optional[int], ...] = (None,)  # an order that finds its unit by its place
+_UNSEEN: Any = object()  # a text not in the memo of forms
 
 
 def _common_cases(cls: type[OrderBinder]) -> tuple[bool, bool, bool, bool, bool]:
@@ -166,11 +168,14 @@ class OrderBinder(UsualOrders):
         one pass kept as (power, text, None, None) with its unit and order (by index)."""
         out: list[ParsedLine] = []
         done: dict[int, tuple[int, Order]] = {}
-        parse = self.notation.parse
-        quick = self.read_and_bind
+        notation = self.notation
+        parse, forms, bind_form = notation.parse, notation.form_memo, self.bind_form
         for power in sorted(orders):
             for text in orders[power]:
-                hit = quick(seats, power, text)
+                form = forms.get(text, _UNSEEN)  # (read_and_bind, the core's: its steps written out)
+                if form is _UNSEEN:
+                    form = read_form(notation, text)
+                hit = bind_form(seats, power, form, None) if form is not None else None
                 if hit is not None:
                     done[len(out)] = hit
                     out.append((power, text, None, None))
