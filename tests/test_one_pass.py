@@ -12,9 +12,10 @@ import random
 from typing import Any, Optional
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from benchmarks import workload
-from dipsat.board.core_forms import read_form
+from dipsat.board.core_forms import read_core_form, read_form
 from dipsat.board.notation import Notation
 from dipsat.board.orders import BoundOrders, OrderBinder
 from dipsat.errors import OrderError
@@ -201,3 +202,83 @@ def test_the_one_pass_is_taken_only_where_the_binder_reads_as_the_core():
     v = find_variant("standard")
     assert Own(v.map, v.rules(), v.geography, v.notation)._one_pass
     assert not Reads(v.map, v.rules(), v.geography, v.notation)._one_pass
+
+
+def multiplicity_turns(n: int, mutated: bool) -> list[dict[str, Any]]:
+    """Random Multiplicity turns (the benchmark's: the seed's compact forms, ``A(Rum)-Bul``,
+    ``2A(Bur) S A(Mun)-Ruh``, ``A(Par) Std``), their orders mutated where asked."""
+    from benchmarks.multiplicity import random_turn
+
+    rng = random.Random(9)
+    turns = []
+    for _ in range(n):
+        turn = random_turn(rng, min_units=30)
+        if mutated:
+            turn["orders"] = {p: [mutate(rng, t) if rng.random() < 0.3 else t for t in ts]
+                              for p, ts in turn["orders"].items()}
+        turns.append(turn)
+    return turns
+
+
+def test_multiplicity_reads_its_rewritten_forms_by_the_quick_reader_as_by_the_grammar():
+    """Multiplicity's own grammar rewrites the seed's forms into the core's (``A(Rum)-Bul`` is
+    read as ``A Rum -Bul``) and reads them with the core's grammar (``core_parse``): by the quick
+    reader, exactly what the full grammar reads, every order of its corpus and of random turns,
+    as written and mutated (a notation made to read every order with the full grammar compares)."""
+    v = find_variant("multiplicity")
+    quick = v.notation_class(v.map)
+    general = v.notation_class(v.map)
+    assert quick._quick_core and not quick._quick
+    general._quick_core = False
+    texts = [(t, None) for t in corpus_orders("multiplicity")]
+    texts += [(t, p) for turn in multiplicity_turns(40, False) + multiplicity_turns(40, True)
+              for p, ts in turn["orders"].items() for t in ts]
+
+    def read(notation: Notation, text: str, power: Optional[str]) -> Any:
+        try:
+            return notation.parse(text, power)
+        except OrderError as exc:
+            return ("error", type(exc).__name__, str(exc))
+
+    taken = 0
+    for text, power in texts:
+        assert read(quick, text, power) == read(general, text, power), text
+        taken += general.normalise(text) in quick.core_memo and quick.core_memo[general.normalise(text)] is not None
+    assert taken > 1000, taken
+
+
+def test_multiplicity_turns_bind_alike_read_either_way():
+    v = find_variant("multiplicity")
+    general = v.notation_class(v.map)
+    general._quick_core = False
+    for turn in multiplicity_turns(30, True):
+        req = TurnRequest.model_validate(turn)
+        pipe = Pipeline.for_request(req)
+        prep = pipe.prepare(req)
+        quick_bound = pipe.variant.binder(pipe.rules).bind(prep.position, prep.orders)
+        binder = pipe.variant.binder(pipe.rules)
+        binder.notation = general
+        assert same(quick_bound, binder.bind(prep.position, prep.orders))
+
+
+_GLUED = ["A", "F", "Par", "Bur", "Eas", "eas", "Med", "Eng", "channel", "north", "Sea", "Spa/nc", "S", "C", "H", "Std",
+          "-Bur", "-bur", "-Spa/nc", "-spa(sc)", "->Bur", "-north", "-Eas", "-eng", "--Bur", "-H", "-2", "-", "via",
+          "convoy", "2A", "-Mid-Atlantic", "Mid-Atlantic", "Ocean", "-st", "Petersburg", "(Par)", "A(Par)"]
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(st.sampled_from(BOARDS), st.lists(st.tuples(st.sampled_from(_GLUED), st.sampled_from([" ", "  ", "\t"])),
+                                         min_size=1, max_size=7))
+def test_random_words_with_dashes_read_as_the_grammar_reads_them(name, parts):
+    """Words glued to a dash (``-Bur``, as Multiplicity's rewriting leaves them) among the words
+    of every board's notation: the quick reader's form and its order record are the full
+    grammar's, or it declines."""
+    notation = find_variant(name).notation
+    text = "".join(w + sep for w, sep in parts)
+    assert reads_as_the_grammar(notation, text, "France"), text
+    quick = read_core_form(notation, text, "France")
+    if quick is not None:
+        try:
+            assert quick == Notation._parse_body(notation, text, "France"), text
+        except OrderError:
+            raise AssertionError(f"the quick reader read {text!r}, which the core's grammar refuses") from None

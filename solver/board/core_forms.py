@@ -73,12 +73,12 @@ def reads_core_forms(hook: F) -> F:
     return hook
 
 
-def quick_reads(notation: Notation, base: type) -> bool:
+def quick_reads(notation: Notation, base: type, hooks: tuple[str, ...] = HOOKS) -> bool:
     """Whether ``notation``'s orders may be read by :func:`read_core_form`: every hook in
-    :data:`HOOKS` is ``base``'s (the core's) or marked with :func:`reads_core_forms`, and its
-    words ``via`` and ``by`` are the core's keywords."""
+    ``hooks`` (:data:`HOOKS`) is ``base``'s (the core's) or marked with :func:`reads_core_forms`,
+    and its words ``via`` and ``by`` are the core's keywords."""
     cls = type(notation)
-    for name in HOOKS:
+    for name in hooks:
         fn = getattr(cls, name)
         if fn is not getattr(base, name) and not getattr(fn, "reads_core_forms", False):
             return False
@@ -184,8 +184,18 @@ def _words(notation: Notation, text: str, placed: bool) -> Optional[tuple[str, l
         tok = word_memo.get(w, _UNSEEN)
         if tok is _UNSEEN:
             tok = notation._placed_token(w, 0)  # (read, and kept in the memo of words)
-        if tok is None:
-            return None
+        shift = 0
+        if tok is None:  # "-bul": a dash and the word after it (a seed's "A(Rum)-Bul" rewritten: "A Rum -Bul")
+            if len(w) < 2 or w[0] != "-" or w[1] == ">":
+                return None
+            kinds.append("DASH")
+            values.append(None)
+            w, shift = w[1:], 1
+            tok = word_memo.get(w, _UNSEEN)
+            if tok is _UNSEEN:
+                tok = notation._placed_token(w, 0)
+            if tok is None:
+                return None
         kind = tok.kind
         if kind not in _CORE_KINDS:
             return None
@@ -198,7 +208,7 @@ def _words(notation: Notation, text: str, placed: bool) -> Optional[tuple[str, l
                 tok = placed_memo.get((w, i), _UNSEEN)
                 if tok is _UNSEEN:
                     tok = notation._placed_at(w, i)
-        elif w in continued and notation._continues(low, _column(low, words, j), continued[w]):
+        elif w in continued and notation._continues(low, _column(low, words, j) + shift, continued[w]):
             return None
         kinds.append(kind)
         values.append(tok.value)

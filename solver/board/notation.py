@@ -41,7 +41,7 @@ from dipsat.board.parsed import (
     format_order,
     format_unit,
 )
-from dipsat.board.core_forms import Form, quick_reads, read_core_form
+from dipsat.board.core_forms import HOOKS, Form, quick_reads, read_core_form
 from dipsat.board.pasted import from_other_programs
 from dipsat.board.unit_specs import parse_unit_spec
 from dipsat.errors import InvalidOrder
@@ -175,6 +175,8 @@ class Notation:
         # the lexer asks lex_word only of a notation that has one of its own
         self._lexes_words = type(self).lex_word is not Notation.lex_word
         self._quick = quick_reads(self, Notation)  # the core's short forms read from their words
+        # ... by core_parse: the hooks the core's grammar asks (this notation's own _parse_body aside)
+        self._quick_core = quick_reads(self, Notation, tuple(h for h in HOOKS if h not in ("parse", "_parse", "_parse_body")))
         self.core_memo: dict[str, Optional[ParsedOrder]] = {}  # text -> its core form or None (pure memo)
         self.form_memo: dict[str, Optional[Form]] = {}  # text -> its form read in one pass or None (pure memo)
         # (kind, province, coast, column) -> the unit reference, for the core forms (pure memo)
@@ -405,6 +407,17 @@ class Notation:
                 self._parse_memo.clear()
             self._parse_memo[key] = hit
         return hit
+
+    def core_parse(self, text: str, power: Optional[str] = None) -> ParsedOrder:
+        """``text`` read by the core's grammar with this notation's hooks (the core's
+        :meth:`_parse_body`, whatever this notation's own does), as a new record the caller may
+        change: the quick reader's where it reads the text, else the full grammar's.  For a
+        notation that rewrites its own forms into the core's and reads them so."""
+        if self._quick_core:
+            hit = read_core_form(self, text, power)
+            if hit is not None:
+                return ParsedOrder(hit.text, hit.unit, hit.action, hit.dest, hit.target, hit.via_convoy, hit.path, hit.power)
+        return Notation._parse_body(self, text, power)
 
     def _parse(self, text: str, power: Optional[str] = None) -> ParsedOrder:
         try:

@@ -25,11 +25,12 @@ additions (:class:`CutFirst`, :class:`MergeWith`, :class:`MergeAndAttack`, :clas
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Optional
 
 from dipsat.errors import InvalidOrder, OrderError
 from dipsat.models import ARMY, FLEET, Unit
-from dipsat.board.notation import DASH_RE, Addition, Notation, ParsedOrder, UnitRef
+from dipsat.board.notation import DASH_RE, Addition, ParsedOrder, UnitRef
 from dipsat.board.notation_additions import StackNotation, written_parts
 from dipsat.records import dataclass
 
@@ -144,11 +145,17 @@ class MultiplicityNotation(StackNotation):
 
     def power_named(self, word: str) -> Optional[str]:
         """``"ITALIAN"``, ``"Italy"`` -> ``"Italy"`` (adjective or name, any case)."""
-        w = word.strip().lower()
+        return self._power_words.get(word.strip().lower())
+
+    @cached_property
+    def _power_words(self) -> dict[str, str]:
+        """A nation's name and adjective, in lower case -> the nation (the first nation that
+        has it, in the map's order)."""
+        out: dict[str, str] = {}
         for name, p in self.map.powers.items():
-            if w in (name.lower(), p.adjective.lower()):
-                return name
-        return None
+            out.setdefault(name.lower(), name)
+            out.setdefault(p.adjective.lower(), name)
+        return out
 
     def normalise(self, text: str) -> str:
         """The seed's compact units rewritten in the core's grammar (runs of white space read as
@@ -346,7 +353,7 @@ class MultiplicityNotation(StackNotation):
         """One order in the core's grammar, after the seed's compact units are rewritten; errors
         quote the whole order as written."""
         try:
-            out = Notation._parse_body(self, self.normalise(part), power)
+            out = self.core_parse(self.normalise(part), power)
         except InvalidOrder as exc:
             raise InvalidOrder(text, exc.reason) from None
         return out
