@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from functools import lru_cache
-from typing import Any, Optional, TypeVar
+from typing import Any, Optional, Sequence, TypeVar
 
 from dipsat.engine.equations import System
 from dipsat.engine.formulas import (
@@ -78,7 +78,7 @@ class Encoding:
     dest: dict[int, str]  # mover -> destination province
     route: dict[int, str]  # mover -> "land", "convoy" or "either" (DATC 4.A.3)
     occupants: dict[str, list[int]]  # province -> units in it
-    labels: list[str] = field(default_factory=list)  # unit -> "A Par"
+    labels: Sequence[str] = field(default_factory=list)  # unit -> "A Par" (the core's: made when read)
     # the supports and convoys, (unit, order body) by unit, when the core's collect found them
     others: Optional[list[tuple[int, Any]]] = None
     # what :meth:`MovementRules.plan` finds (DATC Diplomacy)

@@ -10,9 +10,14 @@ from dataclasses import field
 from itertools import filterfalse
 from typing import Any, Callable, Generic, Optional, Protocol, Sequence
 
+from dipsat.maps import GameMap
+
 from dipsat.board.encoding import E, Terms, _name, _unit_of, term_value
+from dipsat.board.geography import UnitLabels
+from dipsat.board.strengths import attack_value as attack_value_of, given
 from dipsat.engine.equations import Component
 from dipsat.engine.formulas import (
+    FALSE,
     TRUE,
     Formula,
     Key,
@@ -23,8 +28,8 @@ from dipsat.engine.formulas import (
 )
 from dipsat.models import (Convoy, Move, Position, Support, Unit, canonical_units, make_record, new_record, new_strength,
                            new_unit, record_defaults)
-from dipsat.outcomes import (Backup, Bounced, Convoyed, Dislodged, Disrupted, Held, Moved, MovementResult, NoPath, Obstacle,
-                             OrderRef, Outcome, Strength, Term, Void)
+from dipsat.outcomes import (Backup, Bounced, Convoyed, Cut, Dislodged, Disrupted, Given, Held, Moved, MovementResult, NoPath,
+                             Obstacle, OrderRef, Outcome, Spared, Strength, Term, Void)
 from dipsat.records import dataclass
 
 
@@ -41,6 +46,8 @@ class ExplanationHooks(Protocol[E]):
     def hold_outcome(self, r: SolvedTurn[E], u: int) -> Outcome: ...
     def contested(self, r: SolvedTurn[E], occupied_after: set[str]) -> list[str]: ...
     def via(self, route: dict[int, str], u: int) -> Formula: ...
+    map: GameMap  # (a void support names the province it wanted)
+    def label(self, pos: Position, u: int) -> str: ...
     # the strengths and decisions an explanation compares
     def path_open(self, enc: E, u: int) -> Formula: ...
     def convoy_given(self, enc: E, f: int) -> Formula: ...
@@ -144,12 +151,16 @@ _TERMS: dict[tuple[str, int, bool], Term] = {}
 
 
 def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Sequence[Component],
-            core_routes: bool = False) -> MovementResult:
+            core_routes: bool = False, core_strengths: bool = False, core_outcomes: bool = False) -> MovementResult:
     """The result of a solved turn, from shared parts: outcomes per order by the rules' hooks
     (:meth:`MovementRules.move_outcome` ...), rejected orders, the position after, standoffs,
-    convoyed moves, backup rules.  ``core_routes``: as :func:`explain_move_outcome`'s."""
+    convoyed moves, backup rules.  ``core_routes``, ``core_strengths``: as
+    :func:`explain_move_outcome`'s; ``core_outcomes``: ``impl`` keeps the core's hooks of the
+    outcomes of moves (and their wording), convoys and holds, so they are not asked."""
     b = enc.bound
     pos = b.position
+    if enc.detail and type(enc.labels) is UnitLabels:  # (explained in full: every unit is named)
+        enc.labels = enc.system.labels = enc.labels.all()
     r = SolvedTurn(enc, values, components)
     moved = r.moved = {u for u in enc.moves if values[_name("M", u)]}
     dislodged = r.dislodged_by = impl.dislodgers(r)
@@ -160,10 +171,17 @@ def explain(impl: ExplanationHooks[E], enc: E, values: Values, components: Seque
     append = outcomes.append
     move, support, convoy, hold = impl.move_outcome, impl.support_outcome, impl.convoy_outcome, impl.hold_outcome
     orders = b.orders
-    for u in range(len(pos.units)):
-        body = orders[u].body
-        append(move(r, u) if isinstance(body, Move) else support(r, u) if isinstance(body, Support)
-               else convoy(r, u) if isinstance(body, Convoy) else hold(r, u))
+    if core_outcomes:
+        for u in range(len(pos.units)):
+            body = orders[u].body
+            append(explain_move_outcome(impl, r, u, core_routes, core_strengths) if isinstance(body, Move)
+                   else support(r, u) if isinstance(body, Support)
+                   else explain_convoy_outcome(r, u) if isinstance(body, Convoy) else explain_hold_outcome(r, u))
+    else:
+        for u in range(len(pos.units)):
+            body = orders[u].body
+            append(move(r, u) if isinstance(body, Move) else support(r, u) if isinstance(body, Support)
+                   else convoy(r, u) if isinstance(body, Convoy) else hold(r, u))
     if b.rejected:
         for rej in sorted(b.rejected, key=lambda x: (x.power, x.unit if x.unit is not None else -1, x.text, x.reason)):
             append(Outcome.rejected(rej.power, rej.text, "duplicate" if rej.duplicate else rej.severity, rej.reason,
@@ -207,11 +225,14 @@ def _unit_after(unit: Unit, location: str) -> Unit:
 _UNITS_AFTER: dict[tuple[str, str, str, int], Unit] = {}
 
 
-def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, core_routes: bool = False) -> Outcome:
+def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, core_routes: bool = False,
+                         core_strengths: bool = False) -> Outcome:
     """The core's outcome of a move (the default :meth:`MovementRules.move_outcome`): moved, or
     what stopped it, with the strengths compared.  ``core_routes``: ``impl`` keeps the core's
     :meth:`~MovementRules.via` and :meth:`~MovementRules.path_open` (a move by land goes by land,
-    and has a path), so a move by land does not ask them."""
+    and has a path), so a move by land does not ask them; ``core_strengths``: it keeps the core's
+    strength hooks (:data:`dipsat.board.strengths.STRENGTH_HOOKS`), so a plain turn counts them
+    from the supporters."""
     enc, values, moved, overridden = r.enc, r.values, r.moved, r.overridden
     comp = overridden.get(_name("M", u)) if overridden else None  # (a component overrides decisions only by its backup rule)
     backup_rule = comp.backup[1] if comp is not None and comp.backup is not None else None
@@ -253,21 +274,29 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
         broken = tuple(r.ref(x) for x in fleets if not evaluate(impl.convoy_given(enc, x), values))
         return make_record(NoPath, {"order_kind": "move", "by": tuple(r.ref(x) for x in fleets), "broken": broken,
                                     **r.common(u)})
-    if not detail:  # (what the culprits are found by; an empty attack counts 0)
-        attack_value = _count(impl.attack_terms(enc, u, stayer_power), values)
+    # (a plain turn: what the culprits are found by, counted from the supporters where the rules
+    # keep the core's strengths, else from the terms; an empty attack counts 0)
+    counted = core_strengths and not detail
+    if not detail:
+        attack_value = (attack_value_of(enc, values, u, stayer_power) if counted
+                        else _count(impl.attack_terms(enc, u, stayer_power), values))
     obstacles: list[Obstacle] = []
     if stayer is not None and stayer_power == units[u].power:
         obstacles.append(_obstacle("own_unit", r.ref(stayer), labels[stayer], None))
     elif battle:
         n = h2h[0]  # type: ignore[index]
-        value, ds = _weigh(detail, strength, values, "defend", labels[n], impl.defend_terms(enc, n))
+        value, ds = ((1 + given(enc, values, enc.move_supports.get(n)), None) if counted
+                     else _weigh(detail, strength, values, "defend", labels[n], impl.defend_terms(enc, n)))
         if ds is not None:
             strengths.append(ds)
         if value >= attack_value:
             obstacles.append(_obstacle("head_to_head", r.ref(n), "", ds))
     elif stayer is not None:
-        value, hs = _weigh(detail, strength, values, "hold", labels[stayer],
-                           impl.hold_terms(enc, stayer) if stayer not in enc.moves else impl.failed_terms(enc, stayer))
+        if counted:
+            value, hs = (1 if stayer in enc.moves else 1 + given(enc, values, enc.hold_supports.get(stayer))), None
+        else:
+            value, hs = _weigh(detail, strength, values, "hold", labels[stayer], impl.hold_terms(enc, stayer)
+                               if stayer not in enc.moves else impl.failed_terms(enc, stayer))
         if hs is not None:
             strengths.append(hs)
         if value >= attack_value:
@@ -276,6 +305,10 @@ def explain_move_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int, co
     if into is not None and (len(into) > 1 or into[0] != u):
         for x in into:
             if x == u or evaluate(impl.prevent_zero(enc, x), values):  # a prevent strength of 0 stops nothing
+                continue
+            if counted:
+                if 1 + given(enc, values, enc.move_supports.get(x)) >= attack_value:
+                    obstacles.append(_obstacle("prevent", r.ref(x), "", None))
                 continue
             terms = impl.prevent_terms(enc, x)
             if _count(terms, values) >= attack_value:
@@ -307,6 +340,38 @@ def dislodged_by(r: SolvedTurn[E]) -> dict[int, int]:
                     if a in moved:
                         out[u] = a
     return out if len(out) < 2 else {u: out[u] for u in sorted(out)}
+
+
+def explain_support_outcome(impl: ExplanationHooks[E], r: SolvedTurn[E], u: int) -> Outcome:
+    """The core's outcome of a support order (the default :meth:`MovementRules.support_outcome`):
+    void where it matches no order, given (and the moves that did not cut it, and why), or cut
+    (by whom)."""
+    enc, b = r.enc, r.enc.bound
+    body = b.orders[u].body
+    assert isinstance(body, Support)
+    if not enc.matched.get(u):
+        target = body.target
+        return make_record(Void, {
+            "order_kind": "support", "by": (r.ref(target),),
+            "wanted": None if body.dest is None else impl.map.provinces[body.dest].name,
+            "unordered": impl.label(b.position, target) if target in b.implicit else None, **r.common(u)})
+    if r.values[_name("S", u)]:
+        f = r.fields(Given, u, "support")
+        exempt = enc.exempt.get(u)
+        if exempt:
+            units = b.position.units
+            power = units[u].power
+            f["spared"] = tuple(new_record(Spared, {"by": r.ref(mv), "why": why}) for mv, when, why in exempt
+                                if r.val(impl.path_open(enc, mv)) and r.val(when) and units[mv].power != power)
+        return new_record(Given, f)
+    f = r.fields(Cut, u, "support")
+    if f["dislodged_by"] is not None:
+        f["by"] = (f["dislodged_by"],)
+        return new_record(Cut, f)
+    when = {m: w for m, w, _ in enc.exempt.get(u, [])}
+    f["by"] = tuple(r.ref(c) for c in enc.cutters.get(u, [])
+                    if r.val(impl.path_open(enc, c)) and not r.val(when.get(c, FALSE)))
+    return new_record(Cut, f)
 
 
 def explain_convoy_outcome(r: SolvedTurn[E], u: int) -> Outcome:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from functools import cached_property
-from typing import Optional
+from typing import Optional, Sequence, overload
 
 from dipsat.maps import GameMap
 
@@ -40,6 +40,36 @@ class ConvoyReach:
         if hit is None:
             hit = self.near[province] = frozenset(self.groups(geo.seas_next_to(province)))
         return hit
+
+
+class UnitLabels(Sequence[str]):
+    """The labels of a position's units, "A Par" (:meth:`Geography.unit_label`), each read when
+    asked for: a turn explained in full names every unit, a plain one a few."""
+
+    __slots__ = ("units", "geo")
+
+    def __init__(self, units: Sequence[Unit], geo: "Geography"):
+        self.units = units
+        self.geo = geo
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def all(self) -> list[str]:
+        """Every label, as a list (for a turn explained in full)."""
+        known, label = self.geo.labels, self.geo.unit_label
+        return [known.get((u.kind, u.location)) or label(u.kind, u.location) for u in self.units]
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.units)))]
+        u = self.units[i]
+        return self.geo.labels.get((u.kind, u.location)) or self.geo.unit_label(u.kind, u.location)
 
 
 @dataclass(frozen=True, slots=True)

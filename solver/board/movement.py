@@ -28,14 +28,14 @@ from dipsat.maps import GameMap
 from dipsat.board.encoding import E, Encoding, Terms, _name, _var
 from dipsat.engine.equations import Component, System
 from dipsat.board.explain import (SolvedTurn, dislodged_by, explain, explain_convoy_outcome, explain_hold_outcome,
-                                  explain_move_outcome)
+                                  explain_move_outcome, explain_support_outcome)
 from dipsat.engine.formulas import (AND, FALSE, GE, NOT, OR, TRUE, VAR, Definition, Formula, Key, Values,
                                     is_formula)
-from dipsat.models import Convoy, Move, Position, Support, make_record, new_record
-from dipsat.outcomes import Cut, Given, MovementResult, Outcome, Spared, Void
-from dipsat.engine.option_space import guarded
-from dipsat.board.geography import Geography, fleet_chains
-from dipsat.board.paradoxes import backup_rule, paradox_exemption
+from dipsat.models import Convoy, Move, Position, Support
+from dipsat.outcomes import MovementResult, Outcome
+from dipsat.board.geography import Geography, UnitLabels, fleet_chains
+from dipsat.board.paradoxes import backup_rule, cut_exemption, paradox_exemption
+from dipsat.board.strengths import beats, is_core
 from dipsat.board.orders import BoundOrders, describe_unit
 from dipsat.rules import RuleOptions
 
@@ -70,7 +70,7 @@ class MovementRules(Generic[E]):
 
     def explain(self, enc: E, values: Values, components: Sequence[Component]) -> MovementResult:
         """The result of a solved turn (shared: :func:`explain`, with the explanation hooks)."""
-        return explain(self, enc, values, components, self._core_routes)
+        return explain(self, enc, values, components, self._core_routes, self._core_strengths, self._core_outcomes)
 
     # -- hooks ----------------------------------------------------------------------------
     # The encoding and the explanation are shared (:meth:`encode`, :meth:`explain`); a variant
@@ -94,6 +94,11 @@ class MovementRules(Generic[E]):
     _core_routes: ClassVar[bool] = True
     _core_battle: ClassVar[bool] = True  # battle too, and every move attacks (a move's formula is move_formula's)
     _core_cuts: ClassVar[bool] = True  # cuts and support_formula too (every support decision a boolean)
+    # every strength hook (:data:`dipsat.board.strengths.STRENGTH_HOOKS`): the equations compare
+    # strengths from the supporters (:func:`~dipsat.board.strengths.beats`), the terms are made
+    # only when an explanation asks for them
+    _core_strengths: ClassVar[bool] = True
+    _core_outcomes: ClassVar[bool] = True  # move_outcome, explain_move, convoy_outcome and hold_outcome
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -103,6 +108,9 @@ class MovementRules(Generic[E]):
         cls._core_routes = cls.via is MovementRules.via and cls.path_open is MovementRules.path_open
         cls._core_battle = cls.battle is MovementRules.battle and cls._all_attack
         cls._core_cuts = cls.cuts is MovementRules.cuts and cls.support_formula is MovementRules.support_formula
+        cls._core_strengths = is_core(cls, MovementRules)
+        cls._core_outcomes = all(getattr(cls, n) is getattr(MovementRules, n)
+                                 for n in ("move_outcome", "explain_move", "convoy_outcome", "hold_outcome"))
 
     def unit_weight(self, pos: Position, u: int) -> int:
         """Hook: the strength a unit brings by itself, to an attack, a hold or a support."""
@@ -216,9 +224,8 @@ class MovementRules(Generic[E]):
                 forces[(pos.units[u].power, dest[u])].append(u)
             enc.forces = dict(forces)
             enc.force_of = {u: k for k, us in enc.forces.items() for u in us}
-        if type(self).label is MovementRules.label:  # the core's labels (:func:`describe_unit`), in one pass
-            known, label = self.geo.labels, self.geo.unit_label
-            enc.labels = [known.get((u.kind, u.location)) or label(u.kind, u.location) for u in pos.units]
+        if type(self).label is MovementRules.label:  # the core's labels (:func:`describe_unit`), when read
+            enc.labels = UnitLabels(pos.units, self.geo)
         else:
             enc.labels = [self.label(pos, i) for i in range(len(pos.units))]
         enc.system.labels = enc.labels
@@ -241,11 +248,9 @@ class MovementRules(Generic[E]):
         if self.head_to_head_battles:
             attacking = moves if self._all_attack else set(attacks)
             for u in moves:
-                if route[u] == "convoy" or u not in attacking:
-                    continue
-                here = provinces[u]
-                for v in occupants.get(dest[u], ()):
-                    if v in attacking and route[v] != "convoy" and dest[v] == here:
+                for v in occupants.get(dest[u], ()):  # (a unit there moving here, over land, each an attack)
+                    if (dest.get(v) == provinces[u] and route[u] != "convoy" and route[v] != "convoy"
+                            and u in attacking and v in attacking):
                         enc.h2h[u] = (v, AND(NOT(self.via(route, u)), NOT(self.via(route, v))))
         move_supports: dict[int, list[int]] = defaultdict(list)
         hold_supports: dict[int, list[int]] = defaultdict(list)
@@ -448,25 +453,40 @@ class MovementRules(Generic[E]):
         if not occ:
             if not rivals:  # nothing to beat (the strength only explains)
                 return path
-            a = self.attack_terms(enc, u, None)
-            return AND(path, *[self.beats_prevent(enc, a, r) for r in rivals])
+            return AND(path, *[self._beats_prevent(enc, u, None, r) for r in rivals])
         v = occ[0]  # the standard board has one unit per province; stacks override this hook
-        restricted = self.attack_terms(enc, u, enc.bound.position.units[v].power)
-        beat_rivals = [self.beats_prevent(enc, restricted, r) for r in rivals] if rivals else _NONE
+        by = enc.bound.position.units[v].power  # (the attack restricted: a unit stays there)
+        beat_rivals = [self._beats_prevent(enc, u, by, r) for r in rivals] if rivals else _NONE
         if v not in enc.moves:
-            return AND(path, self._ge(restricted, self.hold_terms(enc, v), 1), *beat_rivals)
+            return AND(path, self._beats(enc, u, by, v, "hold"), *beat_rivals)
         # the unit at the destination moves: it leaves, or it fails and holds with strength 1
-        full = self.attack_terms(enc, u, None)
         moved = self.move_succeeds(v)
-        stays = AND(NOT(moved), self._ge(restricted, self.failed_terms(enc, v), 1), *beat_rivals)
-        left = AND(moved, *[self.beats_prevent(enc, full, r) for r in rivals]) if rivals else moved
+        stays = AND(NOT(moved), self._beats(enc, u, by, v, "failed"), *beat_rivals)
+        left = AND(moved, *[self._beats_prevent(enc, u, None, r) for r in rivals]) if rivals else moved
         not_battle = OR(left, stays)
         h2h = enc.h2h.get(u)
         if h2h is not None:
             n, battle = h2h
-            fight = AND(self.head_to_head_formula(enc, u, n, restricted), *beat_rivals)
+            fight = AND(self._beats(enc, u, by, n, "defend"), *beat_rivals)
             return AND(path, OR(AND(battle, fight), AND(NOT(battle), not_battle)))
         return AND(path, not_battle)
+
+    def _beats(self, enc: E, u: int, by: Optional[str], v: int, what: str) -> Formula:
+        """The attack of ``u`` (restricted by ``by``) beats ``v``'s ``what`` strength: hold, failed
+        (a failed move's) or defend (head-to-head: :meth:`head_to_head_formula`)."""
+        if self._core_strengths:
+            return beats(enc, u, by, None if what == "failed" else (
+                enc.hold_supports if what == "hold" else enc.move_supports).get(v))
+        attack = self.attack_terms(enc, u, by)
+        if what == "defend":
+            return self.head_to_head_formula(enc, u, v, attack)
+        return self._ge(attack, self.hold_terms(enc, v) if what == "hold" else self.failed_terms(enc, v), 1)
+
+    def _beats_prevent(self, enc: E, u: int, by: Optional[str], r: int) -> Formula:
+        """:meth:`beats_prevent` of the attack of ``u`` (restricted by ``by``) and the rival ``r``."""
+        if self._core_strengths:
+            return OR(self.prevent_zero(enc, r), beats(enc, u, by, enc.move_supports.get(r)))
+        return self.beats_prevent(enc, self.attack_terms(enc, u, by), r)
 
     def failed_terms(self, enc: E, v: int) -> Terms:
         key = ("failed", v, None)
@@ -508,22 +528,7 @@ class MovementRules(Generic[E]):
     def cut_exemption(self, enc: E, s: int, body: Support, m: int) -> tuple[Formula, str, bool]:
         """When the move ``m`` into the supporter's province does not cut its support, why, and
         whether that holds even when ``m`` dislodges the supporter."""
-        pos = enc.bound.position
-        if pos.units[m].power == pos.units[s].power:
-            return TRUE, "a unit does not cut the support of its own power", False
-        via = self.via(enc.route, m)
-        if body.dest is not None and pos.units[m].province == body.dest:
-            cuts = self.rules.cases("convoyed_attack_from_target_cuts")  # in one model: every value
-            when = guarded([(g, NOT(via) if c else TRUE) for g, c in cuts])
-            if not any(c for _, c in cuts):
-                return when, "the attack comes from the province the support is aimed at", False
-            return when, "the attack comes over land from the province the support is aimed at", False
-        if via is not FALSE:
-            rules = self.rules.cases_of("convoy_paradox_rule", lambda rule: self.paradox_exemption(enc, s, body, m, rule))
-            why = next((w for _, w in rules if w), "")
-            if why:
-                return guarded([(g, via if w else FALSE) for g, w in rules]), why, True
-        return FALSE, "", False
+        return cut_exemption(self, enc, s, body, m)
 
     def paradox_exemption(self, enc: E, s: int, body: Support, m: int, rule: Optional[str] = None) -> str:
         """The edition's convoy-paradox rule (DATC 4.A.2 a-c): when a convoyed army does not cut
@@ -541,37 +546,12 @@ class MovementRules(Generic[E]):
 
     def move_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a move, with the strengths compared."""
-        out = explain_move_outcome(self, r, u, self._core_routes)
+        out = explain_move_outcome(self, r, u, self._core_routes, self._core_strengths)
         return out if type(self).explain_move is MovementRules.explain_move else self.explain_move(r.enc, r.values, u, out)
 
     def support_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
-        """Hook: what happened to a support order."""
-        enc, b = r.enc, r.enc.bound
-        body = b.orders[u].body
-        assert isinstance(body, Support)
-        if not enc.matched.get(u):
-            target = body.target
-            return make_record(Void, {
-                "order_kind": "support", "by": (r.ref(target),),
-                "wanted": None if body.dest is None else self.map.provinces[body.dest].name,
-                "unordered": self.label(b.position, target) if target in b.implicit else None, **r.common(u)})
-        if r.values[_name("S", u)]:
-            f = r.fields(Given, u, "support")
-            exempt = enc.exempt.get(u)
-            if exempt:
-                units = b.position.units
-                power = units[u].power
-                f["spared"] = tuple(new_record(Spared, {"by": r.ref(mv), "why": why}) for mv, when, why in exempt
-                                    if r.val(self.path_open(enc, mv)) and r.val(when) and units[mv].power != power)
-            return new_record(Given, f)
-        f = r.fields(Cut, u, "support")
-        if f["dislodged_by"] is not None:
-            f["by"] = (f["dislodged_by"],)
-            return new_record(Cut, f)
-        when = {m: w for m, w, _ in enc.exempt.get(u, [])}
-        f["by"] = tuple(r.ref(c) for c in enc.cutters.get(u, [])
-                        if r.val(self.path_open(enc, c)) and not r.val(when.get(c, FALSE)))
-        return new_record(Cut, f)
+        """Hook: what happened to a support order (the core's: :func:`explain_support_outcome`)."""
+        return explain_support_outcome(self, r, u)
 
     def convoy_outcome(self, r: "SolvedTurn[E]", u: int) -> Outcome:
         """Hook: what happened to a convoy order (the core's: :func:`explain_convoy_outcome`)."""

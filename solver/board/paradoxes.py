@@ -1,19 +1,53 @@
-"""The convoy-paradox rules of DATC Diplomacy: when a convoyed army does not cut a support under an
-edition's rule (DATC 4.A.2), and the backup rules for a cycle of decisions that has not exactly
-one resolution (circular movement, Szykman or all-hold for a convoy paradox, every order of any
-other cycle failing).  The movement rules (:mod:`dipsat.board.movement`) ask them through their
-hooks ``paradox_exemption`` and ``backup``, which a variant may override.
+"""The convoy-paradox rules of DATC Diplomacy: when a move into a supporter's province does not cut
+the support (:func:`cut_exemption`: its own power's, from the province the support is aimed at,
+or a convoyed army under an edition's rule, DATC 4.A.2), and the backup rules for a cycle of
+decisions that has not exactly one resolution (circular movement, Szykman or all-hold for a convoy
+paradox, every order of any other cycle failing).  The movement rules
+(:mod:`dipsat.board.movement`) ask them through their hooks ``cut_exemption``,
+``paradox_exemption`` and ``backup``, which a variant may override.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional, Protocol
 
 from dipsat.board.encoding import Encoding, _name
-from dipsat.engine.formulas import FALSE, TRUE, Definition, Key
+from dipsat.engine.formulas import FALSE, NOT, TRUE, Definition, Formula, Key
+from dipsat.engine.option_space import guarded
 from dipsat.maps import GameMap
 from dipsat.models import FLEET, Support
 from dipsat.rules import RuleOptions
+
+
+class ExemptionHooks(Protocol):
+    """What :func:`cut_exemption` asks of the movement rules (their hooks)."""
+
+    rules: RuleOptions
+
+    def via(self, route: dict[int, str], u: int) -> Formula: ...
+    def paradox_exemption(self, enc: Any, s: int, body: Support, m: int, rule: Optional[str] = None) -> str: ...
+
+
+def cut_exemption(impl: ExemptionHooks, enc: Encoding, s: int, body: Support, m: int) -> tuple[Formula, str, bool]:
+    """The core's :meth:`MovementRules.cut_exemption`: when the move ``m`` into the supporter's
+    province does not cut the support ``s`` (order ``body``), why, and whether that holds even
+    when ``m`` dislodges the supporter."""
+    pos = enc.bound.position
+    if pos.units[m].power == pos.units[s].power:
+        return TRUE, "a unit does not cut the support of its own power", False
+    via = impl.via(enc.route, m)
+    if body.dest is not None and pos.units[m].province == body.dest:
+        cuts = impl.rules.cases("convoyed_attack_from_target_cuts")  # in one model: every value
+        when = guarded([(g, NOT(via) if c else TRUE) for g, c in cuts])
+        if not any(c for _, c in cuts):
+            return when, "the attack comes from the province the support is aimed at", False
+        return when, "the attack comes over land from the province the support is aimed at", False
+    if via is not FALSE:
+        rules = impl.rules.cases_of("convoy_paradox_rule", lambda rule: impl.paradox_exemption(enc, s, body, m, rule))
+        why = next((w for _, w in rules if w), "")
+        if why:
+            return guarded([(g, via if w else FALSE) for g, w in rules]), why, True
+    return FALSE, "", False
 
 
 def paradox_exemption(game_map: GameMap, enc: Encoding, s: int, body: Support, m: int, rule: str) -> str:
