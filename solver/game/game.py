@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 from pydantic import BaseModel, ConfigDict
 
 from dipsat.game.positions import _power_name, build_owners, build_position
-from dipsat.game.request import (PhaseOrders, SavedGame, StartSpec, TurnRequest, load_model, read_data_file,
-                                 same_phase_label)
+from dipsat.game.request import TurnRequest, load_model, read_data_file, same_phase_label
+from dipsat.game.saved import PhaseOrders, SavedGame, StartSpec
 from dipsat.errors import DipsatError, InputFileError
 from dipsat.limits import DEFAULT_LIMITS, Limits, TurnTimeout, check_request_size, deadline
 from dipsat.models import Position

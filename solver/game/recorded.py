@@ -37,7 +37,8 @@ from dipsat.errors import DipsatError
 from dipsat.game.game import Game, units_by_power
 from dipsat.game.pipeline import Pipeline
 from dipsat.game.positions import build_position
-from dipsat.game.request import SavedGame, StartSpec, TurnRequest, same_phase_label
+from dipsat.game.request import TurnRequest, same_phase_label
+from dipsat.game.saved import SavedGame, StartSpec
 from dipsat.limits import DEFAULT_LIMITS, Limits, deadline
 from dipsat.models import Position, Unit
 from dipsat.records import dataclass

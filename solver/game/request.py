@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Optional, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Optional, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from dipsat.errors import InputFileError
 from dipsat.limits import DEFAULT_LIMITS, LimitExceeded, Limits, check_request_size, parse_data
+
+if TYPE_CHECKING:  # (defined in dipsat.game.saved: a request does not make them; see __getattr__)
+    from dipsat.game.saved import PhaseOrders as PhaseOrders, SavedGame as SavedGame, StartSpec as StartSpec
 
 # a phase label, as games and ``play`` write it: season letter, year, phase letter ("F1901M")
 _LABEL = re.compile(r"^([SFWA])(\d{1,4})([MRAP])$", re.I)
@@ -118,31 +121,13 @@ class TurnRequest(BaseModel):
         return v
 
 
-class StartSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)  # built on first use (saved games)
+def __getattr__(name: str) -> Any:
+    """The saved game's models, once defined here (:mod:`dipsat.game.saved`), imported on first use."""
+    if name in ("StartSpec", "PhaseOrders", "SavedGame"):
+        from dipsat.game import saved
 
-    year: Optional[int] = Field(default=None, ge=1, le=9999)
-    season: str = Field(default="spring", description="the season the game starts in, any case ('autumn' for 'fall')")
-    units: dict[str, list[str]] = Field(default_factory=dict)
-    owners: dict[str, list[str]] = Field(default_factory=dict)
-
-
-class PhaseOrders(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)  # built on first use (saved games)
-
-    phase: Optional[str] = None  # e.g. "S1901M"; checked when given
-    orders: dict[str, list[str]] = Field(default_factory=dict)
-    expect_units: Optional[dict[str, list[str]]] = None  # position after the phase (checkpoint)
-
-
-class SavedGame(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)  # built on first use (saved games)
-
-    variant: str = "standard"
-    rules: Optional[str] = None
-    options: dict[str, Any] = Field(default_factory=dict)
-    start: Optional[StartSpec] = None
-    phases: list[PhaseOrders] = Field(default_factory=list)
+        return getattr(saved, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def describe_validation(exc: ValidationError) -> str:

@@ -54,7 +54,7 @@ from pydantic import BaseModel
 from dipsat.maps import GameMap, load_map
 
 from dipsat.errors import InputFileError, PositionError
-from dipsat.game.request import StartSpec, season_word
+from dipsat.game.request import season_word
 from dipsat.outcomes import MovementResult
 from dipsat.models import ARMY, FLEET, OrderBody, Position, Unit, register_order_kind
 from dipsat.board.movement import MovementRules
@@ -65,6 +65,7 @@ from dipsat.records import dataclass
 from dipsat.rules import RuleOptions, preset
 
 if TYPE_CHECKING:  # the phases after a movement are imported when one is adjudicated
+    from dipsat.game.saved import StartSpec
     from dipsat.board.adjustments import AdjustmentResult
     from dipsat.board.retreats import RetreatResult
 

@@ -147,7 +147,7 @@ def saved_game_phase(data: dict[str, Any], where: str, phase: Optional[str], lim
 
     from dipsat.game.request import describe_validation
     from dipsat.game.game import replay
-    from dipsat.game.request import SavedGame
+    from dipsat.game.saved import SavedGame
     from pydantic import ValidationError
 
     game = find_game(variant_of(data))
