@@ -11,9 +11,10 @@ from pydantic import BaseModel, ValidationError
 
 from dipsat.errors import InputFileError, InvalidRequest
 from dipsat.limits import Limits, check_request_size
-from dipsat.game.protocol import Engine, Overrides, PhaseOutcome, PhaseResult
+from dipsat.game.protocol import Engine, Overrides
 
 if TYPE_CHECKING:
+    from dipsat.game.phase_result import PhaseResult
     from dipsat.game.request import TurnRequest
     from dipsat.rules import RuleOptions
     from dipsat.game.variant import Variant
@@ -123,6 +124,8 @@ class BoardGame:
     def result(self, native: Any, phase: str) -> PhaseResult:
         """A pipeline's result as the protocol's :class:`PhaseResult` (typed, validated), built
         from :meth:`result_json`."""
+        from dipsat.game.phase_result import PhaseOutcome, PhaseResult
+
         js = self.result_json(native, phase)
         res = PhaseResult(variant=js["variant"], phase=phase, rules=js["rules"],
                           outcomes=tuple(PhaseOutcome.model_validate(o) for o in js["outcomes"]),
