@@ -24,6 +24,7 @@ first use (importing dipsat stays cheap).
 from typing import TYPE_CHECKING, Any, Sequence
 
 from dipsat import seams as _seams
+from dipsat.pydantic_plugins import defer_if_plugins_off as _defer_if_plugins_off
 
 if TYPE_CHECKING:  # a type checker sees the public API's real types, re-exported (at run time: imported on first use)
     from dipsat.errors import DipsatError as DipsatError
@@ -88,3 +89,4 @@ def _html(obj: Any, **options: Any) -> str:
 
 _seams.rooms = _rooms
 _seams.drawers.update(svg=_svg, html=_html)
+_defer_if_plugins_off()  # (where the environment switches pydantic's plugins off: dipsat.pydantic_plugins)

@@ -72,11 +72,15 @@ def test_the_program_loads_no_plugin_and_imports_no_metadata_reader(plugin_path:
         assert run.returncode == 0 and run.stdout == plain.stdout and _said(run) == []
 
 
-def test_a_batch_loads_no_plugin_either(plugin_path: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_batch_loads_no_plugin_either(plugin_path: Path, tmp_path: Path, jobs: str) -> None:
+    """Nor does any process of a batch (``-j 2``: the forkserver and the workers inherit the
+    switch, and ``import dipsat`` defers the import there; ``-X importtime`` reports them all)."""
     inp = tmp_path / "in.jsonl"
-    inp.write_text('{"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}\n')
-    run = _run(["-m", "dipsat.face.cli", "batch", "-j", "1", str(inp)], plugin_path, None)
-    assert run.returncode == 0 and run.stdout.startswith('{"line":1,"ok":true,')
+    inp.write_text('{"units": {"France": ["A Par"]}, "orders": {"France": ["A Par - Bur"]}}\n' * 3)
+    run = _run(["-m", "dipsat.face.cli", "batch", "-j", jobs, str(inp)], plugin_path, None)
+    assert run.returncode == 0 and run.stdout.startswith('{"line":1,"ok":true,') and len(run.stdout.splitlines()) == 3
+    assert "dipsat.board.movement" in run.stderr
     assert _said(run) == [] and "importlib.metadata" not in run.stderr
 
 
@@ -86,3 +90,7 @@ def test_a_library_user_keeps_pydantics_behaviour(plugin_path: Path) -> None:
     run = _run(["-c", code], plugin_path, None)
     assert run.returncode == 0 and run.stdout.strip() == "22"
     assert _said(run)[0] == "plugin loaded" and "importlib.metadata" in run.stderr
+    # a user's process whose environment switches plugins off: nothing looks for them
+    run = _run(["-c", code], plugin_path, "__all__")
+    assert run.returncode == 0 and run.stdout.strip() == "22"
+    assert _said(run) == [] and "importlib.metadata" not in run.stderr

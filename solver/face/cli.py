@@ -522,10 +522,10 @@ def run() -> int:
     collector's passes and the exit's were about a tenth of a cold ``adjudicate``'s
     instructions).  Every file a command writes is closed before it returns; the exit still
     flushes the standard streams and runs the exit handlers.  Pydantic's plugins are not looked
-    for, unless the environment sets ``PYDANTIC_DISABLE_PLUGINS`` (:mod:`dipsat.face.pydantic_plugins`)."""
+    for, unless the environment sets ``PYDANTIC_DISABLE_PLUGINS`` (:mod:`dipsat.pydantic_plugins`)."""
     import gc
 
-    from dipsat.face.pydantic_plugins import skip_pydantic_plugins
+    from dipsat.pydantic_plugins import skip_pydantic_plugins
 
     skip_pydantic_plugins()
     gc.set_threshold(50_000, 10, 10)

@@ -12,9 +12,12 @@ the program with whatever plugins are installed, as pydantic does by default).
 
 With plugins switched off, pydantic's plugin loader (``pydantic.plugin._loader``) still imports
 ``entry_points`` from :mod:`importlib.metadata` when it is first imported.  While the switch is
-off, that one import is deferred: the loader is given a stand-in ``entry_points`` that imports the
-real module when it is called (with the switch off, it never is); :mod:`importlib.metadata` itself
-is untouched, and any other importer gets the real module.
+off, that one import is deferred (:func:`defer_if_plugins_off`): the loader is given a stand-in
+``entry_points`` that imports the real module when it is called (with the switch off, it never
+is); :mod:`importlib.metadata` itself is untouched, and any other importer gets the real module.
+``import dipsat`` defers it too where the environment switches plugins off -- the processes the
+program starts (a batch's forkserver and workers, Dask's) inherit the switch -- which changes
+nothing but when that module is imported.
 """
 
 from __future__ import annotations
@@ -34,9 +37,15 @@ def skip_pydantic_plugins() -> None:
     """Switch pydantic's plugins off for this process (and the processes it starts) unless the
     environment says otherwise, and, if they are off, defer the import that only looking for
     them needs."""
-    if os.environ.setdefault(SWITCH, "__all__") in _ALL_OFF and _LOADER not in sys.modules:
-        if _DeferredMetadata not in sys.meta_path:
-            sys.meta_path.insert(0, _DeferredMetadata)
+    os.environ.setdefault(SWITCH, "__all__")
+    defer_if_plugins_off()
+
+
+def defer_if_plugins_off() -> None:
+    """If the environment switches pydantic's plugins off, defer the import that only looking
+    for them needs (until pydantic's plugin loader is imported: then it is too late)."""
+    if os.environ.get(SWITCH) in _ALL_OFF and _LOADER not in sys.modules and _DeferredMetadata not in sys.meta_path:
+        sys.meta_path.insert(0, _DeferredMetadata)
 
 
 def _entry_points(**params: Any) -> Any:
