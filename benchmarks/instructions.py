@@ -136,9 +136,11 @@ import json, sys
 from benchmarks import workload
 from dipsat.io.batch import BatchSettings, answer_text
 from dipsat.io.batch_pool import settle_gc
+from dipsat.limits import DEFAULT_LIMITS, Limits
 n, seed, explain = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
 lines = [json.dumps(t).encode() for t in workload.generate(seed, 20 + {turns})]
-settings = BatchSettings(explain=explain)
+# (a turn's time limit as the whole processes' --time-limit: valgrind runs ~50x slower)
+settings = BatchSettings(explain=explain, limits=Limits(**{**DEFAULT_LIMITS.__dict__, "turn_time_limit": 600.0}))
 for i, line in enumerate(lines[:20]):
     answer_text(line, i, settings)
 settle_gc()
