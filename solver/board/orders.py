@@ -143,14 +143,7 @@ class OrderBinder(UsualOrders):
         parse = self.notation.parse
         for power in sorted(orders):
             for text in orders[power]:
-                try:
-                    parsed = parse(text, power)
-                except OrderError as exc:
-                    out.append((power, text, None, exc))
-                    continue
-                out.append((power, text, parsed, None))
-                for addition in parsed.additions:
-                    out.extend((power, q.text, q, None) for q in addition.implied(parsed))
+                _parse_into(out, parse, power, text)
         return out
 
     def assign_units(self, pos: Position, parsed: list[ParsedLine]) -> tuple[Position, dict[int, list[int]], dict[int, OrderError]]:
@@ -180,14 +173,7 @@ class OrderBinder(UsualOrders):
                     done[len(out)] = hit
                     out.append((power, text, None, None))
                     continue
-                try:
-                    parsed = parse(text, power)
-                except OrderError as exc:
-                    out.append((power, text, None, exc))
-                    continue
-                out.append((power, text, parsed, None))
-                for addition in parsed.additions:
-                    out.extend((power, q.text, q, None) for q in addition.implied(parsed))
+                _parse_into(out, parse, power, text)
         return out, done
 
     def bind(self, position: Position, orders: dict[str, list[str]]) -> BoundOrders:
@@ -518,3 +504,16 @@ class OrderBinder(UsualOrders):
                 return "convoy" if mv.via_convoy or own_fleet else "land"  # 1982, 2000
 
             routes[u] = self.rules.pick("adjacent_convoy", route)  # read only where an army could go either way
+
+
+def _parse_into(out: list[ParsedLine], parse: Callable[[str, str], ParsedOrder], power: str, text: str) -> None:
+    """Add an order's line to :meth:`OrderBinder.parse_all`'s lines: parsed, or its error, and the
+    orders a grammar addition implies after it."""
+    try:
+        parsed = parse(text, power)
+    except OrderError as exc:
+        out.append((power, text, None, exc))
+        return
+    out.append((power, text, parsed, None))
+    for addition in parsed.additions:
+        out.extend((power, q.text, q, None) for q in addition.implied(parsed))
